@@ -1,0 +1,37 @@
+import { UsageError } from './usage-error.js';
+
+const usage = `Usage: kapi <command> [flags]
+
+Commands:
+  serve    run an API server (kapi serve --help lists its flags)
+`;
+
+async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'serve': {
+      // Loaded on demand: only `serve` needs the server and its plugins.
+      const { serve } = await import('./serve-command.js');
+      return serve(rest);
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(usage);
+      return 0;
+    default:
+      process.stderr.write((command === undefined ? '' : `kapi: unknown command "${command}"\n\n`) + usage);
+      return 2;
+  }
+}
+
+try {
+  process.exit(await run(process.argv.slice(2)));
+} catch (err) {
+  if (err instanceof UsageError) {
+    process.stderr.write(`kapi: ${err.message} (see kapi ${process.argv[2]} --help)\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`kapi: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiServer } from '../core/server/api-server.js';
+import { createApiServer, defaultModules } from '../index.js';
+import {
+  adminUser,
+  alwaysAllow,
+  clientUrl,
+  ensureAdminToken,
+  ensurePki,
+  staticTokenAuth,
+  writeKubeconfig,
+} from '../plugins/auth/index.js';
+import { parseServeFlags, serveUsage, type ServeOptions } from './serve-flags.js';
+
+/** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
+export async function serve(args: string[]): Promise<number> {
+  const opts = parseServeFlags(args);
+  if (opts === 'help') {
+    process.stdout.write(serveUsage);
+    return 0;
+  }
+  const server = await start(opts);
+  await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+async function start(opts: ServeOptions): Promise<ApiServer> {
+  await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+  const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
+  const token = await ensureAdminToken(opts.dataDir);
+  const server = createApiServer({
+    modules: defaultModules({
+      storage: opts.storage,
+      dataDir: opts.dataDir,
+      crdPaths: opts.crdPaths,
+      authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+    }),
+  });
+  const { host, port } = await listen(server, opts, pki);
+  const url = clientUrl(host, port);
+  const kubeconfigPath = join(opts.dataDir, 'kubeconfig');
+  await writeKubeconfig(kubeconfigPath, {
+    server: url,
+    caCertPem: pki.caCertPem,
+    token,
+    clusterName: 'kapi',
+    userName: 'kapi-admin',
+    contextName: 'kapi',
+  });
+  process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
+  return server;
+}
+
+async function listen(server: ApiServer, opts: ServeOptions, tls: { certPem: string; keyPem: string }) {
+  try {
+    return await server.listen({ port: opts.port, host: opts.bindAddress, tls: { cert: tls.certPem, key: tls.keyPem } });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`cannot listen on ${opts.bindAddress}:${opts.port}: address already in use`);
+    }
+    throw err;
+  }
+}
+
+/** Leaves plain paths as they are; quotes others so the printed line can be pasted into a shell. */
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}

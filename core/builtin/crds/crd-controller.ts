@@ -1,0 +1,190 @@
+import type { DependencyContainer } from 'tsyringe';
+import { isDeepStrictEqual } from 'node:util';
+import type { Controller } from '../../server/controller.js';
+import type { KVStore, KVWatch } from '../../storage/kv.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import { Tokens } from '../../tokens.js';
+import { ResourceStore, rfc3339 } from '../../store/resource-store.js';
+import { ApiError } from '../../errors/api-error.js';
+import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
+import { crdToResourceType } from './crd-to-resource-type.js';
+import { condition, namesWithDefaults, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
+import { judgeNames } from './crd-names.js';
+
+const retryMs = 500;
+
+/**
+ * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
+ * judges names (NamesAccepted), establishes them (Established) and registers their resources; on deletion removes
+ * every custom resource, then the cleanup finalizer.
+ */
+export class CrdController implements Controller {
+  readonly name = 'crd-controller';
+  private kv!: KVStore;
+  private registry!: ResourceRegistry;
+  private crdStore!: ResourceStore;
+  private watch?: KVWatch;
+  private readonly crds = new Map<string, Crd>();
+  private readonly queue = new Set<string>();
+  private running = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  async start(): Promise<void> {
+    this.kv = this.container.resolve(Tokens.KVStore);
+    this.registry = this.container.resolve(Tokens.Registry);
+    this.crdStore = new ResourceStore(this.kv, crdResource());
+    const list = await this.crdStore.list('');
+    for (const obj of list.items) {
+      const crd = obj as Crd;
+      this.crds.set(crd.metadata!.name!, crd);
+      if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
+    }
+    this.watch = this.crdStore.watch('', Number(list.resourceVersion), {
+      onEvents: (events) => {
+        for (const e of events) {
+          const crd = e.object as Crd;
+          const name = crd.metadata!.name!;
+          if (e.type === 'DELETED') {
+            this.crds.delete(name);
+            this.unregister(crd);
+          } else {
+            this.crds.set(name, crd);
+          }
+          this.enqueue(name);
+        }
+      },
+      onError: (err) => console.error('kapi: CRD watch ended:', err.message),
+    });
+    for (const name of this.crds.keys()) this.enqueue(name);
+    await this.drain();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.cancel();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  private enqueue(name: string): void {
+    if (this.stopped) return;
+    this.queue.add(name);
+    void this.drain();
+  }
+
+  /** Reconciles queued CRDs one at a time. */
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.size && !this.stopped) {
+        const name = this.queue.values().next().value as string;
+        this.queue.delete(name);
+        try {
+          if (!(await this.reconcile(name))) this.later(name);
+        } catch (err) {
+          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) console.error(`kapi: CRD ${name}:`, err);
+          this.later(name);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private later(name: string): void {
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (this.crds.has(name)) this.enqueue(name);
+    }, retryMs);
+    this.timers.add(t);
+  }
+
+  /** Returns false when the CRD needs another look later (custom resources still finalizing). */
+  private async reconcile(name: string): Promise<boolean> {
+    const crd = this.crds.get(name);
+    if (!crd) return true;
+    if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
+    const verdict = judgeNames(crd, [...this.crds.values()]);
+    const established = verdict.accepted || condition(crd, 'Established')?.status === 'True';
+    const status: CrdStatus = {
+      ...crd.status,
+      acceptedNames: verdict.accepted ? namesWithDefaults(crd.spec.names) : (crd.status?.acceptedNames ?? { plural: '', kind: '' }),
+      conditions: mergeConditions(crd.status?.conditions ?? [], [
+        verdict.condition,
+        established
+          ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }
+          : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
+      ]),
+    };
+    if (!isDeepStrictEqual(status, crd.status)) {
+      await this.writeStatus(name, status);
+      return true; // the write comes back as a watch event and is reconciled then
+    }
+    if (established) this.registry.set(crdToResourceType(crd));
+    return true;
+  }
+
+  private async cleanUp(crd: Crd): Promise<boolean> {
+    const name = crd.metadata!.name!;
+    if (condition(crd, 'Terminating')?.status !== 'True') {
+      const conditions = mergeConditions(crd.status?.conditions ?? [], [
+        { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
+      ]);
+      await this.writeStatus(name, { ...crd.status, conditions });
+      return true;
+    }
+    const store = new ResourceStore(this.kv, crdToResourceType(crd));
+    let remaining = 0;
+    for (const obj of (await store.list('')).items) {
+      const meta = obj.metadata!;
+      if (meta.deletionTimestamp) {
+        remaining++;
+        continue;
+      }
+      try {
+        if (!(await store.delete(meta.namespace ?? '', meta.name!)).deleted) remaining++;
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+    if (remaining > 0) return false;
+    await this.crdStore.update('', name, (current) => {
+      current.metadata!.finalizers = (current.metadata!.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer);
+      return current;
+    });
+    return true;
+  }
+
+  private async writeStatus(name: string, status: CrdStatus): Promise<void> {
+    await this.crdStore.update('', name, (current) => ({ ...current, status }));
+  }
+
+  private unregister(crd: Crd): void {
+    const plural = crd.status?.acceptedNames?.plural || crd.spec.names.plural;
+    const served = this.registry.get(crd.spec.group, plural);
+    if (served?.custom) this.registry.remove(crd.spec.group, plural);
+  }
+}
+
+/** Replaces conditions by type, keeping lastTransitionTime when the status did not change. */
+function mergeConditions(existing: CrdCondition[], updates: Omit<CrdCondition, 'lastTransitionTime'>[]): CrdCondition[] {
+  const result = existing.map((c) => ({ ...c }));
+  for (const u of updates) {
+    const i = result.findIndex((c) => c.type === u.type);
+    const old = i >= 0 ? result[i] : undefined;
+    const next: CrdCondition = {
+      type: u.type,
+      status: u.status,
+      lastTransitionTime: old && old.status === u.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(new Date()),
+      reason: u.reason,
+      message: u.message,
+    };
+    if (i >= 0) result[i] = next;
+    else result.push(next);
+  }
+  return result;
+}

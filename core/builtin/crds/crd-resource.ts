@@ -1,0 +1,54 @@
+import type { ResourceType } from '../../registry/resource-type.js';
+import { builtinSchema } from '../../../schemas/builtin-schemas.js';
+import type { Crd } from './crd-types.js';
+import { validateCrd } from './crd-validation.js';
+
+/** The finalizer that holds a deleted CRD until all its custom resources are gone. */
+export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+function storageVersionName(crd: Crd): string | undefined {
+  return crd.spec?.versions?.find((v) => v.storage)?.name;
+}
+
+/** apiextensions.k8s.io/v1 CustomResourceDefinition. Names and conditions are set by the CRD controller. */
+export function crdResource(): ResourceType {
+  return {
+    group: 'apiextensions.k8s.io',
+    names: {
+      plural: 'customresourcedefinitions',
+      singular: 'customresourcedefinition',
+      kind: 'CustomResourceDefinition',
+      listKind: 'CustomResourceDefinitionList',
+      shortNames: ['crd', 'crds'],
+      categories: ['api-extensions'],
+    },
+    scope: 'Cluster',
+    allowUnconditionalUpdate: false,
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: builtinSchema('customresourcedefinition.v1'),
+        subresources: { status: true },
+      },
+    ],
+    strategy: {
+      defaultFinalizers: [crdCleanupFinalizer],
+      prepareForCreate(obj) {
+        const crd = obj as Crd;
+        const stored = storageVersionName(crd);
+        crd.status = { acceptedNames: { plural: '', kind: '' }, conditions: [], storedVersions: stored ? [stored] : [] };
+      },
+      prepareForUpdate(obj) {
+        // The storage version joins storedVersions as soon as it is written (status itself is kept by the split).
+        const crd = obj as Crd;
+        const stored = storageVersionName(crd);
+        const versions = crd.status?.storedVersions ?? [];
+        if (stored && !versions.includes(stored)) crd.status = { ...crd.status, storedVersions: [...versions, stored] };
+      },
+      validate: (obj, old) => validateCrd(obj as Crd, old as Crd | undefined),
+    },
+  };
+}

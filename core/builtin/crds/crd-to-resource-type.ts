@@ -1,0 +1,30 @@
+import type { ResourceType } from '../../registry/resource-type.js';
+import { namesWithDefaults, type Crd } from './crd-types.js';
+
+export const customResourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The served resource an established CRD defines, under its accepted names. */
+export function crdToResourceType(crd: Crd): ResourceType {
+  const names = namesWithDefaults(crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : crd.spec.names);
+  return {
+    group: crd.spec.group,
+    names,
+    scope: crd.spec.scope,
+    allowUnconditionalUpdate: false,
+    verbs: customResourceVerbs,
+    custom: true,
+    versions: crd.spec.versions.map((v) => ({
+      name: v.name,
+      served: v.served,
+      storage: v.storage,
+      deprecated: v.deprecated,
+      deprecationWarning: v.deprecationWarning,
+      schema: v.schema?.openAPIV3Schema,
+      printerColumns: v.additionalPrinterColumns?.length
+        ? v.additionalPrinterColumns
+        : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+      subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
+      selectableFields: v.selectableFields,
+    })),
+  };
+}

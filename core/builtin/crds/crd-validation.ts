@@ -1,0 +1,62 @@
+import type { StatusCause } from '../../errors/api-error.js';
+import { fieldErrors } from '../../errors/api-error.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.js';
+import type { Crd, CrdVersion } from './crd-types.js';
+
+const scopes = ['Cluster', 'Namespaced'];
+
+function str(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0;
+}
+
+/** kube's CRD rules that apply to the shape of spec (names, group, scope, versions). */
+export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const spec = crd.spec;
+  if (!spec || typeof spec !== 'object') return [fieldErrors.required('spec')];
+  if (!str(spec.group)) causes.push(fieldErrors.required('spec.group'));
+  else {
+    for (const msg of isDNS1123Subdomain(spec.group)) causes.push(fieldErrors.invalid('spec.group', spec.group, msg));
+    if (!spec.group.includes('.')) causes.push(fieldErrors.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  }
+  const names = spec.names ?? ({} as Crd['spec']['names']);
+  if (!str(names.plural)) causes.push(fieldErrors.required('spec.names.plural'));
+  else for (const msg of isDNS1123Label(names.plural)) causes.push(fieldErrors.invalid('spec.names.plural', names.plural, msg));
+  if (names.singular) for (const msg of isDNS1123Label(names.singular)) causes.push(fieldErrors.invalid('spec.names.singular', names.singular, msg));
+  if (!str(names.kind)) causes.push(fieldErrors.required('spec.names.kind'));
+  for (const [i, s] of (names.shortNames ?? []).entries()) {
+    for (const msg of isDNS1123Label(s)) causes.push(fieldErrors.invalid(`spec.names.shortNames[${i}]`, s, msg));
+  }
+  if (str(names.kind) && names.listKind === names.kind) causes.push(fieldErrors.invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'));
+  if (str(names.plural) && str(spec.group) && crd.metadata?.name !== `${names.plural}.${spec.group}`) {
+    causes.push(fieldErrors.invalid('metadata.name', crd.metadata?.name ?? '', 'must be spec.names.plural+"."+spec.group'));
+  }
+  if (!scopes.includes(spec.scope)) causes.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', scopes));
+  causes.push(...validateVersions(spec.versions));
+  if (old) {
+    if (old.spec?.scope !== spec.scope) causes.push(fieldErrors.invalid('spec.scope', spec.scope, 'field is immutable'));
+    if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));
+  }
+  return causes;
+}
+
+function validateVersions(versions: CrdVersion[] | undefined): StatusCause[] {
+  if (!Array.isArray(versions) || versions.length === 0) return [fieldErrors.invalid('spec.versions', [], 'must have exactly one version marked as storage version')];
+  const causes: StatusCause[] = [];
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    const path = `spec.versions[${i}]`;
+    if (!str(v.name)) causes.push(fieldErrors.required(`${path}.name`));
+    else {
+      for (const msg of isDNS1123Label(v.name)) causes.push(fieldErrors.invalid(`${path}.name`, v.name, msg));
+      if (seen.has(v.name)) causes.push(fieldErrors.invalid('spec.versions', versions.map((x) => x.name), 'must contain unique version names'));
+      seen.add(v.name);
+    }
+    if (!v.schema?.openAPIV3Schema) causes.push(fieldErrors.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
+  });
+  if (versions.filter((v) => v.storage).length !== 1) {
+    causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+  }
+  if (!versions.some((v) => v.served)) causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have at least one version marked as served'));
+  return causes;
+}

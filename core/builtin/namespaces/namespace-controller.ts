@@ -1,0 +1,120 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Controller } from '../../server/controller.js';
+import type { KVStore, KVWatch } from '../../storage/kv.js';
+import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import type { KubeObject } from '../../registry/resource-type.js';
+import { Tokens } from '../../tokens.js';
+import { ResourceStore } from '../../store/resource-store.js';
+import { prepareForCreate } from '../../store/object-meta-lifecycle.js';
+import { ApiError } from '../../errors/api-error.js';
+import { namespaceFinalizer, namespaceResource } from './namespace-resource.js';
+
+/** Namespaces every cluster starts with. */
+export const initialNamespaces = ['default', 'kube-system', 'kube-public'];
+
+/** How long to wait before looking again at a namespace whose content is still being finalized. */
+const retryMs = 500;
+
+/**
+ * Creates the initial namespaces, and empties terminating namespaces: deletes everything in them, then removes the
+ * `kubernetes` finalizer so the namespace itself goes away (kube's namespace controller).
+ */
+export class NamespaceController implements Controller {
+  readonly name = 'namespace-controller';
+  private kv!: KVStore;
+  private registry!: ResourceRegistry;
+  private namespaces!: ResourceStore;
+  private watch?: KVWatch;
+  private readonly working = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  async start(): Promise<void> {
+    this.kv = this.container.resolve(Tokens.KVStore);
+    this.registry = this.container.resolve(Tokens.Registry);
+    this.namespaces = new ResourceStore(this.kv, namespaceResource());
+    for (const name of initialNamespaces) await this.ensure(name);
+    const list = await this.namespaces.list('');
+    for (const ns of list.items) this.consider(ns);
+    this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
+      onEvents: (events) => events.forEach((e) => e.type !== 'DELETED' && this.consider(e.object)),
+      onError: (err) => console.error('kapi: namespace watch ended:', err.message),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.cancel();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  private async ensure(name: string): Promise<void> {
+    const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+    prepareForCreate(ns, this.namespaces.rt, 'v1', '');
+    try {
+      await this.namespaces.create(ns);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
+
+  private consider(ns: KubeObject): void {
+    const name = ns.metadata?.name;
+    if (!name || !ns.metadata?.deletionTimestamp || this.working.has(name) || this.stopped) return;
+    this.working.add(name);
+    void this.finalize(name).then(
+      (done) => {
+        this.working.delete(name);
+        if (!done) this.later(name);
+      },
+      (err) => {
+        this.working.delete(name);
+        console.error(`kapi: emptying namespace ${name} failed:`, err);
+        this.later(name);
+      },
+    );
+  }
+
+  private later(name: string): void {
+    if (this.stopped) return;
+    const t = setTimeout(async () => {
+      this.timers.delete(t);
+      const ns = await this.namespaces.find('', name);
+      if (ns) this.consider(ns);
+    }, retryMs);
+    this.timers.add(t);
+  }
+
+  /** Deletes the namespace's content; true when it was empty and the finalizer is removed. */
+  private async finalize(name: string): Promise<boolean> {
+    let remaining = 0;
+    for (const rt of this.registry.all()) {
+      if (rt.scope !== 'Namespaced') continue;
+      const store = new ResourceStore(this.kv, rt);
+      for (const obj of (await store.list(name)).items) {
+        if (obj.metadata?.deletionTimestamp) {
+          remaining++; // waiting for its finalizers
+          continue;
+        }
+        try {
+          if (!(await store.delete(name, obj.metadata!.name!)).deleted) remaining++;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        }
+      }
+    }
+    if (remaining > 0) return false;
+    try {
+      await this.namespaces.update('', name, (ns) => {
+        const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+        ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
+        return ns;
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,50 @@
+import type { KubeObject, ResourceType } from '../../registry/resource-type.js';
+import { builtinSchema } from '../../../schemas/builtin-schemas.js';
+
+/** The finalizer kube puts in a Namespace's spec: the namespace controller removes it once the namespace is empty. */
+export const namespaceFinalizer = 'kubernetes';
+
+function spec(obj: KubeObject): { finalizers?: string[] } {
+  return (obj.spec ?? {}) as { finalizers?: string[] };
+}
+
+/** v1 Namespace: cluster-scoped, named as a DNS label, with its lifecycle in status.phase. */
+export function namespaceResource(): ResourceType {
+  return {
+    group: '',
+    names: { plural: 'namespaces', singular: 'namespace', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'] },
+    scope: 'Cluster',
+    nameValidation: 'label',
+    allowUnconditionalUpdate: true,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: builtinSchema('namespace.v1'),
+        subresources: { status: true },
+        printerColumns: [
+          { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The phase of the namespace' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+    strategy: {
+      prepareForCreate(obj) {
+        const finalizers = spec(obj).finalizers ?? [];
+        if (!finalizers.includes(namespaceFinalizer)) finalizers.push(namespaceFinalizer);
+        obj.spec = { ...spec(obj), finalizers };
+        obj.status = { phase: 'Active' };
+      },
+      prepareForUpdate(obj, old) {
+        // spec.finalizers only change through /finalize (the namespace controller writes storage directly).
+        obj.spec = { ...spec(obj), finalizers: spec(old).finalizers };
+      },
+      extraFinalizers: (obj) => spec(obj).finalizers ?? [],
+      prepareForDeletion(obj) {
+        obj.status = { ...(obj.status as object), phase: 'Terminating' };
+      },
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import { errors } from '../errors/api-error.js';
+import type { Module } from '../module.js';
+import type { ServerRoute } from '../server/server-route.js';
+import { Tokens } from '../tokens.js';
+import { respondAggregated } from './aggregated-response.js';
+import { aggregatedDiscoveryVersion } from './discovery-accept.js';
+import type { AggregatedDocument, DiscoveryDocuments } from './discovery-documents.js';
+import { buildDiscoveryDocuments } from './discovery-documents.js';
+import { GenerationCache } from './generation-cache.js';
+import { apiVersions } from './legacy-discovery.js';
+import { versionRoute } from './version-route.js';
+
+/**
+ * API discovery as kube-apiserver serves it: /api, /api/v1, /apis, /apis/GROUP, /apis/GROUP/VERSION (legacy documents,
+ * or aggregated discovery on /api and /apis when Accept asks for it), and /version. Documents are rebuilt only when
+ * the registry changes.
+ */
+export function discoveryModule(): Module {
+  return (container) => {
+    const cache = new GenerationCache(buildDiscoveryDocuments);
+    const docs = () => cache.get(container.resolve(Tokens.Registry));
+    const routes: ServerRoute[] = [
+      { path: '/api', handle: (ctx) => respondRoot(ctx, docs().aggregatedApi, () => apiVersions(ctx.host)) },
+      { path: '/api/v1', handle: (ctx) => void (ctx.body = docs().coreResources) },
+      { path: '/apis', handle: (ctx) => respondRoot(ctx, docs().aggregatedApis, () => docs().apiGroupList) },
+      { path: '/apis/*', handle: (ctx) => void (ctx.body = groupDocument(docs(), ctx.path)) },
+      versionRoute(container),
+    ];
+    for (const route of routes) container.register(Tokens.Route, { useValue: route });
+  };
+}
+
+function respondRoot(ctx: Context, aggregated: AggregatedDocument, legacy: () => object): void {
+  const version = aggregatedDiscoveryVersion(ctx.get('Accept'));
+  if (version) respondAggregated(ctx, aggregated, version);
+  else ctx.body = legacy();
+}
+
+/** The APIGroup of /apis/GROUP or the APIResourceList of /apis/GROUP/VERSION. */
+function groupDocument(docs: DiscoveryDocuments, path: string): object {
+  const [group = '', version, ...rest] = path.slice('/apis/'.length).split('/').filter(Boolean);
+  const found = docs.groups.get(group);
+  const doc = version === undefined ? found?.group : found?.versions.get(version);
+  if (!doc || rest.length) throw errors.pathNotFound();
+  return doc;
+}

@@ -1,0 +1,13 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { ServerRoute } from '../server/server-route.js';
+import { Tokens } from '../tokens.js';
+
+/** GET /version: the server's version.Info. */
+export function versionRoute(container: DependencyContainer): ServerRoute {
+  return {
+    path: '/version',
+    handle(ctx) {
+      ctx.body = container.resolve(Tokens.Config).version;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { Status, StatusCause, StatusDetails } from './status.js';
+export type { Status, StatusCause, StatusDetails } from './status.js';
+import { StatusReason } from './status.js';
+
+/** The one error type of kapi: thrown from any layer, rendered once as a `Status` at the HTTP edge. */
+export class ApiError extends Error {
+  readonly status: Status;
+  /** Extra response headers (e.g. Retry-After). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: number, reason: string, message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason,
+      ...(details ? { details } : {}),
+      code,
+    };
+    this.headers = headers;
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+
+  get reason(): string {
+    return this.status.reason ?? '';
+  }
+}
+
+/** Identifies the object an error is about: `widgets.example.com "w1"`. */
+export interface Qualified {
+  group: string;
+  resource: string;
+  name?: string;
+}
+
+/** `widgets.example.com` or `namespaces` for the core group. */
+export function groupResource(q: Pick<Qualified, 'group' | 'resource'>): string {
+  return q.group ? `${q.resource}.${q.group}` : q.resource;
+}
+
+function details(q: Qualified, kind?: string): StatusDetails {
+  const d: StatusDetails = {};
+  if (q.name !== undefined) d.name = q.name;
+  if (q.group) d.group = q.group;
+  d.kind = kind ?? q.resource;
+  return d;
+}
+
+export const errors = {
+  badRequest(message: string, causes?: StatusCause[]): ApiError {
+    return new ApiError(400, StatusReason.BadRequest, message, causes ? { causes } : undefined);
+  },
+  unauthorized(message = 'Unauthorized'): ApiError {
+    return new ApiError(401, StatusReason.Unauthorized, message);
+  },
+  forbidden(q: Qualified, reasonText: string): ApiError {
+    const what = q.name !== undefined ? `${groupResource(q)} "${q.name}"` : groupResource(q);
+    return new ApiError(403, StatusReason.Forbidden, `${what} is forbidden: ${reasonText}`, details(q));
+  },
+  notFound(q: Qualified): ApiError {
+    const message = q.name !== undefined ? `${groupResource(q)} "${q.name}" not found` : `${groupResource(q)} not found`;
+    return new ApiError(404, StatusReason.NotFound, message, details(q));
+  },
+  /** The bare 404 kube-apiserver gives for unknown paths. */
+  pathNotFound(): ApiError {
+    return new ApiError(404, StatusReason.NotFound, 'the server could not find the requested resource', {});
+  },
+  methodNotAllowed(message = 'the server does not allow this method on the requested resource'): ApiError {
+    return new ApiError(405, StatusReason.MethodNotAllowed, message, {});
+  },
+  notAcceptable(message: string): ApiError {
+    return new ApiError(406, StatusReason.NotAcceptable, message);
+  },
+  alreadyExists(q: Qualified): ApiError {
+    return new ApiError(409, StatusReason.AlreadyExists, `${groupResource(q)} "${q.name}" already exists`, details(q));
+  },
+  conflict(q: Qualified, reasonText: string): ApiError {
+    return new ApiError(409, StatusReason.Conflict, `Operation cannot be fulfilled on ${groupResource(q)} "${q.name}": ${reasonText}`, details(q));
+  },
+  /** Optimistic-concurrency failure, with kube-apiserver's exact text. */
+  modified(q: Qualified): ApiError {
+    return errors.conflict(q, 'the object has been modified; please apply your changes to the latest version and try again');
+  },
+  gone(message: string): ApiError {
+    return new ApiError(410, StatusReason.Gone, message);
+  },
+  expired(message: string): ApiError {
+    return new ApiError(410, StatusReason.Expired, message);
+  },
+  tooLarge(message = 'the request is too large'): ApiError {
+    return new ApiError(413, StatusReason.RequestEntityTooLarge, message);
+  },
+  unsupportedMediaType(accepted: string[]): ApiError {
+    return new ApiError(415, StatusReason.UnsupportedMediaType, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  },
+  /** 422 with one cause per violation; message as kube-apiserver builds it. */
+  invalid(q: Qualified & { kind: string }, causes: StatusCause[]): ApiError {
+    const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
+    const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+    const name = q.name ?? '';
+    return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, {
+      ...details(q, q.kind),
+      name,
+      causes,
+    });
+  },
+  tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
+    return new ApiError(429, StatusReason.TooManyRequests, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  },
+  internal(message: string): ApiError {
+    return new ApiError(500, StatusReason.InternalError, `Internal error occurred: ${message}`, { causes: [{ message }] });
+  },
+  serviceUnavailable(message: string): ApiError {
+    return new ApiError(503, StatusReason.ServiceUnavailable, message);
+  },
+  timeout(message: string, retryAfterSeconds = 1): ApiError {
+    return new ApiError(504, StatusReason.Timeout, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  },
+};
+
+/** Field-error helpers that produce Kubernetes' `field.Error` texts. */
+export const fieldErrors = {
+  required(field: string, detail = ''): StatusCause {
+    return { reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field };
+  },
+  invalid(field: string, value: unknown, detail: string): StatusCause {
+    return { reason: 'FieldValueInvalid', message: `Invalid value: ${formatValue(value)}: ${detail}`, field };
+  },
+  forbidden(field: string, detail: string): StatusCause {
+    return { reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field };
+  },
+  notSupported(field: string, value: unknown, supported: string[]): StatusCause {
+    return {
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${formatValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+      field,
+    };
+  },
+  duplicate(field: string, value: unknown): StatusCause {
+    return { reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatValue(value)}`, field };
+  },
+  tooLong(field: string, max: number): StatusCause {
+    return { reason: 'FieldValueTooLong', message: `Too long: may not be more than ${max} bytes`, field };
+  },
+};
+
+/** Formats a value the way Kubernetes' field errors print it (strings quoted, others as JSON). */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,49 @@
+import type { RequestScope } from './request-scope.js';
+import { errors } from '../errors/api-error.js';
+import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { readObjectBody } from './request-body.js';
+import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
+import { respondObject } from './respond.js';
+import { ApiError } from '../errors/api-error.js';
+import type { KubeObject } from '../registry/resource-type.js';
+
+/** How often a name from generateName is redrawn when it collides (kube retries too). */
+const generateNameAttempts = 8;
+
+/** POST to a collection. */
+export async function handleCreate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const { info, rt } = scope;
+  if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  parseFieldValidation(scope.query);
+  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes), scope);
+  checkNameAndNamespace(obj, scope);
+  prepareForCreate(obj, rt, scope.version, info.namespace);
+  const attrs = {
+    operation: 'CREATE' as const,
+    rt,
+    version: scope.version,
+    subresource: '',
+    namespace: info.namespace,
+    name: obj.metadata?.name ?? '',
+    object: obj,
+    user: scope.user,
+    dryRun,
+  };
+  await scope.pipeline.run(attrs);
+  respondObject(scope, 201, await createWithGeneratedNameRetry(scope, attrs.object, dryRun));
+}
+
+async function createWithGeneratedNameRetry(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  const meta = obj.metadata!;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await scope.store.create(obj, { dryRun });
+    } catch (err) {
+      const generated = meta.generateName && meta.name?.startsWith(meta.generateName.slice(0, 58));
+      if (!(err instanceof ApiError) || err.reason !== 'AlreadyExists' || !generated || attempt >= generateNameAttempts) throw err;
+      meta.name = generateName(meta.generateName!);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { RequestScope } from './request-scope.js';
+import { readDeleteOptions } from './delete-options.js';
+import { encodeBody, respondObject } from './respond.js';
+import type { KubeObject } from '../registry/resource-type.js';
+
+/**
+ * DELETE of one object. Gone at once → 200 with the object (custom resources) or a Success Status (built-ins);
+ * waiting for finalizers → 202 with the object carrying its deletionTimestamp.
+ */
+export async function handleDelete(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
+  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, opts.preconditions, { dryRun: opts.dryRun });
+  if (deleted && !scope.rt.custom) {
+    respondSuccessStatus(scope, object);
+    return;
+  }
+  respondObject(scope, deleted ? 200 : 202, object);
+}
+
+function respondSuccessStatus(scope: RequestScope, obj: KubeObject): void {
+  const details: Record<string, unknown> = { name: obj.metadata?.name, kind: scope.rt.names.plural, uid: obj.metadata?.uid };
+  if (scope.rt.group) details.group = scope.rt.group;
+  encodeBody(scope.ctx, scope.negotiated, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details });
+}

@@ -1,0 +1,43 @@
+import type { Context } from 'koa';
+import { errors } from '../errors/api-error.js';
+import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import { readRawBody } from './request-body.js';
+import { parseDryRun, parseIntParam } from './query-options.js';
+import type { DeletePreconditions } from '../store/resource-store.js';
+
+export interface DeleteOptions {
+  dryRun: boolean;
+  preconditions: DeletePreconditions;
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+}
+
+const policies = ['Orphan', 'Background', 'Foreground'];
+
+/** DeleteOptions from the (optional) body and the query, as kube merges them. */
+export async function readDeleteOptions(ctx: Context, query: URLSearchParams, maxBodyBytes: number): Promise<DeleteOptions> {
+  const raw = await readRawBody(ctx, maxBodyBytes);
+  let body: Record<string, unknown> = {};
+  if (raw.length > 0) {
+    const parsed = decodeBody(raw, baseMediaType(ctx.get('content-type')) || 'application/json');
+    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) throw errors.badRequest('the DeleteOptions provided are malformed: expected a JSON object');
+    body = (parsed ?? {}) as Record<string, unknown>;
+  }
+  const bodyDryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : [];
+  const dryRun = parseDryRun([...query.getAll('dryRun'), ...bodyDryRun]);
+  const propagationPolicy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
+  if (propagationPolicy !== undefined && !policies.includes(propagationPolicy)) {
+    throw errors.badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(propagationPolicy)}: supported values: "Foreground", "Background", "Orphan"`);
+  }
+  const pre = (body.preconditions ?? {}) as Record<string, unknown>;
+  const gracePeriodSeconds = parseIntParam(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
+  return {
+    dryRun,
+    preconditions: {
+      uid: typeof pre.uid === 'string' ? pre.uid : undefined,
+      resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined,
+    },
+    propagationPolicy,
+    gracePeriodSeconds,
+  };
+}

@@ -1,0 +1,43 @@
+import type { RequestScope } from './request-scope.js';
+import { errors } from '../errors/api-error.js';
+import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { readRawBody } from './request-body.js';
+import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { respondObject, toVersion } from './respond.js';
+import { admitUpdate } from './update-handler.js';
+import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
+import { applyMergePatch } from '../patch/merge-patch.js';
+
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+
+/** PATCH of one object (or its status) with a JSON patch or a JSON merge patch. */
+export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const mediaType = baseMediaType(scope.ctx.get('content-type'));
+  if (!patchTypes.includes(mediaType)) {
+    throw errors.unsupportedMediaType(patchTypes);
+  }
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  parseFieldValidation(scope.query);
+  const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
+  const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
+  if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
+    throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
+  }
+  const result = await scope.store.update(
+    scope.info.namespace,
+    scope.info.name,
+    async (current) => {
+      const base = toVersion(structuredClone(current), scope);
+      const patched = operations ? applyJsonPatch(base, operations) : applyMergePatch(base, patch);
+      if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+        throw errors.badRequest('the patched object is not a JSON object');
+      }
+      const obj = checkTypeMeta(patched as Record<string, unknown>, scope);
+      checkNameAndNamespace(obj, scope);
+      return admitUpdate(scope, obj, current, dryRun);
+    },
+    { dryRun },
+  );
+  respondObject(scope, 200, result.object);
+}

@@ -1,0 +1,48 @@
+import { errors } from '../errors/api-error.js';
+import type { RequestScope } from './request-scope.js';
+import type { KubeObject } from '../registry/resource-type.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
+import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
+import { objectFieldSet } from '../selectors/object-fields.js';
+
+/** Parses `resourceVersion` ('' = most recent, '0' = any, N = a revision). */
+export function parseResourceVersion(raw: string | null): number | undefined {
+  if (raw === null || raw === '') return undefined;
+  if (!/^\d+$/.test(raw)) throw errors.badRequest(`invalid resource version: ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/**
+ * The revision a read must be served at or after. A client's `resourceVersion=N` means "not older than N": when
+ * storage has not reached N, kube answers 504 "Too large resource version" and the client retries.
+ */
+export async function minimumRevision(scope: RequestScope, rv: number | undefined): Promise<void> {
+  if (!rv) return;
+  const current = await scope.store.currentRevision();
+  if (rv > current) {
+    throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`, 1);
+  }
+}
+
+/** The fields a field selector may name for this resource. */
+export function selectableFields(scope: RequestScope): string[] {
+  const fields = ['metadata.name'];
+  if (scope.rt.scope === 'Namespaced') fields.push('metadata.namespace');
+  if (!scope.rt.custom && scope.rt.names.plural === 'namespaces') fields.push('status.phase');
+  const version = scope.rt.versions.find((v) => v.name === scope.version);
+  for (const f of version?.selectableFields ?? []) fields.push(f.jsonPath.replace(/^\./, ''));
+  return fields;
+}
+
+/** A predicate for labelSelector/fieldSelector, or undefined when neither is given. */
+export function selectorFilter(scope: RequestScope): ((obj: KubeObject) => boolean) | undefined {
+  const labelText = scope.query.get('labelSelector') ?? '';
+  const fieldText = scope.query.get('fieldSelector') ?? '';
+  if (!labelText && !fieldText) return undefined;
+  const labels = parseLabelSelector(labelText);
+  const fields = parseFieldSelector(fieldText);
+  const supported = selectableFields(scope);
+  validateFieldSelector(fields, supported, scope.rt.names.kind);
+  const extraPaths = supported.filter((f) => !f.startsWith('metadata.')).map((f) => `.${f}`);
+  return (obj) => labels.matches(obj.metadata?.labels) && (fields.isEmpty() || fields.matches(objectFieldSet(obj, extraPaths)));
+}

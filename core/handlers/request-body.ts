@@ -1,0 +1,34 @@
+import type { Context } from 'koa';
+import { errors } from '../errors/api-error.js';
+import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+
+/** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
+export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || '0');
+  if (declared > maxBytes) throw errors.tooLarge(`the request is too large: limit is ${maxBytes}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      ctx.req.destroy();
+      throw errors.tooLarge(`the request is too large: limit is ${maxBytes}`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const objectMediaTypes = ['application/json', 'application/yaml'];
+
+/** Reads and parses a body that must be one object (create/update). */
+export async function readObjectBody(ctx: Context, maxBytes: number): Promise<Record<string, unknown>> {
+  const mediaType = baseMediaType(ctx.get('content-type'));
+  if (mediaType && !objectMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectMediaTypes);
+  const raw = await readRawBody(ctx, maxBytes);
+  const value = decodeBody(raw, mediaType || 'application/json');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,24 @@
+import type { Context } from 'koa';
+import type { RequestInfo } from '../request/request-info.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { UserInfo } from '../auth/authenticator.js';
+import type { Negotiated } from '../codec/negotiation.js';
+import type { ResourceStore } from '../store/resource-store.js';
+import type { WritePipeline } from './write-pipeline.js';
+
+/** Everything a verb handler needs about one resource request. */
+export interface RequestScope {
+  ctx: Context;
+  info: RequestInfo;
+  rt: ResourceType;
+  /** The API version the client addressed (the response is in this version). */
+  version: string;
+  store: ResourceStore;
+  query: URLSearchParams;
+  user: UserInfo;
+  /** How to encode the response (resolved lazily: writes decode first, then negotiate). */
+  negotiated: Negotiated;
+  pipeline: WritePipeline;
+}
+
+export type VerbHandler = (scope: RequestScope) => Promise<void>;

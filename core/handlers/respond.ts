@@ -1,0 +1,75 @@
+import YAML from 'yaml';
+import type { Context } from 'koa';
+import type { KubeObject } from '../registry/resource-type.js';
+import { apiVersionOf } from '../registry/resource-type.js';
+import type { Negotiated } from '../codec/negotiation.js';
+import type { RequestScope } from './request-scope.js';
+import type { ListResult } from '../store/resource-store.js';
+import { toTable } from '../table/table-convertor.js';
+import { errors } from '../errors/api-error.js';
+
+/** The object as the addressed API version presents it (CRD versions convert with strategy None). */
+export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
+  obj.apiVersion = apiVersionOf(scope.rt.group, scope.version);
+  obj.kind = scope.rt.names.kind;
+  return obj;
+}
+
+/** Writes a body in the negotiated format. */
+export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' | 'contentType'>, code: number, body: unknown): void {
+  ctx.status = code;
+  ctx.type = negotiated.contentType;
+  ctx.body = negotiated.format === 'yaml' ? YAML.stringify(body) : JSON.stringify(body);
+}
+
+function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
+  const v = scope.query.get('includeObject') ?? 'Metadata';
+  if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
+    throw errors.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`);
+  }
+  return v;
+}
+
+function printerColumns(scope: RequestScope) {
+  return scope.rt.versions.find((v) => v.name === scope.version)?.printerColumns;
+}
+
+function partialMetadata(obj: KubeObject, metaVersion: string): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${metaVersion}`, metadata: obj.metadata };
+}
+
+function metaVersionOf(n: Negotiated): string {
+  return /;v=(v1beta1|v1)/.exec(n.contentType)?.[1] ?? 'v1';
+}
+
+/** Responds with one object in the requested version and representation. */
+export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void {
+  const n = scope.negotiated;
+  toVersion(obj, scope);
+  let body: unknown = obj;
+  if (n.as === 'Table') {
+    body = { ...toTable([obj], printerColumns(scope), { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+  } else if (n.as === 'PartialObjectMetadata') {
+    body = partialMetadata(obj, metaVersionOf(n));
+  }
+  encodeBody(scope.ctx, n, code, body);
+}
+
+/** Responds with a list (or its Table / PartialObjectMetadataList form). */
+export function respondList(scope: RequestScope, list: ListResult): void {
+  const n = scope.negotiated;
+  const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
+  if (list.continueToken) listMeta['continue'] = list.continueToken;
+  if (list.remainingItemCount !== undefined) listMeta['remainingItemCount'] = list.remainingItemCount;
+  const items = list.items.map((o) => toVersion(o, scope));
+  let body: unknown;
+  if (n.as === 'Table') {
+    body = { ...toTable(items, printerColumns(scope), { includeObject: includeObject(scope), listMeta }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+  } else if (n.as === 'PartialObjectMetadata') {
+    const v = metaVersionOf(n);
+    body = { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, v)) };
+  } else {
+    body = { apiVersion: apiVersionOf(scope.rt.group, scope.version), kind: scope.rt.names.listKind, metadata: listMeta, items };
+  }
+  encodeBody(scope.ctx, n, 200, body);
+}

@@ -1,0 +1,41 @@
+import { errors } from '../errors/api-error.js';
+import { apiVersionOf, type KubeObject } from '../registry/resource-type.js';
+import type { RequestScope } from './request-scope.js';
+
+/**
+ * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent), and its
+ * metadata must be an object.
+ */
+export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
+  const expectedVersion = apiVersionOf(scope.rt.group, scope.version);
+  const expectedKind = scope.rt.names.kind;
+  if (body.apiVersion !== undefined && body.apiVersion !== expectedVersion) {
+    if (typeof body.apiVersion !== 'string') throw errors.badRequest(`the object provided is unrecognized or malformed: apiVersion must be a string`);
+    throw errors.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expectedVersion})`);
+  }
+  if (body.kind !== undefined && body.kind !== expectedKind) {
+    if (typeof body.kind !== 'string') throw errors.badRequest(`the object provided is unrecognized or malformed: kind must be a string`);
+    throw errors.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${expectedKind})`);
+  }
+  if (body.metadata !== undefined && (body.metadata === null || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
+    throw errors.badRequest('the object provided is unrecognized or malformed: metadata must be an object');
+  }
+  const obj = body as KubeObject;
+  obj.apiVersion = expectedVersion;
+  obj.kind = expectedKind;
+  obj.metadata ??= {};
+  return obj;
+}
+
+/** The body's name and namespace must agree with the URL (update, and create in a namespace). */
+export function checkNameAndNamespace(obj: KubeObject, scope: RequestScope): void {
+  const meta = obj.metadata!;
+  const { name, namespace } = scope.info;
+  if (name && meta.name !== undefined && meta.name !== name) {
+    throw errors.badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
+  }
+  if (name && meta.name === undefined) meta.name = name;
+  if (scope.rt.scope === 'Namespaced' && meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}

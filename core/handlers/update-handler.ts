@@ -1,0 +1,44 @@
+import type { RequestScope } from './request-scope.js';
+import { errors } from '../errors/api-error.js';
+import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { readObjectBody } from './request-body.js';
+import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
+import { respondObject, toVersion } from './respond.js';
+import type { KubeObject } from '../registry/resource-type.js';
+
+/** Runs the write pipeline for an update of `current` into `desired` and returns the object to store. */
+export async function admitUpdate(scope: RequestScope, desired: KubeObject, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  const next = prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource);
+  const attrs = {
+    operation: 'UPDATE' as const,
+    rt: scope.rt,
+    version: scope.version,
+    subresource: scope.info.subresource,
+    namespace: scope.info.namespace,
+    name: scope.info.name,
+    object: next,
+    oldObject: toVersion(current, scope),
+    user: scope.user,
+    dryRun,
+  };
+  await scope.pipeline.run(attrs);
+  return attrs.object;
+}
+
+/** PUT of one object (or its status). */
+export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  parseFieldValidation(scope.query);
+  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes), scope);
+  checkNameAndNamespace(obj, scope);
+  if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
+    throw errors.invalid(
+      { group: scope.rt.group, resource: scope.rt.names.plural, kind: scope.rt.names.kind, name: scope.info.name },
+      // kube prints the empty value as Go's %#v of a zero uint64.
+      [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+    );
+  }
+  const result = await scope.store.update(scope.info.namespace, scope.info.name, (current) => admitUpdate(scope, structuredClone(obj), current, dryRun), { dryRun });
+  respondObject(scope, 200, result.object);
+}

@@ -1,0 +1,12 @@
+/** The info object of kapi's OpenAPI documents, and the security scheme kube declares. */
+export interface DocumentInfo {
+  title: string;
+  version: string;
+}
+
+export const bearerTokenScheme = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
+
+/** Object keys in sorted order, as Go's encoding/json writes maps. */
+export function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

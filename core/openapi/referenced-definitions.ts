@@ -1,0 +1,25 @@
+import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import { metaSchemas } from './meta-schemas.js';
+
+/** The shared (apimachinery, Scale) definitions the given paths and schemas reference, directly or through each other. */
+export function referencedMetaSchemas(roots: unknown[]): Record<string, JSONSchemaProps> {
+  const found: Record<string, JSONSchemaProps> = {};
+  const queue = [...roots];
+  while (queue.length) {
+    const node = queue.pop();
+    if (!node || typeof node !== 'object') continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== '$ref' || typeof value !== 'string') {
+        queue.push(value);
+        continue;
+      }
+      const name = value.slice(value.lastIndexOf('/') + 1);
+      const schema = metaSchemas[name];
+      if (schema && !found[name]) {
+        found[name] = schema;
+        queue.push(schema);
+      }
+    }
+  }
+  return found;
+}

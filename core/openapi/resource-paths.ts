@@ -1,0 +1,172 @@
+import type { ServedResource } from '../discovery/served-groups.js';
+import type { GroupVersionKind } from '../discovery/served-subresources.js';
+import { servedSubresources } from '../discovery/served-subresources.js';
+import { definitionName } from './definition-names.js';
+import { kindNames } from './kind-schemas.js';
+import { deleteOptionsName, patchName, statusName, watchEventName } from './meta-schemas.js';
+import { groupPart, toOperationId } from './operation-id.js';
+import type { Parameter } from './query-parameters.js';
+import {
+  commonParameters,
+  deleteCollectionParameters,
+  deleteParameters,
+  listParameters,
+  namespaceParameter,
+  nameParameter,
+  patchParameters,
+  writeParameters,
+} from './query-parameters.js';
+
+export interface ResponseSpec {
+  code: string;
+  description: string;
+  /** Definition name of the response body. */
+  schema?: string;
+}
+
+/** One operation of a path, independent of the OpenAPI version it is rendered in. */
+export interface Operation {
+  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  operationId: string;
+  tag: string;
+  description: string;
+  /** x-kubernetes-action */
+  action: string;
+  gvk: GroupVersionKind;
+  parameters: Parameter[];
+  body?: { schema: string; required: boolean; contentTypes: string[] };
+  responses: ResponseSpec[];
+  produces: string[];
+}
+
+export interface PathItem {
+  path: string;
+  /** Parameters every operation of the path takes. */
+  parameters: Parameter[];
+  operations: Operation[];
+}
+
+const produces = ['application/json', 'application/yaml'];
+const producesStream = [...produces, 'application/json;stream=watch'];
+const mergePatchTypes = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];
+
+type OperationInput = Omit<Operation, 'tag' | 'operationId' | 'gvk' | 'produces' | 'responses'> & {
+  /** The operation name, split where kube inserts the group-version: `list` + `NamespacedWidget`. */
+  id: [string, string];
+  responses: ResponseSpec[];
+  gvk?: GroupVersionKind;
+  produces?: string[];
+};
+
+/**
+ * The paths kube-apiserver publishes for a resource at a version: collection, item, subresources, the deprecated
+ * watch paths and, for namespaced resources, the all-namespaces list, with kube's operation IDs and actions.
+ */
+export function resourcePaths(served: ServedResource): PathItem[] {
+  const { type, version } = served;
+  const v = version.name;
+  const { kind, plural } = type.names;
+  const names = kindNames(served);
+  const namespaced = type.scope === 'Namespaced';
+  const scope = namespaced ? 'Namespaced' : '';
+  const prefix = type.group ? `/apis/${type.group}/${v}` : `/api/${v}`;
+  const nsPath = namespaced ? '/namespaces/{namespace}' : '';
+  const gvId = toOperationId(groupPart(type.group), true) + toOperationId(v, true);
+  const tag = `${toOperationId(groupPart(type.group), false)}_${toOperationId(v, false)}`;
+  const mainGvk = { group: type.group, version: v, kind };
+  const collectionParams = namespaced ? [namespaceParameter] : [];
+  const itemParams = [nameParameter(kind), ...collectionParams];
+  const has = (verb: string) => type.verbs.includes(verb);
+  const op = (pathParams: Parameter[], input: OperationInput): Operation => {
+    const { id, gvk, parameters, responses, ...rest } = input;
+    return {
+      ...rest,
+      operationId: id[0] + gvId + id[1],
+      tag,
+      gvk: gvk ?? mainGvk,
+      parameters: [...pathParams, ...commonParameters, ...parameters],
+      responses: [...responses, { code: '401', description: 'Unauthorized' }],
+      produces: input.produces ?? produces,
+    };
+  };
+  const ok = (schema: string): ResponseSpec => ({ code: '200', description: 'OK', schema });
+  const created = (schema: string): ResponseSpec => ({ code: '201', description: 'Created', schema });
+  const accepted = (schema: string): ResponseSpec => ({ code: '202', description: 'Accepted', schema });
+  const patchTypes = type.custom ? mergePatchTypes : [...mergePatchTypes, 'application/strategic-merge-patch+json'];
+  const deleteBody = { schema: deleteOptionsName, required: false, contentTypes: ['*/*'] };
+  const list = (pathParams: Parameter[], name: string): Operation =>
+    op(pathParams, { method: 'get', id: ['list', name], action: 'list', description: `list or watch objects of kind ${kind}`, parameters: listParameters, responses: [ok(names.list)], produces: producesStream });
+  const watch = (pathParams: Parameter[], name: string, action: 'watch' | 'watchlist'): Operation =>
+    op(pathParams, {
+      method: 'get',
+      id: ['watch', name],
+      action,
+      description:
+        action === 'watchlist'
+          ? `watch individual changes to a list of ${kind}. deprecated: use the 'watch' parameter with a list operation instead.`
+          : `watch changes to an object of kind ${kind}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`,
+      parameters: listParameters,
+      responses: [ok(watchEventName)],
+      produces: producesStream,
+    });
+
+  /** get, update (PUT) and patch of the object (suffix '') or of a subresource (suffix 'Status' or 'Scale'). */
+  const objectOperations = (suffix: string, what: string, gvk: GroupVersionKind, schema: string, verbs: string[]): Operation[] => {
+    const id = `${scope}${kind}${suffix}`;
+    const body = { schema, required: true, contentTypes: ['*/*'] };
+    const ops: Operation[] = [];
+    if (verbs.includes('get')) ops.push(op(itemParams, { method: 'get', id: ['read', id], action: 'get', description: `read ${what}`, gvk, parameters: [], responses: [ok(schema)] }));
+    if (verbs.includes('update')) {
+      ops.push(op(itemParams, { method: 'put', id: ['replace', id], action: 'put', description: `replace ${what}`, gvk, parameters: writeParameters, body, responses: [ok(schema), created(schema)] }));
+    }
+    if (verbs.includes('patch')) {
+      const patchBody = { schema: patchName, required: true, contentTypes: patchTypes };
+      ops.push(op(itemParams, { method: 'patch', id: ['patch', id], action: 'patch', description: `partially update ${what}`, gvk, parameters: patchParameters, body: patchBody, responses: [ok(schema), created(schema)] }));
+    }
+    return ops;
+  };
+
+  const paths: PathItem[] = [];
+  const add = (path: string, operations: Operation[]) => operations.length && paths.push(hoistCommon(path, operations));
+  const collection: Operation[] = [];
+  if (has('list')) collection.push(list(collectionParams, `${scope}${kind}`));
+  if (has('create')) {
+    const body = { schema: names.kind, required: true, contentTypes: ['*/*'] };
+    collection.push(op(collectionParams, { method: 'post', id: ['create', `${scope}${kind}`], action: 'post', description: `create a ${kind}`, parameters: writeParameters, body, responses: [ok(names.kind), created(names.kind), accepted(names.kind)] }));
+  }
+  if (has('deletecollection')) {
+    collection.push(op(collectionParams, { method: 'delete', id: ['delete', `Collection${scope}${kind}`], action: 'deletecollection', description: `delete collection of ${kind}`, parameters: deleteCollectionParameters, body: deleteBody, responses: [ok(statusName)] }));
+  }
+  add(`${prefix}${nsPath}/${plural}`, collection);
+
+  const item = objectOperations('', `the specified ${kind}`, mainGvk, names.kind, type.verbs);
+  if (has('delete')) {
+    item.push(op(itemParams, { method: 'delete', id: ['delete', `${scope}${kind}`], action: 'delete', description: `delete a ${kind}`, parameters: deleteParameters, body: deleteBody, responses: [ok(statusName), accepted(statusName)] }));
+  }
+  add(`${prefix}${nsPath}/${plural}/{name}`, item);
+
+  for (const sub of servedSubresources(type, version)) {
+    const scale = sub.name === 'scale';
+    const schema = scale ? definitionName(sub.kind.group, sub.kind.version, sub.kind.kind, false) : names.kind;
+    add(`${prefix}${nsPath}/${plural}/{name}/${sub.name}`, objectOperations(scale ? 'Scale' : 'Status', `${sub.name} of the specified ${kind}`, sub.kind, schema, sub.verbs));
+  }
+  if (has('watch')) {
+    add(`${prefix}/watch${nsPath}/${plural}`, [watch(collectionParams, `${scope}${kind}List`, 'watchlist')]);
+    add(`${prefix}/watch${nsPath}/${plural}/{name}`, [watch(itemParams, `${scope}${kind}`, 'watch')]);
+  }
+  if (namespaced && has('list')) add(`${prefix}/${plural}`, [list([], `${kind}ForAllNamespaces`)]);
+  if (namespaced && has('watch')) add(`${prefix}/watch/${plural}`, [watch([], `${kind}ListForAllNamespaces`, 'watchlist')]);
+  return paths;
+}
+
+/** Moves the parameters every operation of a path takes to the path, as kube's OpenAPI builder does; sorts by name. */
+function hoistCommon(path: string, operations: Operation[]): PathItem {
+  const byName = (a: Parameter, b: Parameter) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const common = operations[0]!.parameters.filter((p) => operations.every((o) => o.parameters.some((q) => q.name === p.name)));
+  const isCommon = (p: Parameter) => common.some((c) => c.name === p.name);
+  return {
+    path,
+    parameters: [...common].sort(byName),
+    operations: operations.map((o) => ({ ...o, parameters: o.parameters.filter((p) => !isCommon(p)).sort(byName) })),
+  };
+}

@@ -1,0 +1,123 @@
+import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { StatusCause } from '../errors/status.js';
+
+/** A column of `kubectl get` output (CRD additionalPrinterColumns shape). */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceVersionDef {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  /** The version's openAPIV3Schema (absent for schemaless built-ins). */
+  schema?: JSONSchemaProps;
+  /** When absent, NAME and AGE are printed. */
+  printerColumns?: PrinterColumn[];
+  subresources?: { status?: boolean; scale?: ScaleSubresource };
+  selectableFields?: { jsonPath: string }[];
+}
+
+export interface ResourceNames {
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+/** Hooks a resource type can add to the generic store's semantics (like k8s.io/apiserver's RESTStrategy). */
+export interface ResourceStrategy {
+  /** Called before an object is created; may change it (e.g. set status). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Called before an update of the main resource; may change `obj` (e.g. keep `old` status). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Called before an update through the status subresource; may change `obj` (e.g. keep `old` spec). */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Extra validation; the causes of a 422 (empty when valid). */
+  validate?(obj: KubeObject, old?: KubeObject): StatusCause[];
+  /** Finalizers set on every new object (e.g. CRD cleanup). */
+  defaultFinalizers?: string[];
+  /** Finalizers kept outside metadata.finalizers (a Namespace's spec.finalizers); they hold deletion too. */
+  extraFinalizers?(obj: KubeObject): string[];
+  /** Called when deletion starts on an object that must wait for its finalizers (e.g. phase Terminating). */
+  prepareForDeletion?(obj: KubeObject): void;
+}
+
+export interface ResourceType {
+  /** '' for the core group. */
+  group: string;
+  names: ResourceNames;
+  scope: Scope;
+  versions: ResourceVersionDef[];
+  /** Whether PUT without metadata.resourceVersion is allowed (true for most built-ins, false for custom resources). */
+  allowUnconditionalUpdate: boolean;
+  /** Verbs served on the main resource (discovery lists them). */
+  verbs: string[];
+  strategy?: ResourceStrategy;
+  /** How object names are validated (default: DNS-1123 subdomain). */
+  nameValidation?: 'subdomain' | 'label' | 'path-segment';
+  /** True for custom resources defined by a CRD. */
+  custom?: boolean;
+}
+
+/** Any Kubernetes object as it travels through kapi. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: unknown[];
+  managedFields?: unknown[];
+  [field: string]: unknown;
+}
+
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+export function storageVersion(rt: ResourceType): ResourceVersionDef {
+  const v = rt.versions.find((x) => x.storage);
+  if (!v) throw new Error(`resource ${rt.names.plural}.${rt.group} has no storage version`);
+  return v;
+}
+
+export function servedVersion(rt: ResourceType, version: string): ResourceVersionDef | undefined {
+  return rt.versions.find((v) => v.name === version && v.served);
+}
+
+/** The resource's `plural.group` (or `plural` for the core group). */
+export function qualifiedName(rt: ResourceType): string {
+  return rt.group ? `${rt.names.plural}.${rt.group}` : rt.names.plural;
+}

@@ -1,0 +1,99 @@
+/**
+ * What a request is about, parsed from its method and URL the way k8s.io/apiserver's RequestInfoFactory does:
+ *   /api/v1/namespaces/{ns}/{resource}/{name}/{subresource}
+ *   /apis/{group}/{version}/{resource}/{name}
+ *   /api/v1/watch/... (deprecated watch prefix)
+ */
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** get list watch create update patch delete deletecollection, or the lower-cased HTTP method for non-resource requests. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+const specialVerbs = new Set(['watch']);
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const info: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
+  const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+  if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
+  info.apiPrefix = parts[0];
+  let rest = parts.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (rest.length < 3) return info; // /apis, /apis/g, /apis/g/v: discovery
+    info.apiGroup = rest[0];
+    rest = rest.slice(1);
+  } else if (rest.length < 2) {
+    return info; // /api, /api/v1: discovery
+  }
+  info.apiVersion = rest[0];
+  rest = rest.slice(1);
+  if (rest.some((p) => p === '')) return info;
+
+  let watchPrefix = false;
+  if (specialVerbs.has(rest[0])) {
+    watchPrefix = true;
+    rest = rest.slice(1);
+    if (rest.length === 0) return info;
+  }
+  info.isResourceRequest = true;
+
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    info.namespace = rest[1];
+    // /namespaces/{ns}/{resource}/...: everything after the namespace is relative to the resource, except the
+    // namespace's own subresources (/namespaces/{ns}/status, /namespaces/{ns}/finalize).
+    if (rest.length > 2 && !namespaceSubresources.has(rest[2])) rest = rest.slice(2);
+  }
+  info.resource = rest[0];
+  if (rest.length >= 2) info.name = rest[1];
+  if (rest.length >= 3) info.subresource = rest[2];
+  if (rest.length > 3) info.isResourceRequest = false; // deeper paths name nothing a handler serves
+  if (info.resource === 'namespaces' && rest[0] === 'namespaces' && info.name) info.namespace = '';
+
+  info.verb = verbFor(method, info, query, watchPrefix);
+  return info;
+}
+
+
+function verbFor(method: string, info: RequestInfo, query: URLSearchParams, watchPrefix: boolean): string {
+  switch (method.toUpperCase()) {
+    case 'GET':
+    case 'HEAD': {
+      if (watchPrefix || isTrue(query.get('watch'))) return 'watch';
+      return info.name ? 'get' : 'list';
+    }
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return info.name ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}

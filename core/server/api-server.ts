@@ -1,0 +1,25 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Module } from '../module.js';
+import type { ServerConfig } from './server-config.js';
+
+export interface ApiServerOptions {
+  /** Modules registered in order; later registrations of a single-valued token win. */
+  modules: Module[];
+  config?: Partial<ServerConfig>;
+}
+
+export interface ListenOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host: string;
+  /** PEM serving certificate and key; plain HTTP when absent. */
+  tls?: { cert: string; key: string };
+}
+
+export interface ApiServer {
+  readonly container: DependencyContainer;
+  /** Starts controllers, then listens. Resolves with the bound address. */
+  listen(opts: ListenOptions): Promise<{ host: string; port: number; url: string }>;
+  /** Stops listening, stops controllers, closes storage. */
+  close(): Promise<void>;
+}

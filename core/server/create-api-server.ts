@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { Tokens } from '../tokens.js';
+import { ResourceRegistry } from '../registry/resource-registry.js';
+import { defaultServerConfig, type ServerConfig } from './server-config.js';
+import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
+import { createHttpApp } from './http-app.js';
+import { WritePipeline } from '../handlers/write-pipeline.js';
+import { validationStage } from '../handlers/validation-stage.js';
+import type { Controller } from './controller.js';
+
+/** All registrations of a "many" token, or none (tsyringe throws when there are none). */
+export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
+  return c.isRegistered(token, true) ? c.resolveAll(token) : [];
+}
+
+/**
+ * Builds an API server from modules. Nothing runs until `listen`: then built-in resource types are registered,
+ * controllers start (CRDs are loaded, namespaces bootstrapped) and the HTTP(S) server binds.
+ */
+export function createApiServer(options: ApiServerOptions): ApiServer {
+  const container = rootContainer.createChildContainer();
+  const config: ServerConfig = { ...defaultServerConfig, ...options.config };
+  container.registerInstance(Tokens.Config, config);
+  container.registerInstance(Tokens.Registry, new ResourceRegistry());
+  for (const module of options.modules) module(container);
+
+  let server: http.Server | undefined;
+  let controllers: Controller[] = [];
+  const sockets = new Set<Socket>();
+
+  return {
+    container,
+    async listen(opts: ListenOptions) {
+      const kv = container.resolve(Tokens.KVStore);
+      const registry = container.resolve(Tokens.Registry);
+      for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
+      const pipeline = new WritePipeline(resolveAllOrNone(container, Tokens.WriteGate), [], [validationStage], []);
+      container.registerInstance(Tokens.WritePipeline, pipeline);
+      controllers = resolveAllOrNone(container, Tokens.Controller);
+      for (const c of controllers) await c.start();
+
+      const app = createHttpApp({
+        registry,
+        kv,
+        pipeline,
+        maxBodyBytes: config.maxRequestBodyBytes,
+        authenticators: resolveAllOrNone(container, Tokens.Authenticator),
+        authorizers: resolveAllOrNone(container, Tokens.Authorizer),
+        routes: resolveAllOrNone(container, Tokens.Route),
+      });
+      const handler = app.callback();
+      server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
+      // Track connections so close() can end long-running watches instead of waiting for them.
+      server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+      });
+      const s = server;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(opts.port, opts.host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : opts.port;
+      const host = opts.host;
+      const urlHost = host.includes(':') ? `[${host}]` : host;
+      return { host, port, url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}` };
+    },
+    async close() {
+      if (server) {
+        const s = server;
+        server = undefined;
+        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
+      }
+      for (const c of controllers.reverse()) await c.stop();
+      controllers = [];
+      if (container.isRegistered(Tokens.KVStore, true)) await container.resolve(Tokens.KVStore).close();
+    },
+  };
+}

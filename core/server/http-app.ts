@@ -1,0 +1,109 @@
+import Koa from 'koa';
+import type { Context } from 'koa';
+import type { TLSSocket } from 'node:tls';
+import { ApiError, errors } from '../errors/api-error.js';
+import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
+import type { Authenticator, UserInfo } from '../auth/authenticator.js';
+import type { Authorizer } from '../auth/authorizer.js';
+import type { ServerRoute } from './server-route.js';
+import { routeResource, type ResourceRouterDeps } from './resource-router.js';
+import { forbiddenMessage } from './forbidden-message.js';
+
+export interface HttpAppDeps extends ResourceRouterDeps {
+  authenticators: Authenticator[];
+  authorizers: Authorizer[];
+  routes: ServerRoute[];
+}
+
+/** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
+const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
+
+const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** The koa application: error rendering → request info → authentication → authorization → routing. */
+export function createHttpApp(deps: HttpAppDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const exact = new Map<string, ServerRoute>();
+  const prefixes: ServerRoute[] = [];
+  for (const r of deps.routes) {
+    if (r.path.endsWith('/*')) prefixes.push(r);
+    else exact.set(r.path, r);
+  }
+  prefixes.sort((a, b) => b.path.length - a.path.length);
+
+  app.use(renderErrors);
+  app.use(async (ctx) => {
+    const info = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    const user = await authenticate(ctx, deps.authenticators);
+    await authorize(user, info, deps.authorizers);
+    if (info.isResourceRequest) return routeResource(ctx, info, user, deps);
+    const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
+    if (!route) throw errors.pathNotFound();
+    if (!(route.methods ?? ['GET']).includes(ctx.method) && !(ctx.method === 'HEAD' && (route.methods ?? ['GET']).includes('GET'))) {
+      throw errors.methodNotAllowed();
+    }
+    await route.handle(ctx);
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !ctx.response.is('text/*')) {
+      ctx.type ||= 'application/json';
+      ctx.body = JSON.stringify(ctx.body);
+    }
+  });
+  return app;
+}
+
+async function authenticate(ctx: Context, authenticators: Authenticator[]): Promise<UserInfo> {
+  const req = { headers: ctx.headers, socket: ctx.req.socket as TLSSocket };
+  for (const a of authenticators) {
+    const user = await a.authenticate(req);
+    if (user) return user;
+  }
+  if (authenticators.length === 0 || publicPaths.some((p) => p.test(ctx.path))) return anonymous;
+  throw errors.unauthorized();
+}
+
+async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
+  if (user === anonymous) return; // only public paths, or a server without authentication
+  for (const a of authorizers) {
+    const { decision, reason } = await a.authorize({
+      user,
+      verb: info.verb,
+      isResourceRequest: info.isResourceRequest,
+      path: info.path,
+      apiGroup: info.apiGroup,
+      apiVersion: info.apiVersion,
+      namespace: info.namespace,
+      resource: info.resource,
+      subresource: info.subresource,
+      name: info.name,
+    });
+    if (decision === 'allow') return;
+    if (decision === 'deny') throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
+  }
+  throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
+}
+
+/** Any error thrown below becomes a Status in JSON; unexpected ones are 500 and logged. */
+async function renderErrors(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    const apiError = err instanceof ApiError ? err : unexpected(err);
+    if (ctx.respond === false && ctx.res.headersSent) {
+      ctx.res.end();
+      return;
+    }
+    ctx.respond = true;
+    ctx.status = apiError.code;
+    for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(apiError.status);
+  }
+}
+
+function unexpected(err: unknown): ApiError {
+  if (err instanceof SyntaxError) return errors.badRequest(err.message);
+  if (err instanceof RangeError) return errors.badRequest(`the object provided is unrecognized or malformed: ${err.message}`);
+  console.error('kapi: internal error:', err);
+  return errors.internal(err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,76 @@
+import type { Context } from 'koa';
+import type { RequestInfo } from '../request/request-info.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { KVStore } from '../storage/kv.js';
+import type { UserInfo } from '../auth/authenticator.js';
+import type { WritePipeline } from '../handlers/write-pipeline.js';
+import type { RequestScope } from '../handlers/request-scope.js';
+import { errors } from '../errors/api-error.js';
+import { ResourceStore } from '../store/resource-store.js';
+import { negotiate } from '../codec/negotiation.js';
+import { handleGet } from '../handlers/get-handler.js';
+import { handleList } from '../handlers/list-handler.js';
+import { handleWatch } from '../handlers/watch-handler.js';
+import { handleCreate } from '../handlers/create-handler.js';
+import { handleUpdate } from '../handlers/update-handler.js';
+import { handlePatch } from '../handlers/patch-handler.js';
+import { handleDelete } from '../handlers/delete-handler.js';
+import { handleDeleteCollection } from '../handlers/delete-collection-handler.js';
+
+export interface ResourceRouterDeps {
+  registry: ResourceRegistry;
+  kv: KVStore;
+  pipeline: WritePipeline;
+  maxBodyBytes: number;
+}
+
+/** Verbs served on subresources (status) — everything else there is 405/404 as in kube. */
+const subresourceVerbs = new Set(['get', 'update', 'patch']);
+
+/** Dispatches a resource request to the handler of its verb. */
+export async function routeResource(ctx: Context, info: RequestInfo, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
+  const rt = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!rt) throw errors.pathNotFound();
+  if (info.subresource) {
+    const version = rt.versions.find((v) => v.name === info.apiVersion);
+    if (info.subresource !== 'status' || !version?.subresources?.status) throw errors.pathNotFound();
+    if (!subresourceVerbs.has(info.verb)) throw errors.methodNotAllowed();
+  } else if (!rt.verbs.includes(info.verb) && info.verb !== 'watch') {
+    throw errors.methodNotAllowed();
+  }
+  if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
+
+  const query = new URLSearchParams(ctx.querystring);
+  const scope: RequestScope = {
+    ctx,
+    info,
+    rt,
+    version: info.apiVersion,
+    store: new ResourceStore(deps.kv, rt),
+    query,
+    user,
+    negotiated: negotiate(ctx.get('accept'), info.verb === 'get' || info.verb === 'list' || info.verb === 'watch'),
+    pipeline: deps.pipeline,
+  };
+  const max = deps.maxBodyBytes;
+  switch (info.verb) {
+    case 'get':
+      return handleGet(scope);
+    case 'list':
+      return handleList(scope);
+    case 'watch':
+      return handleWatch(scope);
+    case 'create':
+      return handleCreate(scope, max);
+    case 'update':
+      return handleUpdate(scope, max);
+    case 'patch':
+      return handlePatch(scope, max);
+    case 'delete':
+      return handleDelete(scope, max);
+    case 'deletecollection':
+      return handleDeleteCollection(scope, max);
+    default:
+      throw errors.methodNotAllowed();
+  }
+}

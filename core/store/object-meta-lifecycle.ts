@@ -1,0 +1,96 @@
+import { randomUUID, randomInt } from 'node:crypto';
+import type { KubeObject, ResourceType } from '../registry/resource-type.js';
+import { rfc3339 } from './resource-store.js';
+import { fieldErrors, type StatusCause } from '../errors/api-error.js';
+import { isDeepStrictEqual } from 'node:util';
+
+// The alphabet of k8s.io/apimachinery/pkg/util/rand: no vowels (no words), no confusable characters.
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+const generatedSuffixLength = 5;
+const maxGeneratedNameLength = 63;
+
+/** `generateName` + 5 random characters, truncating the prefix as kube does so the name stays within 63 chars. */
+export function generateName(prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < generatedSuffixLength; i++) suffix += nameAlphabet[randomInt(nameAlphabet.length)];
+  const room = maxGeneratedNameLength - generatedSuffixLength;
+  return (prefix.length > room ? prefix.slice(0, room) : prefix) + suffix;
+}
+
+function hasStatusSubresource(rt: ResourceType, version: string): boolean {
+  return Boolean(rt.versions.find((v) => v.name === version)?.subresources?.status);
+}
+
+/**
+ * Fills the system-owned metadata of a new object (like rest.BeforeCreate): uid, creationTimestamp, generation,
+ * namespace from the URL; clears what clients may not set. Status is dropped when it has its own subresource.
+ */
+export function prepareForCreate(obj: KubeObject, rt: ResourceType, version: string, namespace: string): void {
+  const meta = (obj.metadata ??= {});
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  if (rt.scope === 'Namespaced') meta.namespace = namespace;
+  else delete meta.namespace;
+  meta.uid = randomUUID();
+  meta.creationTimestamp = rfc3339(new Date());
+  meta.generation = 1;
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (hasStatusSubresource(rt, version)) delete obj.status;
+  for (const f of rt.strategy?.defaultFinalizers ?? []) {
+    if (!meta.finalizers?.includes(f)) (meta.finalizers ??= []).push(f);
+  }
+  rt.strategy?.prepareForCreate?.(obj);
+}
+
+/**
+ * Carries system-owned metadata over from the stored object (like rest.BeforeUpdate), applies the status-subresource
+ * split, and bumps generation when the object's spec-like content changed.
+ */
+export function prepareForUpdate(obj: KubeObject, old: KubeObject, rt: ResourceType, version: string, subresource: string): KubeObject {
+  const statusSplit = hasStatusSubresource(rt, version);
+  let next = obj;
+  if (subresource === 'status') {
+    // Only .status (and labels/annotations kept from the old object) change through /status.
+    next = { ...old, status: obj.status, metadata: { ...old.metadata, resourceVersion: obj.metadata?.resourceVersion } };
+    rt.strategy?.prepareForStatusUpdate?.(next, old);
+  } else if (statusSplit) {
+    if (old.status === undefined) delete next.status;
+    else next.status = old.status;
+  }
+  const meta = (next.metadata ??= {});
+  const oldMeta = old.metadata!;
+  meta.generation = oldMeta.generation;
+  meta.uid ||= oldMeta.uid;
+  meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp) {
+    meta.deletionTimestamp = oldMeta.deletionTimestamp;
+    meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  } else {
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+  }
+  if (subresource !== 'status') rt.strategy?.prepareForUpdate?.(next, old);
+  if (specChanged(next, old, statusSplit)) meta.generation = (oldMeta.generation ?? 0) + 1;
+  return next;
+}
+
+/** Non-metadata content differs (status excluded when it is a subresource). */
+function specChanged(a: KubeObject, b: KubeObject, ignoreStatus: boolean): boolean {
+  const strip = (o: KubeObject) => {
+    const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
+    if (ignoreStatus) delete rest.status;
+    return rest;
+  };
+  return !isDeepStrictEqual(strip(a), strip(b));
+}
+
+/** Kubernetes refuses new finalizers on an object that is being deleted. */
+export function finalizerCauses(obj: KubeObject, old: KubeObject): StatusCause[] {
+  if (!old.metadata?.deletionTimestamp) return [];
+  const before = new Set(old.metadata.finalizers ?? []);
+  const added = (obj.metadata?.finalizers ?? []).filter((f) => !before.has(f));
+  if (!added.length) return [];
+  const list = added.map((f) => JSON.stringify(f)).join(', ');
+  return [fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${list}}`)];
+}

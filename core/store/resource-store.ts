@@ -1,0 +1,269 @@
+import type { KVStore, KeyValue, KVWatch } from '../storage/kv.js';
+import { CompactedError, FutureRevisionError } from '../storage/kv.js';
+import type { KubeObject, ResourceType } from '../registry/resource-type.js';
+import { errors, type Qualified } from '../errors/api-error.js';
+import { collectionPrefix, objectKey } from './keys.js';
+import { decodeStored, encodeStored } from './object-codec.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+
+export interface ListOptions {
+  limit?: number;
+  continueToken?: string;
+  /** Read at exactly this revision (0 = latest). */
+  revision?: number;
+  /** Keep only objects for which this returns true (label/field selectors). */
+  filter?: (obj: KubeObject) => boolean;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface WriteOptions {
+  /** dryRun=All: run everything, persist nothing. */
+  dryRun?: boolean;
+}
+
+/** A change to objects of one resource, translated from the KV watch. */
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  /** The object before this change, when there was one (for selector transitions). */
+  previous?: KubeObject;
+  revision: number;
+}
+
+export interface StoreWatchHandlers {
+  onEvents(events: StoreEvent[]): void;
+  onError(err: Error): void;
+}
+
+/** Transforms the current object into the desired one inside an optimistic-concurrency retry loop. */
+export type UpdateFn = (current: KubeObject) => Promise<KubeObject> | KubeObject;
+
+const maxUpdateRetries = 16;
+
+/**
+ * Resource semantics over the KV contract for one resource type: key layout, resourceVersion, optimistic
+ * concurrency, graceful deletion with finalizers, paged lists. It knows nothing of HTTP or admission.
+ */
+export class ResourceStore {
+  constructor(
+    private readonly kv: KVStore,
+    readonly rt: ResourceType,
+  ) {}
+
+  private qualified(name?: string): Qualified {
+    return { group: this.rt.group, resource: this.rt.names.plural, name };
+  }
+
+  async get(namespace: string, name: string, revision = 0): Promise<KubeObject> {
+    const { kv } = await this.storage(() => this.kv.get(objectKey(this.rt, namespace, name), { revision }));
+    if (!kv) throw errors.notFound(this.qualified(name));
+    return decodeStored(kv);
+  }
+
+  /** The object or undefined, at the latest revision. */
+  async find(namespace: string, name: string): Promise<KubeObject | undefined> {
+    const { kv } = await this.kv.get(objectKey(this.rt, namespace, name));
+    return kv ? decodeStored(kv) : undefined;
+  }
+
+  async list(namespace: string, opts: ListOptions = {}): Promise<ListResult> {
+    const prefix = collectionPrefix(this.rt, namespace);
+    let revision = opts.revision ?? 0;
+    let startAfterKey: string | undefined;
+    if (opts.continueToken) {
+      const state = decodeContinue(opts.continueToken);
+      revision = state.revision;
+      startAfterKey = prefix + state.startAfter;
+    }
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const items: KubeObject[] = [];
+    let readRevision = revision;
+    let lastKey: string | undefined;
+    let more = false;
+    let remaining: number | undefined;
+    // With a filter, keep reading pages until `limit` matches are found (as kube's storage-side filtering does).
+    for (;;) {
+      const want = limit ? limit - items.length : 0;
+      const batch = limit ? Math.max(want, opts.filter ? 128 : want) : 0;
+      const res = await this.storage(() => this.kv.range(prefix, { startAfterKey, limit: batch, revision: readRevision }));
+      readRevision = res.revision;
+      let consumedAll = true;
+      for (let i = 0; i < res.kvs.length; i++) {
+        const kv = res.kvs[i];
+        const obj = decodeStored(kv);
+        lastKey = kv.key;
+        if (!opts.filter || opts.filter(obj)) items.push(obj);
+        if (limit && items.length >= limit) {
+          consumedAll = i === res.kvs.length - 1;
+          more = !consumedAll || res.more;
+          if (!opts.filter) remaining = res.count - (i + 1);
+          break;
+        }
+      }
+      if (limit && items.length >= limit) break;
+      if (!res.more || !limit) break;
+      startAfterKey = lastKey;
+    }
+    const result: ListResult = { items, resourceVersion: String(readRevision) };
+    if (more && lastKey !== undefined) {
+      result.continueToken = encodeContinue({ revision: readRevision, startAfter: lastKey.slice(prefix.length) });
+      if (remaining !== undefined && remaining > 0) result.remainingItemCount = remaining;
+    }
+    return result;
+  }
+
+  /** Persists a fully prepared new object. 409 AlreadyExists when the name is taken. */
+  async create(obj: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const meta = obj.metadata!;
+    const key = objectKey(this.rt, meta.namespace ?? '', meta.name!);
+    if (opts.dryRun) {
+      const { kv } = await this.kv.get(key);
+      if (kv) throw errors.alreadyExists(this.qualified(meta.name));
+      return { ...obj, metadata: { ...meta, resourceVersion: undefined } };
+    }
+    const res = await this.storage(() => this.kv.create(key, encodeStored(obj)));
+    if (!res.succeeded) throw errors.alreadyExists(this.qualified(meta.name));
+    return { ...obj, metadata: { ...meta, resourceVersion: String(res.revision) } };
+  }
+
+  /**
+   * Optimistic-concurrency update loop (like GuaranteedUpdate): reads the current object, asks `update` for the new
+   * one, and writes it if nobody else wrote in between. When the new object pins a resourceVersion that is not
+   * current, the update fails with 409. A deleting object whose last finalizer is removed is deleted.
+   */
+  async update(namespace: string, name: string, update: UpdateFn, opts: WriteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+    const key = objectKey(this.rt, namespace, name);
+    let { kv } = await this.kv.get(key);
+    for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
+      if (!kv) throw errors.notFound(this.qualified(name));
+      const current = decodeStored(kv);
+      const next = await update(structuredClone(current));
+      const pinned = next.metadata?.resourceVersion;
+      if (pinned && pinned !== current.metadata!.resourceVersion) throw errors.modified(this.qualified(name));
+      const finished = Boolean(next.metadata?.deletionTimestamp) && !this.hasFinalizers(next);
+      if (opts.dryRun) return { object: finished ? current : next, deleted: finished };
+      if (finished) {
+        const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
+        if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: true };
+        if (pinned) throw errors.modified(this.qualified(name));
+        kv = res.current;
+        continue;
+      }
+      const bytes = encodeStored(next);
+      if (Buffer.compare(Buffer.from(bytes), Buffer.from(kv.value)) === 0) return { object: current, deleted: false }; // no-op: no new revision
+      const res = await this.storage(() => this.kv.update(key, bytes, kv!.modRevision));
+      if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: false };
+      if (pinned) throw errors.modified(this.qualified(name));
+      kv = res.current;
+    }
+    throw errors.modified(this.qualified(name));
+  }
+
+  /**
+   * Deletes an object. With finalizers it only gets a deletionTimestamp (graceful) and stays until they are removed.
+   * Returns the object as last stored and whether it is gone.
+   */
+  async delete(namespace: string, name: string, preconditions: DeletePreconditions = {}, opts: WriteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+    const key = objectKey(this.rt, namespace, name);
+    let { kv } = await this.kv.get(key);
+    for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
+      if (!kv) throw errors.notFound(this.qualified(name));
+      const current = decodeStored(kv);
+      this.checkPreconditions(current, preconditions);
+      const meta = current.metadata!;
+      if (this.hasFinalizers(current)) {
+        if (meta.deletionTimestamp) return { object: current, deleted: false };
+        const marked: KubeObject = { ...current, metadata: { ...meta, deletionTimestamp: rfc3339(new Date()), deletionGracePeriodSeconds: 0 } };
+        this.rt.strategy?.prepareForDeletion?.(marked);
+        if (opts.dryRun) return { object: marked, deleted: false };
+        const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
+        if (res.succeeded) return { object: { ...marked, metadata: { ...marked.metadata, resourceVersion: String(res.revision) } }, deleted: false };
+        kv = res.current;
+        continue;
+      }
+      if (opts.dryRun) return { object: current, deleted: true };
+      const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
+      if (res.succeeded) return { object: current, deleted: true };
+      kv = res.current;
+    }
+    throw errors.modified(this.qualified(name));
+  }
+
+  /** Watches changes in `namespace` ('' = all) after `afterRevision`. */
+  watch(namespace: string, afterRevision: number, handlers: StoreWatchHandlers): KVWatch {
+    return this.kv.watch(collectionPrefix(this.rt, namespace), afterRevision, {
+      onEvents: (events) =>
+        handlers.onEvents(
+          events.map((e) => {
+            const revision = e.kv.modRevision;
+            const previous = e.prevKv ? decodeStored(e.prevKv) : undefined;
+            if (e.type === 'DELETE') {
+              const object = decodeStored({ ...e.kv, modRevision: revision });
+              return { type: 'DELETED', object, previous, revision };
+            }
+            const object = decodeStored(e.kv);
+            return { type: e.kv.createRevision === e.kv.modRevision ? 'ADDED' : 'MODIFIED', object, previous, revision };
+          }),
+        ),
+      onError: (err) => handlers.onError(this.translate(err)),
+    });
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.kv.currentRevision();
+  }
+
+  private hasFinalizers(obj: KubeObject): boolean {
+    return Boolean(obj.metadata?.finalizers?.length) || Boolean(this.rt.strategy?.extraFinalizers?.(obj).length);
+  }
+
+  private checkPreconditions(current: KubeObject, pre: DeletePreconditions): void {
+    const meta = current.metadata!;
+    if (pre.uid && pre.uid !== meta.uid) {
+      throw errors.conflict(this.qualified(meta.name), `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+      throw errors.conflict(
+        this.qualified(meta.name),
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+      );
+    }
+  }
+
+  private async storage<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  /** Storage errors become the Status kube-apiserver answers with. */
+  private translate(err: unknown): Error {
+    if (err instanceof CompactedError) {
+      return errors.expired(`The resourceVersion for the provided list is too old.`);
+    }
+    if (err instanceof FutureRevisionError) {
+      return errors.timeout(`Too large resource version: ${err.requestedRevision}, current: ${err.currentRevision}`, 1);
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** RFC 3339 with second precision, as Kubernetes serializes metav1.Time. */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export type { KeyValue };

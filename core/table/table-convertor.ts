@@ -1,0 +1,57 @@
+import type { KubeObject, PrinterColumn } from '../registry/resource-type.js';
+import type { Table, TableListMeta, TablePrinter, TableRow } from './table-types.js';
+import { defaultTablePrinter } from './builtin-printers.js';
+import { columnsTablePrinter } from './column-printer.js';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export interface TableOptions {
+  /** What each row carries: nothing, PartialObjectMetadata (kubectl's default) or the object. */
+  includeObject: IncludeObject;
+  listMeta?: TableListMeta;
+  /** The time ages are measured to (default: now). */
+  now?: Date;
+}
+
+/**
+ * Renders objects as a meta.k8s.io/v1 Table, as kube-apiserver answers `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`.
+ * `columns`: printer columns (the custom-resource convertor: Name, then each column; see customResourceColumns for
+ * the Age default), a built-in printer (e.g. namespaceTablePrinter), or undefined for kube's default convertor (Name, Created At).
+ */
+export function toTable(objects: KubeObject[], columns: readonly PrinterColumn[] | TablePrinter | undefined, opts: TableOptions): Table {
+  const printer = columns === undefined ? defaultTablePrinter : 'cells' in columns ? columns : columnsTablePrinter(columns);
+  const now = opts.now ?? new Date();
+  const rows = objects.map((obj): TableRow => ({ cells: printer.cells(obj, now), object: rowObject(obj, opts.includeObject) }));
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMeta(opts.listMeta),
+    columnDefinitions: printer.columnDefinitions,
+    rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
+  };
+}
+
+function rowObject(obj: KubeObject, include: IncludeObject): unknown {
+  switch (include) {
+    case 'None':
+      return null;
+    case 'Object':
+      return obj;
+    case 'Metadata':
+      // metav1.ObjectMeta always serializes creationTimestamp (null when unset).
+      return {
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: { ...obj.metadata, creationTimestamp: obj.metadata?.creationTimestamp ?? null },
+      };
+  }
+}
+
+/** ListMeta as kube serializes it: empty strings and an unset count left out. */
+function listMeta(meta: TableListMeta = {}): TableListMeta {
+  return {
+    ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
+    ...(meta.continue ? { continue: meta.continue } : {}),
+    ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+  };
+}

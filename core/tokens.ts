@@ -1,0 +1,43 @@
+import type { InjectionToken } from 'tsyringe';
+import type { KVStore } from './storage/kv.js';
+import type { Authenticator } from './auth/authenticator.js';
+import type { Authorizer } from './auth/authorizer.js';
+import type { HealthCheck } from './health/health-check.js';
+import type { ResourceType } from './registry/resource-type.js';
+import type { ServerRoute } from './server/server-route.js';
+import type { Controller } from './server/controller.js';
+import type { ResourceRegistry } from './registry/resource-registry.js';
+import type { WritePipeline, WriteStage } from './handlers/write-pipeline.js';
+
+function token<T>(name: string): InjectionToken<T> {
+  return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
+}
+
+/**
+ * The container tokens modules register providers under. Tokens marked "many" take any number of registrations and
+ * are resolved with `container.resolveAll`.
+ */
+export const Tokens = {
+  /** The one storage engine (KV contract). */
+  KVStore: token<KVStore>('KVStore'),
+  /** many: asked in registration order. */
+  Authenticator: token<Authenticator>('Authenticator'),
+  /** many: asked in registration order. */
+  Authorizer: token<Authorizer>('Authorizer'),
+  /** many: served under /healthz, /livez, /readyz. */
+  HealthCheck: token<HealthCheck>('HealthCheck'),
+  /** many: built-in resource types served from the start. */
+  BuiltinResource: token<ResourceType>('BuiltinResource'),
+  /** many: extra non-resource HTTP routes (e.g. /version, /openapi/v2). */
+  Route: token<ServerRoute>('Route'),
+  /** many: background loops started with the server (CRD names, namespace cleanup, ...). */
+  Controller: token<Controller>('Controller'),
+  /** The live set of served resource types. */
+  Registry: token<ResourceRegistry>('Registry'),
+  /** many: checks every write passes before mutation and validation (e.g. namespace lifecycle). */
+  WriteGate: token<WriteStage>('WriteGate'),
+  /** The assembled write pipeline (registered by the server at start). */
+  WritePipeline: token<WritePipeline>('WritePipeline'),
+  /** The server's settings (ServerConfig). */
+  Config: token<import('./server/server-config.js').ServerConfig>('Config'),
+} as const;

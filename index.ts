@@ -1,0 +1,53 @@
+/**
+ * kapi's public API: build a Kubernetes-style API server from modules.
+ *
+ *   const server = createApiServer({ modules: defaultModules({ storage: 'sqlite', dataDir: '.kapi', authModules: [] }) });
+ *   await server.listen({ port: 6443, host: '127.0.0.1' });
+ */
+import 'reflect-metadata';
+import { join } from 'node:path';
+import type { Module } from './core/module.js';
+import { namespacesModule } from './core/builtin/namespaces/namespaces-module.js';
+import { crdsModule } from './core/builtin/crds/crds-module.js';
+import { discoveryModule } from './core/discovery/discovery-module.js';
+import { openapiModule } from './core/openapi/openapi-module.js';
+import { healthModule } from './core/health/health-module.js';
+import { memoryStorage, sqliteStorage } from './plugins/storage/index.js';
+
+export { createApiServer } from './core/server/create-api-server.js';
+export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
+export type { Module } from './core/module.js';
+export { Tokens } from './core/tokens.js';
+export { ApiError, errors, fieldErrors } from './core/errors/api-error.js';
+export type { Status, StatusCause } from './core/errors/status.js';
+export type { KVStore, KeyValue, KVEvent } from './core/storage/kv.js';
+export type { ResourceType, KubeObject, ObjectMeta } from './core/registry/resource-type.js';
+export type { Authenticator, UserInfo } from './core/auth/authenticator.js';
+export type { Authorizer, AuthorizationAttributes } from './core/auth/authorizer.js';
+export type { HealthCheck } from './core/health/health-check.js';
+export type { WriteStage, WriteAttributes } from './core/handlers/write-pipeline.js';
+export { namespacesModule, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage };
+export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
+
+export interface DefaultModulesOptions {
+  storage: 'sqlite' | 'memory';
+  /** Where the SQLite file (`kapi.db`) lives. */
+  dataDir: string;
+  /** CRD files or folders installed at start. */
+  crdPaths?: string[];
+  /** Authenticator and authorizer modules (none: every request is anonymous and allowed). */
+  authModules: Module[];
+}
+
+/** The modules `kapi serve` runs: storage, namespaces, CRDs, discovery, OpenAPI, health, and the given auth. */
+export function defaultModules(opts: DefaultModulesOptions): Module[] {
+  return [
+    opts.storage === 'memory' ? memoryStorage() : sqliteStorage(join(opts.dataDir, 'kapi.db')),
+    ...opts.authModules,
+    namespacesModule(),
+    crdsModule({ crdPaths: opts.crdPaths }),
+    discoveryModule(),
+    openapiModule(),
+    healthModule(),
+  ];
+}

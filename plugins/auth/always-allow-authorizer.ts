@@ -1,0 +1,19 @@
+import type { Authorizer, Decision } from '../../core/auth/authorizer.js';
+import type { Module } from '../../core/module.js';
+import { Tokens } from '../../core/tokens.js';
+
+/** Allows every request of an authenticated user (development servers). */
+export class AlwaysAllowAuthorizer implements Authorizer {
+  readonly name = 'always-allow';
+
+  async authorize(): Promise<{ decision: Decision }> {
+    return { decision: 'allow' };
+  }
+}
+
+/** Registers an `AlwaysAllowAuthorizer`. */
+export function alwaysAllow(): Module {
+  return (container) => {
+    container.register(Tokens.Authorizer, { useValue: new AlwaysAllowAuthorizer() });
+  };
+}

@@ -1,0 +1,5 @@
+export { MemoryKV } from './memory/memory-kv.js';
+export { SqliteKV, type SqliteKVOptions } from './sqlite/sqlite-kv.js';
+export { compareKeys, hasPrefix, prefixEnd } from './keys.js';
+export { WatchHub, type WatchEventSource } from './watch-hub.js';
+export { sqliteStorage, memoryStorage } from './storage-modules.js';
