@@ -8,6 +8,7 @@ import type { ServerRoute } from './server/server-route.js';
 import type { Controller } from './server/controller.js';
 import type { ResourceRegistry } from './registry/resource-registry.js';
 import type { WritePipeline, WriteStage } from './handlers/write-pipeline.js';
+import type { BodyCodec } from './codec/body-codec.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -38,6 +39,8 @@ export const Tokens = {
   WriteGate: token<WriteStage>('WriteGate'),
   /** The assembled write pipeline (registered by the server at start). */
   WritePipeline: token<WritePipeline>('WritePipeline'),
+  /** many: decoders for request bodies beyond JSON and YAML. */
+  BodyCodec: token<BodyCodec>('BodyCodec'),
   /** The server's settings (ServerConfig). */
   Config: token<import('./server/server-config.js').ServerConfig>('Config'),
 } as const;

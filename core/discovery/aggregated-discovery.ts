@@ -15,7 +15,11 @@ export function aggregatedContentType(version: AggregatedDiscoveryVersion): stri
 export function groupDiscovery(group: ServedGroup) {
   return {
     metadata: { ...(group.name ? { name: group.name } : {}), creationTimestamp: null },
-    versions: group.versions.map((v) => ({ version: v.version, resources: v.resources.map(resourceDiscovery), freshness: 'Current' })),
+    versions: group.versions.map((v) => ({
+      version: v.version,
+      ...(v.resources.length ? { resources: v.resources.map(resourceDiscovery) } : {}),
+      freshness: 'Current',
+    })),
   };
 }
 

@@ -2,7 +2,7 @@ import type { RequestScope } from './request-scope.js';
 import { errors } from '../errors/api-error.js';
 import { parseDryRun, parseFieldValidation } from './query-options.js';
 import { readObjectBody } from './request-body.js';
-import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { respondObject } from './respond.js';
 import { ApiError } from '../errors/api-error.js';
@@ -17,7 +17,7 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   parseFieldValidation(scope.query);
-  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes), scope);
+  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
   checkNameAndNamespace(obj, scope);
   prepareForCreate(obj, rt, scope.version, info.namespace);
   const attrs = {

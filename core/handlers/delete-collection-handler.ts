@@ -2,6 +2,7 @@ import type { RequestScope } from './request-scope.js';
 import { readDeleteOptions } from './delete-options.js';
 import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
+import { admitDelete } from './delete-handler.js';
 import { ApiError } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
 
@@ -13,6 +14,7 @@ export async function handleDeleteCollection(scope: RequestScope, maxBodyBytes: 
   for (const item of list.items) {
     const meta = item.metadata!;
     try {
+      await admitDelete(scope, opts.dryRun, meta.name!, meta.namespace ?? '');
       const res = await scope.store.delete(meta.namespace ?? '', meta.name!, {}, { dryRun: opts.dryRun });
       deleted.push(res.object);
     } catch (err) {

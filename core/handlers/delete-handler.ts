@@ -9,12 +9,30 @@ import type { KubeObject } from '../registry/resource-type.js';
  */
 export async function handleDelete(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
+  await admitDelete(scope, opts.dryRun);
   const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, opts.preconditions, { dryRun: opts.dryRun });
   if (deleted && !scope.rt.custom) {
     respondSuccessStatus(scope, object);
     return;
   }
   respondObject(scope, deleted ? 200 : 202, object);
+}
+
+/** Runs the delete admission gates against the stored object. */
+export async function admitDelete(scope: RequestScope, dryRun: boolean, name = scope.info.name, namespace = scope.info.namespace): Promise<void> {
+  const current = await scope.store.get(namespace, name);
+  await scope.pipeline.admitDelete({
+    operation: 'DELETE',
+    rt: scope.rt,
+    version: scope.version,
+    subresource: '',
+    namespace,
+    name,
+    object: current,
+    oldObject: current,
+    user: scope.user,
+    dryRun,
+  });
 }
 
 function respondSuccessStatus(scope: RequestScope, obj: KubeObject): void {

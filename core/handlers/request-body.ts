@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '../errors/api-error.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import type { BodyCodec } from '../codec/body-codec.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
@@ -21,12 +22,20 @@ export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffe
 
 const objectMediaTypes = ['application/json', 'application/yaml'];
 
-/** Reads and parses a body that must be one object (create/update). */
-export async function readObjectBody(ctx: Context, maxBytes: number): Promise<Record<string, unknown>> {
+/** Reads and parses a body that must be one object (create/update), in JSON, YAML or a codec plugin's format. */
+export async function readObjectBody(
+  ctx: Context,
+  maxBytes: number,
+  codecs: BodyCodec[],
+  expected: { apiVersion: string; kind: string },
+): Promise<Record<string, unknown>> {
   const mediaType = baseMediaType(ctx.get('content-type'));
-  if (mediaType && !objectMediaTypes.includes(mediaType)) throw errors.unsupportedMediaType(objectMediaTypes);
+  const codec = codecs.find((c) => c.mediaTypes.includes(mediaType));
+  if (mediaType && !codec && !objectMediaTypes.includes(mediaType)) {
+    throw errors.unsupportedMediaType([...objectMediaTypes, ...codecs.flatMap((c) => c.mediaTypes)]);
+  }
   const raw = await readRawBody(ctx, maxBytes);
-  const value = decodeBody(raw, mediaType || 'application/json');
+  const value = codec ? codec.decode(raw, expected) : decodeBody(raw, mediaType || 'application/json');
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
   }

@@ -5,6 +5,7 @@ import type { UserInfo } from '../auth/authenticator.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from './write-pipeline.js';
+import type { BodyCodec } from '../codec/body-codec.js';
 
 /** Everything a verb handler needs about one resource request. */
 export interface RequestScope {
@@ -19,6 +20,8 @@ export interface RequestScope {
   /** How to encode the response (resolved lazily: writes decode first, then negotiate). */
   negotiated: Negotiated;
   pipeline: WritePipeline;
+  /** Request-body codecs beyond JSON/YAML. */
+  codecs: BodyCodec[];
 }
 
 export type VerbHandler = (scope: RequestScope) => Promise<void>;

@@ -28,6 +28,11 @@ export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<Request
 }
 
 /** The body's name and namespace must agree with the URL (update, and create in a namespace). */
+/** The apiVersion and kind an endpoint serves. */
+export function expectedTypeMeta(scope: Pick<RequestScope, 'rt' | 'version'>): { apiVersion: string; kind: string } {
+  return { apiVersion: apiVersionOf(scope.rt.group, scope.version), kind: scope.rt.names.kind };
+}
+
 export function checkNameAndNamespace(obj: KubeObject, scope: RequestScope): void {
   const meta = obj.metadata!;
   const { name, namespace } = scope.info;

@@ -2,7 +2,7 @@ import type { RequestScope } from './request-scope.js';
 import { errors } from '../errors/api-error.js';
 import { parseDryRun, parseFieldValidation } from './query-options.js';
 import { readObjectBody } from './request-body.js';
-import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
 import { respondObject, toVersion } from './respond.js';
 import type { KubeObject } from '../registry/resource-type.js';
@@ -30,7 +30,7 @@ export async function admitUpdate(scope: RequestScope, desired: KubeObject, curr
 export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   parseFieldValidation(scope.query);
-  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes), scope);
+  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
   checkNameAndNamespace(obj, scope);
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(

@@ -36,6 +36,11 @@ export class WritePipeline {
     private readonly validating: WriteStage[],
   ) {}
 
+  /** Deletes pass the gates only: there is no new object to mutate or validate. */
+  async admitDelete(attrs: WriteAttributes): Promise<void> {
+    for (const stage of this.gates) await stage.run(attrs);
+  }
+
   async run(attrs: WriteAttributes): Promise<void> {
     for (const stage of this.gates) await stage.run(attrs);
     for (const stage of this.mutating) await stage.run(attrs);

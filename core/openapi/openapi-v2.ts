@@ -1,3 +1,4 @@
+import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { ServedGroup } from '../discovery/served-groups.js';
 import type { DocumentInfo } from './document-info.js';
 import { bearerTokenScheme, sortedByKey } from './document-info.js';
@@ -11,7 +12,7 @@ import { toSwaggerSchema } from './swagger-schema.js';
 /** The Swagger 2.0 document of everything served (/openapi/v2), with the same definition names as OpenAPI v3. */
 export function swaggerDocument(groups: ServedGroup[], info: DocumentInfo) {
   const paths: Record<string, object> = {};
-  const schemas = {};
+  const schemas: Record<string, JSONSchemaProps> = {};
   for (const resource of groups.flatMap((g) => g.versions.flatMap((v) => v.resources))) {
     for (const item of resourcePaths(resource)) paths[item.path] = pathItem(item);
     Object.assign(schemas, kindSchemas(resource));

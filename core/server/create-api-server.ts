@@ -48,6 +48,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         kv,
         pipeline,
         maxBodyBytes: config.maxRequestBodyBytes,
+        codecs: resolveAllOrNone(container, Tokens.BodyCodec),
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
         authorizers: resolveAllOrNone(container, Tokens.Authorizer),
         routes: resolveAllOrNone(container, Tokens.Route),

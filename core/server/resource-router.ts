@@ -5,6 +5,7 @@ import type { KVStore } from '../storage/kv.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import type { WritePipeline } from '../handlers/write-pipeline.js';
 import type { RequestScope } from '../handlers/request-scope.js';
+import type { BodyCodec } from '../codec/body-codec.js';
 import { errors } from '../errors/api-error.js';
 import { ResourceStore } from '../store/resource-store.js';
 import { negotiate } from '../codec/negotiation.js';
@@ -22,6 +23,7 @@ export interface ResourceRouterDeps {
   kv: KVStore;
   pipeline: WritePipeline;
   maxBodyBytes: number;
+  codecs: BodyCodec[];
 }
 
 /** Verbs served on subresources (status) — everything else there is 405/404 as in kube. */
@@ -51,6 +53,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, user: UserI
     user,
     negotiated: negotiate(ctx.get('accept'), info.verb === 'get' || info.verb === 'list' || info.verb === 'watch'),
     pipeline: deps.pipeline,
+    codecs: deps.codecs,
   };
   const max = deps.maxBodyBytes;
   switch (info.verb) {

@@ -146,6 +146,8 @@ test('sqlite: acknowledged writes survive kill -9 of the writing process', async
        for (let i = 0; ; i++) {
          const r = await kv.create('/crash/' + String(i).padStart(8, '0'), new TextEncoder().encode('v' + i));
          process.stdout.write('ack ' + i + ' ' + r.revision + '\\n');
+         // Let the event loop run so the acknowledgement actually leaves the process.
+         await new Promise((resolve) => setImmediate(resolve));
        }`,
       pluginUrl,
       file,
@@ -171,7 +173,11 @@ test('sqlite: acknowledged writes survive kill -9 of the writing process', async
         resolve();
       }
     });
-    child.on('exit', () => reject(new Error(`writer exited early: ${stderr}`)));
+    child.on('exit', (code, signal) => reject(new Error(`writer exited early (${code ?? signal}): ${stderr}`)));
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`writer stalled after ${acks.length} acknowledgements: ${stderr}`));
+    }, 30_000).unref();
   }).catch((err) => {
     if (acks.length < 300) throw err;
   });

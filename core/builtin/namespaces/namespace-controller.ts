@@ -7,10 +7,7 @@ import { Tokens } from '../../tokens.js';
 import { ResourceStore } from '../../store/resource-store.js';
 import { prepareForCreate } from '../../store/object-meta-lifecycle.js';
 import { ApiError } from '../../errors/api-error.js';
-import { namespaceFinalizer, namespaceResource } from './namespace-resource.js';
-
-/** Namespaces every cluster starts with. */
-export const initialNamespaces = ['default', 'kube-system', 'kube-public'];
+import { namespaceFinalizer, namespaceResource, systemNamespaces } from './namespace-resource.js';
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
@@ -35,7 +32,7 @@ export class NamespaceController implements Controller {
     this.kv = this.container.resolve(Tokens.KVStore);
     this.registry = this.container.resolve(Tokens.Registry);
     this.namespaces = new ResourceStore(this.kv, namespaceResource());
-    for (const name of initialNamespaces) await this.ensure(name);
+    for (const name of systemNamespaces) await this.ensure(name);
     const list = await this.namespaces.list('');
     for (const ns of list.items) this.consider(ns);
     this.watch = this.namespaces.watch('', Number(list.resourceVersion), {

@@ -3,7 +3,7 @@ import type { WriteAttributes, WriteStage } from '../../handlers/write-pipeline.
 import { ApiError, errors, groupResource } from '../../errors/api-error.js';
 import { Tokens } from '../../tokens.js';
 import { ResourceStore } from '../../store/resource-store.js';
-import { namespaceResource } from './namespace-resource.js';
+import { namespaceResource, systemNamespaces } from './namespace-resource.js';
 
 /**
  * Namespaced objects may only be created in a namespace that exists and is not terminating (kube's
@@ -14,6 +14,9 @@ export function namespaceLifecycleGate(container: DependencyContainer): WriteSta
   return {
     name: 'NamespaceLifecycle',
     async run(attrs: WriteAttributes) {
+      if (attrs.operation === 'DELETE' && !attrs.rt.custom && attrs.rt.names.plural === 'namespaces' && systemNamespaces.includes(attrs.name)) {
+        throw errors.forbidden({ group: '', resource: 'namespaces', name: attrs.name }, 'this namespace may not be deleted');
+      }
       if (attrs.operation !== 'CREATE' || attrs.rt.scope !== 'Namespaced') return;
       namespaces ??= new ResourceStore(container.resolve(Tokens.KVStore), namespaceResource());
       const ns = await namespaces.find('', attrs.namespace);

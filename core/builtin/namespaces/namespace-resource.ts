@@ -4,6 +4,9 @@ import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 /** The finalizer kube puts in a Namespace's spec: the namespace controller removes it once the namespace is empty. */
 export const namespaceFinalizer = 'kubernetes';
 
+/** Namespaces every cluster starts with; kube refuses to delete them. */
+export const systemNamespaces = ['default', 'kube-system', 'kube-public'];
+
 function spec(obj: KubeObject): { finalizers?: string[] } {
   return (obj.spec ?? {}) as { finalizers?: string[] };
 }

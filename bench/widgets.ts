@@ -1,0 +1,52 @@
+/**
+ * The workload's resources: the example widgets CRD, the widget every GET reads, and the bodies POSTed by the
+ * create benchmark.
+ */
+import { readFile } from 'node:fs/promises';
+import YAML from 'yaml';
+import { expectStatus, type HttpsClient } from './https-client.js';
+
+export const widgetsGroupVersionPath = '/apis/example.com/v1';
+export const widgetsCollectionPath = `${widgetsGroupVersionPath}/namespaces/default/widgets`;
+export const widgetPath = `${widgetsCollectionPath}/w1`;
+
+const crdFile = new URL('../../examples/crd-only/widgets-crd.yaml', import.meta.url);
+
+/** A Widget body; `spec` matches what `w1` holds so GET and create move objects of the same size. */
+export function widget(name: string): Record<string, unknown> {
+  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { color: 'blue', replicas: 3 } };
+}
+
+/** POSTs the widgets CRD (409 AlreadyExists is fine on a re-used data dir). */
+export async function installWidgetsCrd(client: HttpsClient): Promise<void> {
+  const crd: unknown = YAML.parse(await readFile(crdFile, 'utf8'));
+  const res = await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+  expectStatus(res, [201, 409], 'create CRD widgets.example.com');
+}
+
+/** Polls discovery until `/apis/example.com/v1` lists `widgets` (the CRD is served). */
+export async function waitForWidgetsServed(client: HttpsClient, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.request('GET', widgetsGroupVersionPath);
+    if (res.status === 200) {
+      const list = JSON.parse(res.body.toString('utf8')) as { resources?: { name?: string }[] };
+      if (list.resources?.some((r) => r.name === 'widgets')) return;
+    }
+    if (Date.now() > deadline) throw new Error(`${widgetsGroupVersionPath} did not list widgets within ${timeoutMs} ms (last: HTTP ${res.status})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Creates widget `w1` in `default` (409 is fine on a re-used data dir). */
+export async function createWidgetW1(client: HttpsClient): Promise<void> {
+  const res = await client.request('POST', widgetsCollectionPath, widget('w1'));
+  expectStatus(res, [201, 409], 'create widget w1');
+}
+
+/** The exact bytes and Content-Type kapi answers for GET of `w1`, which the baseline then serves. */
+export async function fetchWidgetW1(client: HttpsClient): Promise<{ body: string; contentType: string }> {
+  const res = await client.request('GET', widgetPath);
+  expectStatus(res, [200], 'get widget w1');
+  return { body: res.body.toString('utf8'), contentType: String(res.headers['content-type'] ?? 'application/json') };
+}

@@ -1,0 +1,7 @@
+import type { HealthCheck } from './health-check.js';
+
+/** kube's built-in `ping` check: always healthy, always first. */
+export const pingCheck: HealthCheck = {
+  name: 'ping',
+  check: async () => {},
+};

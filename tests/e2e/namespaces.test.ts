@@ -1,0 +1,67 @@
+// User story 2 (and the namespace parts of 8 and 10): namespaces through kubectl.
+import test from 'ava';
+import { describe, row, startKapi, table, type KapiProcess } from '../helpers/kapi-process.js';
+
+let kapi: KapiProcess;
+
+test.before(async () => {
+  kapi = await startKapi();
+});
+
+test.after.always(async () => {
+  await kapi?.stop();
+});
+
+const age = /^\d+[smhd]/;
+
+test.serial('create namespace prints "namespace/demo created"', async (t) => {
+  const res = await kapi.kubectl(['create', 'namespace', 'demo']);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'namespace/demo created\n', describe(res));
+});
+
+test.serial('get ns shows NAME STATUS AGE with demo and the built-in namespaces Active', async (t) => {
+  const res = await kapi.kubectl(['get', 'ns']);
+  t.is(res.code, 0, describe(res));
+  const rows = table(res.stdout);
+  t.deepEqual(rows[0], ['NAME', 'STATUS', 'AGE'], describe(res));
+  for (const name of ['default', 'demo', 'kube-public', 'kube-system']) {
+    const r = row(rows, name);
+    t.truthy(r, `${name} listed\n${describe(res)}`);
+    t.is(r?.[1], 'Active', `${name} is Active\n${describe(res)}`);
+    t.regex(r?.[2] ?? '', age, `${name} has an age\n${describe(res)}`);
+  }
+  // kubectl sorts nothing: the server lists in key order.
+  t.deepEqual(
+    rows.slice(1).map((r) => r[0]),
+    ['default', 'demo', 'kube-public', 'kube-system'],
+    describe(res),
+  );
+});
+
+test.serial('get namespace demo -o jsonpath shows phase Active', async (t) => {
+  const res = await kapi.kubectl(['get', 'namespace', 'demo', '-o', 'jsonpath={.status.phase}']);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'Active', describe(res));
+});
+
+test.serial('creating demo again is AlreadyExists', async (t) => {
+  const res = await kapi.kubectl(['create', 'namespace', 'demo']);
+  t.is(res.code, 1, describe(res));
+  t.is(res.stdout, '', describe(res));
+  t.is(res.stderr, 'Error from server (AlreadyExists): namespaces "demo" already exists\n', describe(res));
+});
+
+test.serial('delete namespace demo completes and the namespace is gone', async (t) => {
+  const res = await kapi.kubectl(['delete', 'namespace', 'demo', '--timeout=30s']);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'namespace "demo" deleted\n', describe(res));
+
+  const get = await kapi.kubectl(['get', 'namespace', 'demo']);
+  t.is(get.code, 1, describe(get));
+  t.is(get.stderr, 'Error from server (NotFound): namespaces "demo" not found\n', describe(get));
+
+  const list = await kapi.kubectl(['get', 'ns', '--no-headers']);
+  t.is(list.code, 0, describe(list));
+  t.is(row(table(list.stdout), 'demo'), undefined, describe(list));
+});
