@@ -1,7 +1,10 @@
 /**
- * The child side of a benchmark server process: read its settings, start, tell the parent where it listens, and
- * shut down cleanly when asked (a clean `process.exit` is what makes `--cpu-prof` write its profile).
+ * The child side of a benchmark server process: read its settings, start, tell the parent where it listens, answer
+ * the parent's requests (CPU time so far; start/stop a CPU profile of exactly the measured window), and shut down
+ * cleanly when asked.
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 
 /** Sent by the child once it accepts connections. */
 export interface ReadyMessage {
@@ -9,9 +12,25 @@ export interface ReadyMessage {
   url: string;
 }
 
-/** Sent by the parent to end the child. */
-export interface StopMessage {
-  type: 'stop';
+/** What the parent can ask of the child. */
+export type ChildCall =
+  | { method: 'cpuMicros' }
+  | { method: 'startProfile' }
+  | { method: 'stopProfile'; path: string }
+  | { method: 'stop' };
+
+/** A call from the parent, numbered so the reply can be matched. */
+export interface CallMessage {
+  type: 'call';
+  id: number;
+  call: ChildCall;
+}
+
+export interface ReplyMessage {
+  type: 'reply';
+  id: number;
+  value?: unknown;
+  error?: string;
 }
 
 export interface RunningServer {
@@ -26,26 +45,57 @@ export function childSettings<T>(): T {
   return JSON.parse(raw) as T;
 }
 
-/** Starts the server, reports ready over IPC, and exits 0 after a stop message or when the parent goes away. */
+/** Starts the server, reports ready over IPC, serves the parent's calls, and exits 0 after `stop` or when the parent goes away. */
 export async function serveUntilStopped(start: () => Promise<RunningServer>): Promise<void> {
-  if (!process.send) throw new Error('a benchmark server must be started by bench/run.js (no IPC channel)');
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('a benchmark server must be started by bench/run.js (no IPC channel)');
   const server = await start();
+  let session: Session | undefined;
   let stopping = false;
-  const stop = () => {
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error('bench server: close failed:', err);
-        process.exit(1);
-      },
-    );
+    try {
+      await server.close();
+      process.exit(0);
+    } catch (err) {
+      console.error('bench server: close failed:', err);
+      process.exit(1);
+    }
   };
-  process.on('message', (m: StopMessage) => {
-    if (m?.type === 'stop') stop();
+  const handle = async (call: ChildCall): Promise<unknown> => {
+    switch (call.method) {
+      case 'cpuMicros': {
+        const u = process.cpuUsage();
+        return u.user + u.system;
+      }
+      case 'startProfile':
+        session = new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+        return undefined;
+      case 'stopProfile': {
+        if (!session) throw new Error('no profile was started');
+        const { profile } = await session.post('Profiler.stop');
+        session.disconnect();
+        session = undefined;
+        await writeFile(call.path, JSON.stringify(profile));
+        return undefined;
+      }
+      case 'stop':
+        void stop();
+        return undefined;
+    }
+  };
+  process.on('message', (m: CallMessage) => {
+    if (m?.type !== 'call') return;
+    handle(m.call).then(
+      (value) => send({ type: 'reply', id: m.id, value } satisfies ReplyMessage),
+      (err: unknown) => send({ type: 'reply', id: m.id, error: String(err) } satisfies ReplyMessage),
+    );
   });
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
-  process.send({ type: 'ready', url: server.url } satisfies ReadyMessage);
+  process.on('disconnect', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  send({ type: 'ready', url: server.url } satisfies ReadyMessage);
 }

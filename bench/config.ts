@@ -6,7 +6,7 @@ export interface BenchConfig {
   seconds: number;
   /** Unmeasured load before each measurement so the server's JIT and caches are warm (env BENCH_WARMUP_SECONDS; default 2). */
   warmupSeconds: number;
-  /** Write a V8 CPU profile of every server child to bench/results/profiles (env BENCH_PROFILE=1). */
+  /** CPU-profile every server child over its measured window into bench/results/profiles (env BENCH_PROFILE=1). */
   profile: boolean;
 }
 

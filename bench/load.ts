@@ -1,6 +1,7 @@
 /** One measurement: an unmeasured warm-up, then autocannon for the configured time, reduced to the figures we report. */
 import autocannon from 'autocannon';
 import type { BenchConfig } from './config.js';
+import type { ServerProbe } from './server-process.js';
 
 export interface LoadSpec {
   title: string;
@@ -29,11 +30,27 @@ export interface Figures {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** The server process's CPU time (user + system) during the measurement, when it could be asked. */
+  serverCpu?: {
+    /** Share of one core the server used: near 100% means it is CPU-bound, well below means it waits (fsync, client). */
+    coreShare: number;
+    /** CPU microseconds per completed operation: less sensitive to a busy machine than req/s. */
+    microsPerOk: number;
+  };
 }
 
-export async function measure(spec: LoadSpec, cfg: BenchConfig): Promise<Figures> {
+
+/**
+ * Warm-up, then the measurement. With `server`, the server's CPU time over the measured window is recorded, and with
+ * `profilePath` that window (only) is CPU-profiled into it.
+ */
+export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerProbe, profilePath?: string): Promise<Figures> {
   await run(spec, cfg, 'warmup', cfg.warmupSeconds);
+  if (profilePath) await server?.startProfile();
+  const cpuBefore = await server?.cpuMicros();
   const r = await run(spec, cfg, 'measure', cfg.seconds);
+  const cpuAfter = await server?.cpuMicros();
+  if (profilePath) await server?.stopProfile(profilePath);
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
   const ok = statusCodes[String(spec.okStatus)] ?? 0;
@@ -50,6 +67,9 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig): Promise<Figures
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined
+      ? { serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.duration, microsPerOk: ok ? (cpuAfter - cpuBefore) / ok : 0 } }
+      : {}),
   };
 }
 

@@ -56,9 +56,20 @@ export async function summarizeProfile(path: string, top = 25): Promise<ProfileS
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const labels = new Map<number, { name: string; area: string; project: boolean }>();
-  const label = (id: number) => {
+  const label = (id: number): { name: string; area: string; project: boolean } => {
     let l = labels.get(id);
-    if (!l) labels.set(id, (l = describe(byId.get(id)!.callFrame)));
+    if (!l) {
+      const frame = byId.get(id)!.callFrame;
+      const caller = parent.get(id);
+      // A native function (no script) is named after its JS caller, e.g. better-sqlite3's `run` under a transaction.
+      if (!frame.url && !frame.functionName.startsWith('(') && caller !== undefined) {
+        const c = label(caller);
+        l = { name: `${frame.functionName || '(anonymous)'} [native] ← ${c.name}`, area: c.area, project: false };
+      } else {
+        l = describe(frame);
+      }
+      labels.set(id, l);
+    }
     return l;
   };
 
@@ -129,11 +140,14 @@ function describe(f: CallFrame): { name: string; area: string; project: boolean 
   return { name: `${loc.file}:${fn}:${loc.line}`, area: loc.file, project: !loc.file.startsWith('..') };
 }
 
-/** The summary as plain text. */
-export function formatProfileSummary(s: ProfileSummary): string {
-  const row = (h: Hotspot) => `  ${h.ms.toFixed(0).padStart(7)} ms ${(100 * h.share).toFixed(1).padStart(5)}%  ${h.name}`;
+/** The summary as plain text; with `operations` (requests served in the profiled window) also time per operation. */
+export function formatProfileSummary(s: ProfileSummary, operations?: number): string {
+  const perOp = (ms: number) => (operations ? `${((1000 * ms) / operations).toFixed(1).padStart(7)} µs/op` : '');
+  const row = (h: Hotspot) => `  ${h.ms.toFixed(0).padStart(7)} ms ${(100 * h.share).toFixed(1).padStart(5)}%${perOp(h.ms)}  ${h.name}`;
   return [
-    `profile ${s.file}: wall ${(s.wallMs / 1000).toFixed(1)} s, busy ${(s.busyMs / 1000).toFixed(1)} s, idle ${(s.idleMs / 1000).toFixed(1)} s`,
+    `profile ${s.file}: wall ${(s.wallMs / 1000).toFixed(1)} s, busy ${(s.busyMs / 1000).toFixed(1)} s, idle ${(s.idleMs / 1000).toFixed(1)} s` +
+      (operations ? `, ${operations} operations (busy ${perOp(s.busyMs).trim()})` : '') +
+      '\n (wall-clock samples: on a busy machine, time the server was descheduled lands in whatever it was running, often writev)',
     ' self time by area:',
     ...s.byArea.slice(0, 15).map(row),
     ' top functions by self time:',

@@ -1,17 +1,21 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ReadyMessage, StopMessage } from './child-ipc.js';
+import type { CallMessage, ChildCall, ReadyMessage, ReplyMessage } from './child-ipc.js';
 
-/** Ask V8 for a CPU profile of the child, written to `dir/name` when it exits. */
-export interface CpuProfile {
-  dir: string;
-  name: string;
+/** What a measurement may ask of the server under test. */
+export interface ServerProbe {
+  /** The server process's CPU time (user + system) so far, microseconds. */
+  cpuMicros(): Promise<number>;
+  /** Starts a V8 CPU profile in the server (the same sampler `--cpu-prof` uses, limited to the measured window). */
+  startProfile(): Promise<void>;
+  /** Stops it and writes the `.cpuprofile` to `path`. */
+  stopProfile(path: string): Promise<void>;
 }
 
-export interface ServerProcess {
+export interface ServerProcess extends ServerProbe {
   url: string;
   pid: number;
-  /** Asks the child to close and waits until it has exited (and written its profile). */
+  /** Asks the child to close and waits until it has exited. */
   stop(): Promise<void>;
 }
 
@@ -19,13 +23,12 @@ const startTimeoutMs = 30_000;
 const stopTimeoutMs = 15_000;
 
 /**
- * Forks `dist/bench/<script>` as its own Node process (so the server never shares an event loop, nor a core's worth of
- * scheduling, with autocannon), passes `settings` as JSON and waits for it to report where it listens.
+ * Forks `dist/bench/<script>` as its own Node process (so the server never shares an event loop with autocannon),
+ * passes `settings` as JSON and waits for it to report where it listens.
  */
-export async function startServerProcess(script: string, settings: unknown, profile?: CpuProfile): Promise<ServerProcess> {
+export async function startServerProcess(script: string, settings: unknown): Promise<ServerProcess> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const execArgv = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}`] : [];
-  const child = fork(path, [JSON.stringify(settings)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path, [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${script} did not become ready within ${startTimeoutMs} ms`)), startTimeoutMs);
@@ -46,16 +49,46 @@ export async function startServerProcess(script: string, settings: unknown, prof
       resolve(m.url);
     });
   });
-  return { url, pid: child.pid!, stop: () => stopChild(child, exited, script) };
+  const call = caller(child);
+  return {
+    url,
+    pid: child.pid!,
+    cpuMicros: async () => (await call({ method: 'cpuMicros' })) as number,
+    startProfile: async () => void (await call({ method: 'startProfile' })),
+    stopProfile: async (path) => void (await call({ method: 'stopProfile', path })),
+    stop: () => stopChild(child, exited, call, script),
+  };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>, script: string): Promise<void> {
+function caller(child: ChildProcess): (c: ChildCall) => Promise<unknown> {
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  child.on('message', (m: ReplyMessage) => {
+    if (m?.type !== 'reply') return;
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.error !== undefined) p?.reject(new Error(m.error));
+    else p?.resolve(m.value);
+  });
+  child.once('exit', () => {
+    for (const p of pending.values()) p.reject(new Error('server process exited'));
+    pending.clear();
+  });
+  return (call) =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      child.send({ type: 'call', id, call } satisfies CallMessage);
+    });
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, call: (c: ChildCall) => Promise<unknown>, script: string): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  child.send({ type: 'stop' } satisfies StopMessage);
   const timer = setTimeout(() => {
     console.error(`${script} (pid ${child.pid}) did not exit within ${stopTimeoutMs} ms; killing it`);
     child.kill('SIGKILL');
   }, stopTimeoutMs);
+  call({ method: 'stop' }).catch(() => undefined); // the reply may not arrive before the child exits
   const code = await exited;
   clearTimeout(timer);
   if (code !== 0) console.error(`${script} (pid ${child.pid}) exited with code ${code}`);

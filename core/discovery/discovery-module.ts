@@ -22,9 +22,19 @@ export function discoveryModule(): Module {
     const docs = () => cache.get(container.resolve(Tokens.Registry));
     const routes: ServerRoute[] = [
       { path: '/api', handle: (ctx) => respondRoot(ctx, docs().aggregatedApi, () => apiVersions(ctx.host)) },
-      { path: '/api/v1', handle: (ctx) => void (ctx.body = docs().coreResources) },
+      {
+        path: '/api/v1',
+        handle(ctx) {
+          ctx.body = docs().coreResources;
+        },
+      },
       { path: '/apis', handle: (ctx) => respondRoot(ctx, docs().aggregatedApis, () => docs().apiGroupList) },
-      { path: '/apis/*', handle: (ctx) => void (ctx.body = groupDocument(docs(), ctx.path)) },
+      {
+        path: '/apis/*',
+        handle(ctx) {
+          ctx.body = groupDocument(docs(), ctx.path);
+        },
+      },
       versionRoute(container),
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });

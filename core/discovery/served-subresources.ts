@@ -14,7 +14,7 @@ export interface ServedSubresource {
 }
 
 /** The kind behind every scale subresource. */
-export const scaleKind: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const scaleKind: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
 /** The subresources a resource type declares at a version, by name (scale before status). */
 export function servedSubresources(type: ResourceType, version: ResourceVersionDef): ServedSubresource[] {

@@ -1,12 +1,8 @@
-/** The info object of kapi's OpenAPI documents, and the security scheme kube declares. */
+/** The info object of kapi's OpenAPI documents. */
 export interface DocumentInfo {
   title: string;
   version: string;
 }
 
+/** The security scheme kube-apiserver declares in its OpenAPI documents. */
 export const bearerTokenScheme = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
-
-/** Object keys in sorted order, as Go's encoding/json writes maps. */
-export function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}

@@ -22,13 +22,13 @@ export const typeMetaProperties: Record<string, JSONSchemaProps> = {
   ),
 };
 
-export const objectMetaName = `${metaV1}.ObjectMeta`;
+const objectMetaName = `${metaV1}.ObjectMeta`;
 export const listMetaName = `${metaV1}.ListMeta`;
 export const statusName = `${metaV1}.Status`;
 export const deleteOptionsName = `${metaV1}.DeleteOptions`;
 export const patchName = `${metaV1}.Patch`;
 export const watchEventName = `${metaV1}.WatchEvent`;
-export const scaleName = 'io.k8s.api.autoscaling.v1.Scale';
+const scaleName = 'io.k8s.api.autoscaling.v1.Scale';
 
 /** The metadata property of a kind. */
 export const objectMetaProperty = describedRef(

@@ -2,9 +2,9 @@ import { contentHash } from '../discovery/content-hash.js';
 import { servedGroups } from '../discovery/served-groups.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { DocumentInfo } from './document-info.js';
-import { sortedByKey } from './document-info.js';
 import { swaggerDocument } from './openapi-v2.js';
 import { openapiV3Document } from './openapi-v3.js';
+import { sortedByKey } from './sorted-by-key.js';
 
 /** A serialized document and the hash kube-openapi derives its ETag (and v3 `?hash=`) from. */
 export interface SerializedDocument {

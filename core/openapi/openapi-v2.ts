@@ -1,12 +1,13 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { ServedGroup } from '../discovery/served-groups.js';
 import type { DocumentInfo } from './document-info.js';
-import { bearerTokenScheme, sortedByKey } from './document-info.js';
+import { bearerTokenScheme } from './document-info.js';
 import { kindSchemas } from './kind-schemas.js';
 import type { Parameter } from './query-parameters.js';
 import { referencedMetaSchemas } from './referenced-definitions.js';
 import type { Operation, PathItem } from './resource-paths.js';
 import { resourcePaths } from './resource-paths.js';
+import { sortedByKey } from './sorted-by-key.js';
 import { toSwaggerSchema } from './swagger-schema.js';
 
 /** The Swagger 2.0 document of everything served (/openapi/v2), with the same definition names as OpenAPI v3. */

@@ -2,12 +2,13 @@ import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { ServedResource } from '../discovery/served-groups.js';
 import { schemaRef } from './definition-names.js';
 import type { DocumentInfo } from './document-info.js';
-import { bearerTokenScheme, sortedByKey } from './document-info.js';
+import { bearerTokenScheme } from './document-info.js';
 import { kindSchemas } from './kind-schemas.js';
 import type { Parameter } from './query-parameters.js';
 import { referencedMetaSchemas } from './referenced-definitions.js';
 import type { Operation, PathItem } from './resource-paths.js';
 import { resourcePaths } from './resource-paths.js';
+import { sortedByKey } from './sorted-by-key.js';
 
 /** The OpenAPI 3.0 document of one group-version (/openapi/v3/apis/GROUP/VERSION): its paths and the schemas they use. */
 export function openapiV3Document(resources: ServedResource[], info: DocumentInfo) {

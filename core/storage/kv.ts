@@ -5,7 +5,8 @@
  * - There is one store-wide revision that increases by exactly one on every successful write.
  * - Every live key carries the revision that created it and the revision that last modified it.
  * - Writes are compare-and-swap; a failed comparison returns the current value instead of throwing.
- * - Revisions at or below the compacted revision can no longer be read or watched from.
+ * - Revisions below the compacted revision can no longer be read (the state at the compacted revision itself is
+ *   kept, as in etcd), and watches must start at or after it.
  */
 export interface KeyValue {
   key: string;
@@ -84,7 +85,7 @@ export interface KVStore {
   watch(prefix: string, afterRevision: number, handlers: KVWatchHandlers): KVWatch;
   /** The current store revision. */
   currentRevision(): Promise<number>;
-  /** Discard history at and below `revision`. */
+  /** Discard history superseded at `revision`; reads below it fail afterwards. */
   compact(revision: number): Promise<void>;
   /** The highest compacted revision (0 if never compacted). */
   compactedRevision(): Promise<number>;

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { instanceCachingFactory } from 'tsyringe';
 import type { Module } from '../../core/module.js';
 import type { KVStore } from '../../core/storage/kv.js';
 import { Tokens } from '../../core/tokens.js';
@@ -10,7 +9,8 @@ import { SqliteKV } from './sqlite/sqlite-kv.js';
 /** Registers one KV store (created on first use) and its readiness check `storage`. */
 function storageModule(open: () => KVStore): Module {
   return (c) => {
-    c.register(Tokens.KVStore, { useFactory: instanceCachingFactory(open) });
+    let kv: KVStore | undefined;
+    c.register(Tokens.KVStore, { useFactory: () => (kv ??= open()) });
     c.register(Tokens.HealthCheck, {
       useValue: { name: 'storage', readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
     });

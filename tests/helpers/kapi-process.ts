@@ -260,13 +260,15 @@ export function example(name: string): string {
  * Throws with kubectl's output when a step fails.
  */
 export async function setUpWidgets(kapi: KapiProcess, namespace = 'demo'): Promise<void> {
-  const steps: string[][] = [
-    ['create', 'namespace', namespace],
-    ['apply', '-f', example('widgets-crd.yaml')],
-    ['wait', '--for', 'condition=established', '--timeout=20s', 'crd/widgets.example.com'],
+  // The namespace is applied from a manifest (sent as JSON) rather than with `kubectl create namespace` (sent as
+  // protobuf), so that the widget tests do not depend on the protobuf codec; namespaces.test.ts covers that command.
+  const steps: [string[], string?][] = [
+    [['apply', '-f', '-'], `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n`],
+    [['apply', '-f', example('widgets-crd.yaml')]],
+    [['wait', '--for', 'condition=established', '--timeout=20s', 'crd/widgets.example.com']],
   ];
-  for (const args of steps) {
-    const res = await kapi.kubectl(args);
+  for (const [args, stdin] of steps) {
+    const res = await kapi.kubectl(args, { stdin });
     if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${describe(res)}`);
   }
 }

@@ -1,0 +1,90 @@
+/** Turns the three measurements into the verdicts against the issue's targets, prints them and saves them as JSON. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { targets, type BenchConfig } from './config.js';
+import type { Environment } from './environment.js';
+import type { Figures } from './load.js';
+
+export interface Verdict {
+  name: string;
+  value: number;
+  target: number;
+  /** How `value` is expressed (ratio of baseline, or operations per second). */
+  unit: 'ratio' | 'req/s';
+  pass: boolean;
+}
+
+export interface BenchResults {
+  finishedAt: string;
+  config: BenchConfig;
+  environment: Environment;
+  /** How the servers were run, so the figures can be compared run to run. */
+  method: string;
+  figures: { baseline: Figures; get: Figures; create: Figures };
+  ratios: { getOverBaseline: number; createOverBaseline: number };
+  verdicts: Verdict[];
+}
+
+export const method =
+  'Each server runs alone in its own Node child process (forked, one at a time) over HTTPS on 127.0.0.1 with the same ensurePki serving ' +
+  'certificate; autocannon runs in the parent process, 32 keep-alive connections, no pipelining, a warm-up before each measurement. ' +
+  'req/s counts only the expected status (200 for GET, 201 for create) over the measured duration.';
+
+export function buildResults(cfg: BenchConfig, environment: Environment, figures: BenchResults['figures']): BenchResults {
+  const getOverBaseline = figures.get.reqPerSec / figures.baseline.reqPerSec;
+  const createOverBaseline = figures.create.reqPerSec / figures.baseline.reqPerSec;
+  return {
+    finishedAt: new Date().toISOString(),
+    config: cfg,
+    environment,
+    method,
+    figures,
+    ratios: { getOverBaseline, createOverBaseline },
+    verdicts: [
+      { name: 'GET / baseline', value: getOverBaseline, target: targets.getOverBaseline, unit: 'ratio', pass: getOverBaseline >= targets.getOverBaseline },
+      { name: 'create req/s', value: figures.create.reqPerSec, target: targets.createPerSecond, unit: 'req/s', pass: figures.create.reqPerSec >= targets.createPerSecond },
+    ],
+  };
+}
+
+export function formatResults(r: BenchResults): string {
+  const e = r.environment;
+  const line = (label: string, f: Figures) =>
+    `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}  p99 ${ms(f.latencyMs.p99)}` +
+    `${cpu(f)}   ${f.ok} × ${f.okStatus} in ${f.durationSeconds.toFixed(1)} s${problems(f)}`;
+  const verdict = (v: Verdict) =>
+    `  ${v.name.padEnd(22)} ${v.unit === 'ratio' ? pct(v.value) : `${v.value.toFixed(0)}/s`}   target ≥ ${v.unit === 'ratio' ? pct(v.target) : `${v.target}/s`}   ${v.pass ? 'PASS' : 'MISS'}`;
+  return [
+    `kapi bench — node ${e.node}, ${e.cpus} cores (${e.cpuModel}), data dir on ${e.dataDirFs}; ${r.config.connections} connections, ` +
+      `${r.config.warmupSeconds} s warm-up + ${r.config.seconds} s per measurement; load average ${e.loadAverage1m} at start`,
+    ...(e.loadAverage1m > e.cpus / 2 ? [`  WARNING: other processes are busy on this machine (load ${e.loadAverage1m} on ${e.cpus} cores): figures are noisy`] : []),
+    line('baseline (bare koa)', r.figures.baseline),
+    line('kapi GET widget', r.figures.get),
+    line('kapi create widget', r.figures.create),
+    `  ratios: GET / baseline ${pct(r.ratios.getOverBaseline)}, create / baseline ${pct(r.ratios.createOverBaseline)}`,
+    ...r.verdicts.map(verdict),
+  ].join('\n');
+}
+
+export async function saveResults(path: string, r: BenchResults): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(r, null, 2) + '\n');
+}
+
+function cpu(f: Figures): string {
+  if (!f.serverCpu) return '';
+  return `   server CPU ${(100 * f.serverCpu.coreShare).toFixed(0).padStart(3)}% of a core, ${f.serverCpu.microsPerOk.toFixed(0).padStart(4)} µs/req`;
+}
+
+function problems(f: Figures): string {
+  const others = Object.entries(f.statusCodes).filter(([code]) => code !== String(f.okStatus));
+  const parts = [];
+  if (others.length) parts.push(`other statuses: ${others.map(([c, n]) => `${n} × ${c}`).join(', ')}`);
+  if (f.non2xx) parts.push(`non-2xx: ${f.non2xx}`);
+  if (f.errors) parts.push(`errors: ${f.errors}`);
+  if (f.timeouts) parts.push(`timeouts: ${f.timeouts}`);
+  return parts.length ? `   (${parts.join('; ')})` : '';
+}
+
+const ms = (v: number) => `${(Number.isInteger(v) ? String(v) : v.toFixed(1)).padStart(4)} ms`;
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench`: how fast is kapi next to a bare koa server on this machine?
+ *
+ *   1. baseline — a bare koa 3 app answering the exact bytes kapi answers for GET of one widget;
+ *   2. kapi GET  — GET /apis/example.com/v1/namespaces/default/widgets/w1 (SQLite storage, bearer token);
+ *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count.
+ *
+ * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
+ * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
+ * core for the server and one for the load generator.
+ *
+ * Env: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2), BENCH_PROFILE=1 (V8 CPU profile of every server
+ * child over its measured window, saved in bench/results/profiles and summarized after the figures; profiling slows
+ * the servers, so do not compare those figures with unprofiled ones),
+ * BENCH_KEEP_DATA=1 (keep the temp dir).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureAdminToken, ensurePki } from '../plugins/auth/index.js';
+import { benchConfig } from './config.js';
+import { describeEnvironment } from './environment.js';
+import { httpsClient } from './https-client.js';
+import { measure } from './load.js';
+import { formatProfileSummary, summarizeProfile } from './profile-summary.js';
+import { buildResults, formatResults, saveResults } from './report.js';
+import { startServerProcess, type ServerProbe } from './server-process.js';
+import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widgetPath, widgetsCollectionPath } from './widgets.js';
+import type { BaselineServerSettings } from './baseline-server.js';
+import type { KapiServerSettings } from './kapi-server.js';
+
+const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+const profileDir = join(resultsDir, 'profiles');
+
+const cfg = benchConfig();
+const root = await mkdtemp(join(tmpdir(), 'kapi-bench-'));
+try {
+  const pkiDir = join(root, 'pki');
+  const dataDir = join(root, 'data');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const pki = await ensurePki(pkiDir, { hosts: ['127.0.0.1'] });
+  const token = await ensureAdminToken(dataDir);
+  const kapi: KapiServerSettings = { dataDir, pkiDir, token };
+  const client = (url: string) => httpsClient(url, pki.caCertPem, token);
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const profile = (name: string): string | undefined => (cfg.profile ? join(profileDir, `${name}.cpuprofile`) : undefined);
+  if (cfg.profile) await mkdir(profileDir, { recursive: true });
+  const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+  const environment = await describeEnvironment(dataDir);
+
+  // Set-up in a throw-away kapi process: install the CRD, create w1, and capture what GET of w1 answers.
+  log(`set-up: CRD widgets.example.com and widget w1 in ${dataDir}`);
+  const w1 = await withServer('./kapi-server.js', kapi, async (url) => {
+    const c = client(url);
+    await installWidgetsCrd(c);
+    await waitForWidgetsServed(c);
+    await createWidgetW1(c);
+    return fetchWidgetW1(c);
+  });
+
+  log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1`);
+  const baselineSettings: BaselineServerSettings = { pkiDir, path: widgetPath, body: w1.body, contentType: w1.contentType };
+  const baseline = await withServer('./baseline-server.js', baselineSettings, async (url, server) => {
+    await expectSameBytes(client(url), w1.body, 'baseline');
+    return measure({ title: 'baseline', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('baseline'));
+  });
+
+  log('kapi GET widget w1');
+  const get = await withServer('./kapi-server.js', kapi, async (url, server) => {
+    await waitForWidgetsServed(client(url));
+    await expectSameBytes(client(url), w1.body, 'kapi');
+    return measure({ title: 'kapi GET', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('kapi-get'));
+  });
+
+  log('kapi create widgets');
+  const create = await withServer('./kapi-server.js', kapi, async (url, server) => {
+    await waitForWidgetsServed(client(url));
+    return measure(
+      {
+        title: 'kapi create',
+        url,
+        okStatus: 201,
+        method: 'POST',
+        path: widgetsCollectionPath,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
+      },
+      cfg,
+      server,
+      profile('kapi-create'),
+    );
+  });
+
+  const results = buildResults(cfg, environment, { baseline, get, create });
+  const out = join(resultsDir, 'latest.json');
+  await saveResults(out, results);
+  console.log(formatResults(results));
+  console.log(`  results: ${out}`);
+  if (cfg.profile) {
+    const profiled = { baseline, 'kapi-get': get, 'kapi-create': create };
+    for (const [name, figures] of Object.entries(profiled)) {
+      console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), figures.total));
+    }
+  }
+} finally {
+  if (process.env['BENCH_KEEP_DATA'] === '1') console.error(`bench: kept ${root}`);
+  else await rm(root, { recursive: true, force: true });
+}
+
+/** Runs `body` against a freshly started server child and always stops the child afterwards. */
+async function withServer<S, T>(script: string, settings: S, body: (url: string, server: ServerProbe) => Promise<T>): Promise<T> {
+  const server = await startServerProcess(script, settings);
+  try {
+    return await body(server.url, server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The comparison is only fair if both servers send the same bytes. */
+async function expectSameBytes(c: ReturnType<typeof httpsClient>, expected: string, who: string): Promise<void> {
+  const res = await c.request('GET', widgetPath);
+  if (res.status !== 200 || res.body.toString('utf8') !== expected) {
+    throw new Error(`${who} does not answer the same bytes for ${widgetPath} (HTTP ${res.status}, ${res.body.length} bytes)`);
+  }
+}

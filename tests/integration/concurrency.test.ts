@@ -1,0 +1,84 @@
+/** Optimistic concurrency: resourceVersion preconditions on writes, and name uniqueness on create. */
+import test from 'ava';
+import { createNamespace, createWidget, expectStatus, installWidgetsCrd, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+
+let server: TestServer;
+
+test.before(async () => {
+  server = await startTestServer();
+  await installWidgetsCrd(server);
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+const modified =
+  'Operation cannot be fulfilled on widgets.example.com "w1": the object has been modified; please apply your changes to the latest version and try again';
+
+test('PUT with a stale resourceVersion is 409 Conflict and changes nothing', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const created = await createWidget(server, ns, 'w1');
+  const first = await server.request('PUT', widgetsPath(ns, 'w1'), { body: { ...created, spec: { color: 'blue' } } });
+  t.is(first.status, 200);
+
+  const stale = await server.request('PUT', widgetsPath(ns, 'w1'), { body: { ...created, spec: { color: 'green' } } });
+  expectStatus(t, stale, { code: 409, reason: 'Conflict', message: modified });
+  t.deepEqual(stale.body.details, { name: 'w1', group: 'example.com', kind: 'widgets' });
+
+  const get = await server.request('GET', widgetsPath(ns, 'w1'));
+  t.is(get.body.spec.color, 'blue');
+  t.is(get.body.metadata.resourceVersion, first.body.metadata.resourceVersion);
+});
+
+test('a merge patch that pins a stale resourceVersion is 409 Conflict', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const created = await createWidget(server, ns, 'w1');
+  await server.request('PATCH', widgetsPath(ns, 'w1'), { body: { spec: { color: 'blue' } }, contentType: 'application/merge-patch+json' });
+  const res = await server.request('PATCH', widgetsPath(ns, 'w1'), {
+    body: { metadata: { resourceVersion: created.metadata.resourceVersion }, spec: { color: 'green' } },
+    contentType: 'application/merge-patch+json',
+  });
+  expectStatus(t, res, { code: 409, reason: 'Conflict', message: modified });
+  t.is((await server.request('GET', widgetsPath(ns, 'w1'))).body.spec.color, 'blue');
+});
+
+test('of two concurrent PUTs from the same resourceVersion exactly one wins', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const created = await createWidget(server, ns, 'w1');
+  const results = await Promise.all(
+    ['blue', 'green', 'yellow', 'black'].map((color) => server.request('PUT', widgetsPath(ns, 'w1'), { body: { ...created, spec: { color } } })),
+  );
+  const codes = results.map((r) => r.status).sort();
+  t.deepEqual(codes, [200, 409, 409, 409]);
+  const winner = results.find((r) => r.status === 200)!;
+  const get = await server.request('GET', widgetsPath(ns, 'w1'));
+  t.is(get.body.spec.color, winner.body.spec.color);
+  t.is(get.body.metadata.resourceVersion, winner.body.metadata.resourceVersion);
+});
+
+test('creating an object that exists is 409 AlreadyExists', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const created = await createWidget(server, ns, 'w1');
+  const res = await server.request('POST', widgetsPath(ns), { body: widget('w1', { spec: { color: 'blue' } }) });
+  expectStatus(t, res, { code: 409, reason: 'AlreadyExists', message: 'widgets.example.com "w1" already exists' });
+  t.deepEqual(res.body.details, { name: 'w1', group: 'example.com', kind: 'widgets' });
+  const get = await server.request('GET', widgetsPath(ns, 'w1'));
+  t.is(get.body.metadata.uid, created.metadata.uid);
+  t.is(get.body.spec.color, 'red');
+});
+
+test('of two concurrent creates of one name exactly one wins', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const results = await Promise.all([1, 2, 3].map(() => server.request('POST', widgetsPath(ns), { body: widget('w1') })));
+  t.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409]);
+  t.is((await server.request('GET', widgetsPath(ns))).body.items.length, 1);
+});
+
+test('the same name in another namespace is a different object', async (t) => {
+  const ns1 = await createNamespace(server, 'occ');
+  const ns2 = await createNamespace(server, 'occ');
+  const a = await createWidget(server, ns1, 'w1');
+  const b = await createWidget(server, ns2, 'w1');
+  t.not(a.metadata.uid, b.metadata.uid);
+});

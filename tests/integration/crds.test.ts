@@ -1,0 +1,252 @@
+/** CustomResourceDefinitions: status conditions, name conflicts, validation, versions, deletion, persistence. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import {
+  createNamespace,
+  expectStatus,
+  installCrd,
+  installWidgetsCrd,
+  names,
+  startTestServer,
+  waitForServed,
+  widget,
+  widgetsCrd,
+  type TestServer,
+} from '../helpers/test-server.js';
+
+let server: TestServer;
+
+test.before(async () => {
+  server = await startTestServer();
+  await installWidgetsCrd(server);
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+const crdsPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+const schema = {
+  openAPIV3Schema: {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+  },
+};
+
+function crd(group: string, plural: string, kind: string, versions: { name: string; served: boolean; storage: boolean }[] = [{ name: 'v1', served: true, storage: true }]) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: { group, scope: 'Namespaced', names: { plural, kind }, versions: versions.map((v) => ({ ...v, schema })) },
+  };
+}
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+}
+
+function condition(obj: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined {
+  return obj.status?.conditions?.find((c) => c.type === type);
+}
+
+test('an installed CRD is NamesAccepted and Established, with its accepted names and stored versions', async (t) => {
+  const res = await server.request('GET', `${crdsPath}/widgets.example.com`);
+  t.is(res.status, 200);
+  t.is(res.body.kind, 'CustomResourceDefinition');
+  t.like(condition(res.body, 'NamesAccepted'), { status: 'True', reason: 'NoConflicts', message: 'no conflicts found' });
+  t.like(condition(res.body, 'Established'), { status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
+  for (const c of res.body.status.conditions) t.regex(c.lastTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  t.deepEqual(res.body.status.acceptedNames, {
+    plural: 'widgets',
+    singular: 'widget',
+    shortNames: ['wd', 'wdg'],
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    categories: ['all'],
+  });
+  t.deepEqual(res.body.status.storedVersions, ['v1']);
+  t.deepEqual(res.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+});
+
+test('a CRD whose kind is taken in its group is not accepted (KindConflict) and not served', async (t) => {
+  const gadgets = crd('example.com', 'gadgets', 'Widget');
+  const created = await server.request('POST', crdsPath, { body: gadgets });
+  t.is(created.status, 201);
+  const judged = await server.waitFor(
+    async () => {
+      const res = await server.request('GET', `${crdsPath}/gadgets.example.com`);
+      return condition(res.body, 'NamesAccepted') ? res.body : undefined;
+    },
+    10_000,
+    'gadgets.example.com to be judged',
+  );
+  t.like(condition(judged, 'NamesAccepted'), { status: 'False', reason: 'KindConflict', message: '"Widget" is already in use' });
+  t.like(condition(judged, 'Established'), { status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+  t.is(judged.status.acceptedNames.plural, '');
+
+  // Give the controller time to (wrongly) serve it, then check it does not.
+  await new Promise((r) => setTimeout(r, 300));
+  const served = await server.request('GET', '/apis/example.com/v1/namespaces/default/gadgets');
+  expectStatus(t, served, { code: 404, reason: 'NotFound' });
+  const discovery = await server.request('GET', '/apis/example.com/v1');
+  t.false(discovery.body.resources.some((r: { name: string }) => r.name === 'gadgets'));
+  // The first CRD keeps its names and keeps working.
+  const widgetsCrdNow = await server.request('GET', `${crdsPath}/widgets.example.com`);
+  t.like(condition(widgetsCrdNow.body, 'NamesAccepted'), { status: 'True' });
+  t.is((await server.request('GET', '/apis/example.com/v1/namespaces/default/widgets')).status, 200);
+  await server.request('DELETE', `${crdsPath}/gadgets.example.com`);
+});
+
+test('a CRD named other than plural.group is 422 on metadata.name', async (t) => {
+  const body = crd('invalid.example.com', 'things', 'Thing');
+  body.metadata.name = 'wrong.invalid.example.com';
+  const res = await server.request('POST', crdsPath, { body });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.deepEqual(res.body.details.causes, [
+    { reason: 'FieldValueInvalid', message: 'Invalid value: "wrong.invalid.example.com": must be spec.names.plural+"."+spec.group', field: 'metadata.name' },
+  ]);
+  t.is(res.body.details.kind, 'CustomResourceDefinition');
+  t.is(res.body.details.group, 'apiextensions.k8s.io');
+  t.is((await server.request('GET', `${crdsPath}/wrong.invalid.example.com`)).status, 404);
+});
+
+test('a CRD version without a schema is 422', async (t) => {
+  const body = crd('invalid.example.com', 'things', 'Thing');
+  delete (body.spec.versions[0] as { schema?: unknown }).schema;
+  const res = await server.request('POST', crdsPath, { body });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.deepEqual(res.body.details.causes, [
+    { reason: 'FieldValueRequired', message: 'Required value: schemas are required', field: 'spec.versions[0].schema.openAPIV3Schema' },
+  ]);
+  t.is((await server.request('GET', `${crdsPath}/things.invalid.example.com`)).status, 404);
+});
+
+test('a CRD served in two versions serves each object in both, with the right apiVersion', async (t) => {
+  const group = 'versions.example.com';
+  await installCrd(
+    server,
+    crd(group, 'gizmos', 'Gizmo', [
+      { name: 'v1', served: true, storage: true },
+      { name: 'v2', served: true, storage: false },
+    ]),
+  );
+  const ns = await createNamespace(server, 'crd');
+  const path = (v: string, name = '') => `/apis/${group}/${v}/namespaces/${ns}/gizmos${name ? `/${name}` : ''}`;
+
+  const viaV1 = await server.request('POST', path('v1'), { body: { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'one' }, spec: { size: 1 } } });
+  t.is(viaV1.status, 201);
+  const viaV2 = await server.request('POST', path('v2'), { body: { apiVersion: `${group}/v2`, kind: 'Gizmo', metadata: { name: 'two' }, spec: { size: 2 } } });
+  t.is(viaV2.status, 201);
+  t.is(viaV2.body.apiVersion, `${group}/v2`);
+
+  const oneAsV2 = await server.request('GET', path('v2', 'one'));
+  t.is(oneAsV2.status, 200);
+  t.is(oneAsV2.body.apiVersion, `${group}/v2`);
+  t.is(oneAsV2.body.metadata.uid, viaV1.body.metadata.uid);
+  t.deepEqual(oneAsV2.body.spec, { size: 1 });
+
+  const twoAsV1 = await server.request('GET', path('v1', 'two'));
+  t.is(twoAsV1.status, 200);
+  t.is(twoAsV1.body.apiVersion, `${group}/v1`);
+  t.deepEqual(twoAsV1.body.spec, { size: 2 });
+
+  const listV2 = await server.request('GET', path('v2'));
+  t.is(listV2.body.apiVersion, `${group}/v2`);
+  t.is(listV2.body.kind, 'GizmoList');
+  t.deepEqual(names(listV2.body), ['one', 'two']);
+  t.true(listV2.body.items.every((i: { apiVersion: string }) => i.apiVersion === `${group}/v2`));
+
+  // A v1 body posted to v2 is refused.
+  const mismatch = await server.request('POST', path('v2'), { body: { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'three' } } });
+  expectStatus(t, mismatch, { code: 400, reason: 'BadRequest' });
+
+  const stored = await server.request('GET', `${crdsPath}/gizmos.${group}`);
+  t.deepEqual(stored.body.status.storedVersions, ['v1']);
+  const groupDoc = await server.request('GET', `/apis/${group}`);
+  t.deepEqual(groupDoc.body.versions.map((v: { version: string }) => v.version), ['v2', 'v1']);
+  t.deepEqual(groupDoc.body.preferredVersion, { groupVersion: `${group}/v2`, version: 'v2' });
+});
+
+test('deleting a CRD deletes all its custom resources, then the CRD', async (t) => {
+  const group = 'cleanup.example.com';
+  const definition = crd(group, 'sprockets', 'Sprocket');
+  await installCrd(server, definition);
+  const ns1 = await createNamespace(server, 'crd');
+  const ns2 = await createNamespace(server, 'crd');
+  for (const [ns, name] of [
+    [ns1, 'a'],
+    [ns1, 'b'],
+    [ns2, 'c'],
+  ] as const) {
+    const res = await server.request('POST', `/apis/${group}/v1/namespaces/${ns}/sprockets`, {
+      body: { apiVersion: `${group}/v1`, kind: 'Sprocket', metadata: { name }, spec: { size: 1 } },
+    });
+    t.is(res.status, 201);
+  }
+
+  const del = await server.request('DELETE', `${crdsPath}/sprockets.${group}`);
+  t.true(del.status === 200 || del.status === 202, `DELETE answered ${del.status}`);
+  t.truthy(del.body.metadata?.deletionTimestamp);
+
+  await server.waitFor(async () => (await server.request('GET', `${crdsPath}/sprockets.${group}`)).status === 404, 15_000, 'the CRD to be gone');
+  expectStatus(t, await server.request('GET', `/apis/${group}/v1/sprockets`), { code: 404, reason: 'NotFound' });
+
+  // Defining the resource again shows that none of the old objects survived in storage.
+  await installCrd(server, definition);
+  const list = await server.request('GET', `/apis/${group}/v1/sprockets`);
+  t.is(list.status, 200);
+  t.deepEqual(list.body.items, []);
+});
+
+test('DELETE of a CRD answers 200 with the CRD marked for deletion', async (t) => {
+  // Kept by its cleanup finalizer: kube's delete handler answers 200 with the object (202 only for orphanDependents=false).
+  const group = 'deletecode.example.com';
+  await installCrd(server, crd(group, 'levers', 'Lever'));
+  const del = await server.request('DELETE', `${crdsPath}/levers.${group}`);
+  t.is(del.status, 200);
+  t.is(del.body.kind, 'CustomResourceDefinition');
+  t.truthy(del.body.metadata.deletionTimestamp);
+});
+
+test('CRDs survive a restart and are served at once', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'kapi-it-restart-'));
+  try {
+    const first = await startTestServer({ dataDir });
+    try {
+      await installWidgetsCrd(first);
+      const res = await first.request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('survivor') });
+      t.is(res.status, 201);
+    } finally {
+      await first.close();
+    }
+
+    const second = await startTestServer({ dataDir });
+    try {
+      // No waiting: a restarted server serves the CRDs it has in storage before it listens.
+      const get = await second.request('GET', '/apis/example.com/v1/namespaces/default/widgets/survivor');
+      t.is(get.status, 200);
+      t.is(get.body.spec.color, 'red');
+      const crdNow = await second.request('GET', `${crdsPath}/widgets.example.com`);
+      t.like(condition(crdNow.body, 'Established'), { status: 'True' });
+      // And it keeps working as before: discovery and writes.
+      await waitForServed(second, 'example.com', 'v1', 'widgets');
+      const create = await second.request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('after-restart') });
+      t.is(create.status, 201);
+      // Creating the CRD again is a conflict: it is still there.
+      const again = await second.request('POST', crdsPath, { body: await widgetsCrd() });
+      expectStatus(t, again, { code: 409, reason: 'AlreadyExists' });
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

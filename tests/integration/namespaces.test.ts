@@ -1,0 +1,137 @@
+/** Namespace lifecycle: initial namespaces, admission of namespaced objects, and termination. */
+import test from 'ava';
+import { createNamespace, createWidget, expectStatus, installWidgetsCrd, names, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+
+let server: TestServer;
+
+test.before(async () => {
+  server = await startTestServer();
+  await installWidgetsCrd(server);
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+function waitGone(path: string) {
+  return server.waitFor(async () => (await server.request('GET', path)).status === 404, 15_000, `${path} to be gone`);
+}
+
+test('default, kube-system and kube-public exist and are Active', async (t) => {
+  for (const name of ['default', 'kube-system', 'kube-public']) {
+    const res = await server.request('GET', `/api/v1/namespaces/${name}`);
+    t.is(res.status, 200, name);
+    t.is(res.body.kind, 'Namespace');
+    t.is(res.body.apiVersion, 'v1');
+    t.is(res.body.status?.phase, 'Active', name);
+    t.deepEqual(res.body.spec?.finalizers, ['kubernetes'], name);
+  }
+  const list = await server.request('GET', '/api/v1/namespaces');
+  t.true(['default', 'kube-public', 'kube-system'].every((n) => names(list.body).includes(n)));
+});
+
+test('a new namespace is Active with the kubernetes finalizer', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  const res = await server.request('GET', `/api/v1/namespaces/${ns}`);
+  t.is(res.body.status.phase, 'Active');
+  t.deepEqual(res.body.spec.finalizers, ['kubernetes']);
+});
+
+test('creating in a namespace that does not exist is 404 naming the namespace', async (t) => {
+  const res = await server.request('POST', widgetsPath('nope'), { body: widget('w1') });
+  expectStatus(t, res, { code: 404, reason: 'NotFound', message: 'namespaces "nope" not found' });
+  t.deepEqual(res.body.details, { name: 'nope', kind: 'namespaces' });
+  t.is((await server.request('GET', widgetsPath('nope', 'w1'))).status, 404);
+});
+
+test('DELETE of a namespace answers 200 with the namespace, now Terminating', async (t) => {
+  // The namespace registry's Delete returns the updated namespace (kept by its "kubernetes" finalizer); the delete
+  // handler answers 200 for it (202 only with orphanDependents=false).
+  const ns = await createNamespace(server, 'nsl');
+  const res = await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  t.is(res.status, 200);
+  t.is(res.body.kind, 'Namespace');
+  t.is(res.body.metadata.name, ns);
+  t.truthy(res.body.metadata.deletionTimestamp);
+  t.is(res.body.status.phase, 'Terminating');
+});
+
+test('a deleted namespace is emptied, then disappears', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  await createWidget(server, ns, 'a');
+  await createWidget(server, ns, 'b');
+  const res = await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  t.true(res.status === 200 || res.status === 202, `DELETE answered ${res.status}`);
+
+  const terminating = await server.request('GET', `/api/v1/namespaces/${ns}`);
+  // The namespace may already be gone if the controller was quick; if not, it must say Terminating.
+  if (terminating.status === 200) t.is(terminating.body.status.phase, 'Terminating');
+  else t.is(terminating.status, 404);
+
+  await waitGone(`/api/v1/namespaces/${ns}`);
+  const list = await server.request('GET', widgetsPath(ns));
+  t.is(list.status, 200);
+  t.deepEqual(list.body.items, []);
+  t.is((await server.request('GET', widgetsPath(ns, 'a'))).status, 404);
+  t.false(
+    (await server.request('GET', '/apis/example.com/v1/widgets')).body.items.some((i: { metadata: { namespace: string } }) => i.metadata.namespace === ns),
+  );
+});
+
+test('nothing can be created in a terminating namespace; it goes once its content is finalized', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  await createWidget(server, ns, 'held', { finalizers: ['example.com/hold'] });
+  await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+
+  // The controller deletes the widget, which its finalizer keeps: the namespace stays Terminating.
+  await server.waitFor(
+    async () => (await server.request('GET', widgetsPath(ns, 'held'))).body.metadata?.deletionTimestamp,
+    10_000,
+    'the held widget to be marked for deletion',
+  );
+  const nsObj = await server.request('GET', `/api/v1/namespaces/${ns}`);
+  t.is(nsObj.status, 200);
+  t.is(nsObj.body.status.phase, 'Terminating');
+
+  const res = await server.request('POST', widgetsPath(ns), { body: widget('x') });
+  expectStatus(t, res, {
+    code: 403,
+    reason: 'Forbidden',
+    message: `widgets.example.com "x" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+  });
+  t.like(res.body.details, { name: 'x', group: 'example.com', kind: 'widgets' });
+  t.deepEqual(res.body.details.causes, [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }]);
+  t.is((await server.request('GET', widgetsPath(ns, 'x'))).status, 404);
+
+  // Updates of existing content are still allowed, so the finalizer can be removed; then the namespace goes.
+  const release = await server.request('PATCH', widgetsPath(ns, 'held'), {
+    body: { metadata: { finalizers: null } },
+    contentType: 'application/merge-patch+json',
+  });
+  t.is(release.status, 200);
+  await waitGone(`/api/v1/namespaces/${ns}`);
+  t.pass();
+});
+
+test('a namespace can be created again after it is gone', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  const first = await server.request('GET', `/api/v1/namespaces/${ns}`);
+  await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  await waitGone(`/api/v1/namespaces/${ns}`);
+  const again = await server.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+  t.is(again.status, 201);
+  t.not(again.body.metadata.uid, first.body.metadata.uid);
+  t.is(again.body.status.phase, 'Active');
+  await createWidget(server, ns, 'fresh');
+});
+
+test('cluster-scoped objects have no URLs inside a namespace', async (t) => {
+  for (const path of [
+    '/api/v1/namespaces/default/namespaces/default',
+    '/apis/apiextensions.k8s.io/v1/namespaces/default/customresourcedefinitions',
+    '/apis/apiextensions.k8s.io/v1/namespaces/default/customresourcedefinitions/widgets.example.com',
+  ]) {
+    const res = await server.request('GET', path);
+    expectStatus(t, res, { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' });
+  }
+});
