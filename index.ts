@@ -13,6 +13,7 @@ import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
 import { memoryStorage, sqliteStorage } from './plugins/storage/index.js';
+import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -26,7 +27,7 @@ export type { Authenticator, UserInfo } from './core/auth/authenticator.js';
 export type { Authorizer, AuthorizationAttributes } from './core/auth/authorizer.js';
 export type { HealthCheck } from './core/health/health-check.js';
 export type { WriteStage, WriteAttributes } from './core/handlers/write-pipeline.js';
-export { namespacesModule, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage };
+export { namespacesModule, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, kubeProtobufCodec };
 export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
 
 export interface DefaultModulesOptions {
@@ -39,11 +40,12 @@ export interface DefaultModulesOptions {
   authModules: Module[];
 }
 
-/** The modules `kapi serve` runs: storage, namespaces, CRDs, discovery, OpenAPI, health, and the given auth. */
+/** The modules `kapi serve` runs: storage, the given auth, protobuf bodies, namespaces, CRDs, discovery, OpenAPI, health. */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     opts.storage === 'memory' ? memoryStorage() : sqliteStorage(join(opts.dataDir, 'kapi.db')),
     ...opts.authModules,
+    kubeProtobufCodec(),
     namespacesModule(),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

@@ -10,8 +10,10 @@ export interface Environment {
   memoryGiB: number;
   /** File system holding the SQLite data dir: fsync cost decides the durable create rate. */
   dataDirFs: string;
-  /** 1-minute load average when the run started: above the core count, other work competes and figures are noisy. */
+  /** 1-minute load average when the run started (lags: includes a bench that just ended). */
   loadAverage1m: number;
+  /** Share of all cores busy during the second before the run: other work competing with the bench makes figures noisy. */
+  busyBeforeRun: number;
 }
 
 /** statfs `type` magic numbers of the usual Linux file systems. */
@@ -26,6 +28,7 @@ const fsNames: Record<number, string> = {
 };
 
 export async function describeEnvironment(dataDir: string): Promise<Environment> {
+  const busyBeforeRun = await busyShare(1000);
   let dataDirFs = 'unknown';
   try {
     const type = (await statfs(dataDir)).type;
@@ -41,5 +44,25 @@ export async function describeEnvironment(dataDir: string): Promise<Environment>
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     dataDirFs,
     loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+    busyBeforeRun: Math.round(busyBeforeRun * 100) / 100,
   };
+}
+
+/** Share of all cores' time not idle over `ms`, from the kernel's per-CPU counters. */
+async function busyShare(ms: number): Promise<number> {
+  const totals = () =>
+    os.cpus().reduce(
+      (acc, c) => {
+        const t = c.times;
+        acc.idle += t.idle;
+        acc.all += t.user + t.nice + t.sys + t.idle + t.irq;
+        return acc;
+      },
+      { idle: 0, all: 0 },
+    );
+  const a = totals();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = totals();
+  const all = b.all - a.all;
+  return all > 0 ? 1 - (b.idle - a.idle) / all : 0;
 }

@@ -37,6 +37,8 @@ export interface Figures {
     /** CPU microseconds per completed operation: less sensitive to a busy machine than req/s. */
     microsPerOk: number;
   };
+  /** Share of one core this process (autocannon) used: near 100% means the load generator, not the server, is the limit. */
+  clientCoreShare: number;
 }
 
 
@@ -48,7 +50,9 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerP
   await run(spec, cfg, 'warmup', cfg.warmupSeconds);
   if (profilePath) await server?.startProfile();
   const cpuBefore = await server?.cpuMicros();
+  const clientBefore = process.cpuUsage();
   const r = await run(spec, cfg, 'measure', cfg.seconds);
+  const client = process.cpuUsage(clientBefore);
   const cpuAfter = await server?.cpuMicros();
   if (profilePath) await server?.stopProfile(profilePath);
   const statusCodes: Record<string, number> = {};
@@ -70,6 +74,7 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerP
     ...(cpuBefore !== undefined && cpuAfter !== undefined
       ? { serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.duration, microsPerOk: ok ? (cpuAfter - cpuBefore) / ok : 0 } }
       : {}),
+    clientCoreShare: (client.user + client.system) / 1e6 / r.duration,
   };
 }
 

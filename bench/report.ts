@@ -21,7 +21,12 @@ export interface BenchResults {
   /** How the servers were run, so the figures can be compared run to run. */
   method: string;
   figures: { baseline: Figures; get: Figures; create: Figures };
-  ratios: { getOverBaseline: number; createOverBaseline: number };
+  ratios: {
+    getOverBaseline: number;
+    createOverBaseline: number;
+    /** Baseline server CPU per request ÷ kapi GET server CPU per request: the same comparison, insensitive to a busy machine. */
+    getOverBaselineByServerCpu?: number;
+  };
   verdicts: Verdict[];
 }
 
@@ -33,13 +38,16 @@ export const method =
 export function buildResults(cfg: BenchConfig, environment: Environment, figures: BenchResults['figures']): BenchResults {
   const getOverBaseline = figures.get.reqPerSec / figures.baseline.reqPerSec;
   const createOverBaseline = figures.create.reqPerSec / figures.baseline.reqPerSec;
+  const b = figures.baseline.serverCpu;
+  const g = figures.get.serverCpu;
+  const getOverBaselineByServerCpu = b && g && g.microsPerOk > 0 ? b.microsPerOk / g.microsPerOk : undefined;
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
     method,
     figures,
-    ratios: { getOverBaseline, createOverBaseline },
+    ratios: { getOverBaseline, createOverBaseline, ...(getOverBaselineByServerCpu !== undefined ? { getOverBaselineByServerCpu } : {}) },
     verdicts: [
       { name: 'GET / baseline', value: getOverBaseline, target: targets.getOverBaseline, unit: 'ratio', pass: getOverBaseline >= targets.getOverBaseline },
       { name: 'create req/s', value: figures.create.reqPerSec, target: targets.createPerSecond, unit: 'req/s', pass: figures.create.reqPerSec >= targets.createPerSecond },
@@ -56,12 +64,15 @@ export function formatResults(r: BenchResults): string {
     `  ${v.name.padEnd(22)} ${v.unit === 'ratio' ? pct(v.value) : `${v.value.toFixed(0)}/s`}   target ≥ ${v.unit === 'ratio' ? pct(v.target) : `${v.target}/s`}   ${v.pass ? 'PASS' : 'MISS'}`;
   return [
     `kapi bench — node ${e.node}, ${e.cpus} cores (${e.cpuModel}), data dir on ${e.dataDirFs}; ${r.config.connections} connections, ` +
-      `${r.config.warmupSeconds} s warm-up + ${r.config.seconds} s per measurement; load average ${e.loadAverage1m} at start`,
-    ...(e.loadAverage1m > e.cpus / 2 ? [`  WARNING: other processes are busy on this machine (load ${e.loadAverage1m} on ${e.cpus} cores): figures are noisy`] : []),
+      `${r.config.warmupSeconds} s warm-up + ${r.config.seconds} s per measurement; CPUs ${pct(e.busyBeforeRun)} busy before the run`,
+    ...(e.busyBeforeRun > 0.25
+      ? [`  WARNING: other processes kept the CPUs ${pct(e.busyBeforeRun)} busy just before the run (load average ${e.loadAverage1m}): figures are noisy`]
+      : []),
     line('baseline (bare koa)', r.figures.baseline),
     line('kapi GET widget', r.figures.get),
     line('kapi create widget', r.figures.create),
-    `  ratios: GET / baseline ${pct(r.ratios.getOverBaseline)}, create / baseline ${pct(r.ratios.createOverBaseline)}`,
+    `  ratios: GET / baseline ${pct(r.ratios.getOverBaseline)}, create / baseline ${pct(r.ratios.createOverBaseline)}` +
+      (r.ratios.getOverBaselineByServerCpu !== undefined ? `; GET / baseline by server CPU per request ${pct(r.ratios.getOverBaselineByServerCpu)} (informational)` : ''),
     ...r.verdicts.map(verdict),
   ].join('\n');
 }
@@ -72,8 +83,9 @@ export async function saveResults(path: string, r: BenchResults): Promise<void> 
 }
 
 function cpu(f: Figures): string {
-  if (!f.serverCpu) return '';
-  return `   server CPU ${(100 * f.serverCpu.coreShare).toFixed(0).padStart(3)}% of a core, ${f.serverCpu.microsPerOk.toFixed(0).padStart(4)} µs/req`;
+  const client = `, client ${(100 * f.clientCoreShare).toFixed(0).padStart(3)}%`;
+  if (!f.serverCpu) return `   client CPU ${(100 * f.clientCoreShare).toFixed(0).padStart(3)}% of a core`;
+  return `   server CPU ${(100 * f.serverCpu.coreShare).toFixed(0).padStart(3)}% of a core (${f.serverCpu.microsPerOk.toFixed(0).padStart(4)} µs/req)${client}`;
 }
 
 function problems(f: Figures): string {

@@ -110,3 +110,66 @@ test.serial('a CRD re-created after deletion starts with no widgets', async (t) 
   t.is(res.stdout, '', describe(res));
   t.is(res.stderr, 'No resources found in demo namespace.\n', describe(res));
 });
+
+test.serial('delete namespace demo deletes its widgets and completes', async (t) => {
+  const w1 = await kapi.kubectl(['-n', 'demo', 'apply', '-f', example('widget.yaml')]);
+  t.is(w1.code, 0, describe(w1));
+
+  const res = await kapi.kubectl(['delete', 'namespace', 'demo', '--timeout=30s']);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'namespace "demo" deleted\n', describe(res));
+
+  const ns = await kapi.kubectl(['get', 'namespace', 'demo']);
+  t.is(ns.code, 1, describe(ns));
+  t.is(ns.stderr, 'Error from server (NotFound): namespaces "demo" not found\n', describe(ns));
+  const widgets = await kapi.kubectl(['get', 'widgets', '-A']);
+  t.is(widgets.code, 0, describe(widgets));
+  t.is(widgets.stderr, 'No resources found\n', describe(widgets));
+});
+
+test.serial('a namespace stays Terminating while a widget in it has a finalizer', async (t) => {
+  const setup = await kapi.kubectl(['apply', '-f', '-'], {
+    stdin: [
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: held\n',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: h1\n  namespace: held\n  finalizers: [example.com/hold]\nspec:\n  color: red\n',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: h2\n  namespace: held\nspec:\n  color: blue\n',
+    ].join('---\n'),
+  });
+  t.is(setup.code, 0, describe(setup));
+
+  const del = await kapi.kubectl(['delete', 'namespace', 'held', '--wait=false']);
+  t.is(del.code, 0, describe(del));
+  t.is(del.stdout, 'namespace "held" deleted\n', describe(del));
+
+  const phase = await eventually(
+    () => kapi.kubectl(['get', 'namespace', 'held', '-o', 'jsonpath={.status.phase}']),
+    (r) => r.stdout === 'Terminating',
+  );
+  t.is(phase.stdout, 'Terminating', describe(phase));
+  // h2 is deleted by the namespace controller; h1 is marked for deletion and waits for its finalizer.
+  const left = await eventually(
+    () => kapi.kubectl(['-n', 'held', 'get', 'widgets', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.metadata.deletionTimestamp}{"\\n"}{end}']),
+    (r) => r.stdout.trim().split('\n').length === 1 && /^h1 \S+$/.test(r.stdout.trim()),
+    15_000,
+  );
+  t.regex(left.stdout.trim(), /^h1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, describe(left));
+
+  const create = await kapi.kubectl(['-n', 'held', 'create', '-f', '-'], {
+    stdin: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: h3\nspec:\n  color: blue\n',
+  });
+  t.is(create.code, 1, describe(create));
+  t.is(
+    create.stderr,
+    'Error from server (Forbidden): error when creating "STDIN": widgets.example.com "h3" is forbidden: unable to create new content in namespace held because it is being terminated\n',
+    describe(create),
+  );
+
+  const patch = await kapi.kubectl(['-n', 'held', 'patch', 'widget', 'h1', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  t.is(patch.code, 0, describe(patch));
+  const wait = await kapi.kubectl(['wait', '--for=delete', 'namespace/held', '--timeout=30s']);
+  t.is(wait.code, 0, describe(wait));
+  // kubectl prints nothing when the namespace was already gone before it started watching.
+  t.true(['namespace/held condition met\n', ''].includes(wait.stdout), describe(wait));
+  const ns = await kapi.kubectl(['get', 'namespace', 'held']);
+  t.is(ns.stderr, 'Error from server (NotFound): namespaces "held" not found\n', describe(ns));
+});

@@ -93,9 +93,10 @@ test.serial('patch --type=strategic is refused for custom resources', async (t) 
   const before = await getW1();
   const res = await kapi.kubectl(['-n', 'demo', 'patch', 'widget', 'w1', '--type=strategic', '-p', '{"spec":{"replicas":6}}']);
   t.is(res.code, 1, describe(res));
+  // kubectl wraps the server's 415 (kube-apiserver lists the patch types a custom resource accepts, SSA's included).
   t.is(
     res.stderr,
-    'Error from server (UnsupportedMediaType): the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n',
+    'error: application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Widget: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n',
     describe(res),
   );
   t.is((await getW1()).metadata.resourceVersion, before.metadata.resourceVersion);

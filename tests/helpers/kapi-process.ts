@@ -79,6 +79,7 @@ function installExitHook(): void {
         // already gone
       }
     }
+    for (const dir of tempFileDirs) removeDir(dir);
   });
 }
 
@@ -91,9 +92,15 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Writes `text` to a new temporary file named `name` and returns its path. */
+/** Folders made by `tempFile`, removed when the test worker exits. */
+const tempFileDirs: string[] = [];
+
+/** Writes `text` to a new temporary file named `name` and returns its path (removed when the worker exits). */
 export function tempFile(name: string, text: string): string {
-  const path = join(tempDir('kapi-e2e-file-'), name);
+  installExitHook();
+  const dir = tempDir('kapi-e2e-file-');
+  tempFileDirs.push(dir);
+  const path = join(dir, name);
   writeFileSync(path, text);
   return path;
 }

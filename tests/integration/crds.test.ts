@@ -36,13 +36,36 @@ const schema = {
   },
 };
 
-function crd(group: string, plural: string, kind: string, versions: { name: string; served: boolean; storage: boolean }[] = [{ name: 'v1', served: true, storage: true }]) {
+interface Names {
+  plural: string;
+  kind: string;
+  singular?: string;
+  listKind?: string;
+}
+
+const v1Only = [{ name: 'v1', served: true, storage: true }];
+
+function crd(group: string, names: Names, versions: { name: string; served: boolean; storage: boolean }[] = v1Only) {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: { group, scope: 'Namespaced', names: { plural, kind }, versions: versions.map((v) => ({ ...v, schema })) },
+    metadata: { name: `${names.plural}.${group}` },
+    spec: { group, scope: 'Namespaced', names, versions: versions.map((v) => ({ ...v, schema })) },
   };
+}
+
+/** Creates a CRD (201) and waits until the naming controller has judged it. */
+async function createAndJudge(body: ReturnType<typeof crd>) {
+  const created = await server.request('POST', crdsPath, { body });
+  if (created.status !== 201) throw new Error(`creating ${body.metadata.name}: ${created.status} ${created.text}`);
+  return server.waitFor(
+    async () => {
+      const res = await server.request('GET', `${crdsPath}/${body.metadata.name}`);
+      return condition(res.body, 'NamesAccepted') ? res.body : undefined;
+    },
+    10_000,
+    `${body.metadata.name} to be judged`,
+  );
 }
 
 interface Condition {
@@ -73,24 +96,28 @@ test('an installed CRD is NamesAccepted and Established, with its accepted names
     categories: ['all'],
   });
   t.deepEqual(res.body.status.storedVersions, ['v1']);
-  t.deepEqual(res.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+});
+
+test('creating a CRD defaults singular, listKind and the conversion strategy in its spec', async (t) => {
+  // apiextensions v1 SetDefaults_CustomResourceDefinitionSpec.
+  const res = await server.request('POST', crdsPath, { body: crd('defaults.example.com', { plural: 'knobs', kind: 'Knob' }) });
+  t.is(res.status, 201);
+  t.like(res.body.spec.names, { plural: 'knobs', kind: 'Knob', singular: 'knob', listKind: 'KnobList' });
+  t.deepEqual(res.body.spec.conversion, { strategy: 'None' });
+});
+
+test('a new CRD carries no finalizer until it is deleted', async (t) => {
+  // kube adds customresourcecleanup.apiextensions.k8s.io in the CRD registry's Delete, not on create.
+  const res = await server.request('GET', `${crdsPath}/widgets.example.com`);
+  t.is(res.body.metadata.finalizers, undefined);
 });
 
 test('a CRD whose kind is taken in its group is not accepted (KindConflict) and not served', async (t) => {
-  const gadgets = crd('example.com', 'gadgets', 'Widget');
-  const created = await server.request('POST', crdsPath, { body: gadgets });
-  t.is(created.status, 201);
-  const judged = await server.waitFor(
-    async () => {
-      const res = await server.request('GET', `${crdsPath}/gadgets.example.com`);
-      return condition(res.body, 'NamesAccepted') ? res.body : undefined;
-    },
-    10_000,
-    'gadgets.example.com to be judged',
-  );
+  // singular and listKind are given so that only the kind conflicts with widgets.example.com.
+  const judged = await createAndJudge(crd('example.com', { plural: 'gadgets', kind: 'Widget', singular: 'gadget', listKind: 'GadgetList' }));
   t.like(condition(judged, 'NamesAccepted'), { status: 'False', reason: 'KindConflict', message: '"Widget" is already in use' });
   t.like(condition(judged, 'Established'), { status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
-  t.is(judged.status.acceptedNames.plural, '');
+  t.is(judged.status.acceptedNames.kind, '');
 
   // Give the controller time to (wrongly) serve it, then check it does not.
   await new Promise((r) => setTimeout(r, 300));
@@ -105,8 +132,25 @@ test('a CRD whose kind is taken in its group is not accepted (KindConflict) and 
   await server.request('DELETE', `${crdsPath}/gadgets.example.com`);
 });
 
+test('the names of a CRD that do not conflict are accepted even when its kind is not', async (t) => {
+  // The naming controller accepts each requested name that is free, and leaves only the conflicting ones empty.
+  const judged = await createAndJudge(crd('example.com', { plural: 'thingamajigs', kind: 'Widget', singular: 'thingamajig', listKind: 'ThingamajigList' }));
+  t.like(condition(judged, 'NamesAccepted'), { status: 'False', reason: 'KindConflict' });
+  t.like(judged.status.acceptedNames, { plural: 'thingamajigs', singular: 'thingamajig', kind: '', listKind: 'ThingamajigList' });
+  await server.request('DELETE', `${crdsPath}/thingamajigs.example.com`);
+});
+
+test('with several name conflicts, NamesAccepted reports the last one kube checks', async (t) => {
+  // kube's naming controller checks plural, singular, shortNames, kind, listKind in turn without stopping; each
+  // conflict overwrites the condition, so the defaulted listKind WidgetList is what is reported here.
+  const judged = await createAndJudge(crd('example.com', { plural: 'doohickeys', kind: 'Widget' }));
+  t.like(condition(judged, 'NamesAccepted'), { status: 'False', reason: 'ListKindConflict', message: '"WidgetList" is already in use' });
+  t.is((await server.request('GET', '/apis/example.com/v1/namespaces/default/doohickeys')).status, 404);
+  await server.request('DELETE', `${crdsPath}/doohickeys.example.com`);
+});
+
 test('a CRD named other than plural.group is 422 on metadata.name', async (t) => {
-  const body = crd('invalid.example.com', 'things', 'Thing');
+  const body = crd('invalid.example.com', { plural: 'things', kind: 'Thing' });
   body.metadata.name = 'wrong.invalid.example.com';
   const res = await server.request('POST', crdsPath, { body });
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
@@ -119,7 +163,7 @@ test('a CRD named other than plural.group is 422 on metadata.name', async (t) =>
 });
 
 test('a CRD version without a schema is 422', async (t) => {
-  const body = crd('invalid.example.com', 'things', 'Thing');
+  const body = crd('invalid.example.com', { plural: 'things', kind: 'Thing' });
   delete (body.spec.versions[0] as { schema?: unknown }).schema;
   const res = await server.request('POST', crdsPath, { body });
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
@@ -133,7 +177,7 @@ test('a CRD served in two versions serves each object in both, with the right ap
   const group = 'versions.example.com';
   await installCrd(
     server,
-    crd(group, 'gizmos', 'Gizmo', [
+    crd(group, { plural: 'gizmos', kind: 'Gizmo' }, [
       { name: 'v1', served: true, storage: true },
       { name: 'v2', served: true, storage: false },
     ]),
@@ -177,7 +221,7 @@ test('a CRD served in two versions serves each object in both, with the right ap
 
 test('deleting a CRD deletes all its custom resources, then the CRD', async (t) => {
   const group = 'cleanup.example.com';
-  const definition = crd(group, 'sprockets', 'Sprocket');
+  const definition = crd(group, { plural: 'sprockets', kind: 'Sprocket' });
   await installCrd(server, definition);
   const ns1 = await createNamespace(server, 'crd');
   const ns2 = await createNamespace(server, 'crd');
@@ -207,13 +251,16 @@ test('deleting a CRD deletes all its custom resources, then the CRD', async (t) 
 });
 
 test('DELETE of a CRD answers 200 with the CRD marked for deletion', async (t) => {
-  // Kept by its cleanup finalizer: kube's delete handler answers 200 with the object (202 only for orphanDependents=false).
+  // The CRD registry's Delete adds the cleanup finalizer and the Terminating condition and returns the CRD; the
+  // delete handler answers 200 for it (202 only for orphanDependents=false).
   const group = 'deletecode.example.com';
-  await installCrd(server, crd(group, 'levers', 'Lever'));
+  await installCrd(server, crd(group, { plural: 'levers', kind: 'Lever' }));
   const del = await server.request('DELETE', `${crdsPath}/levers.${group}`);
   t.is(del.status, 200);
   t.is(del.body.kind, 'CustomResourceDefinition');
   t.truthy(del.body.metadata.deletionTimestamp);
+  t.deepEqual(del.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+  t.like(condition(del.body, 'Terminating'), { status: 'True' });
 });
 
 test('CRDs survive a restart and are served at once', async (t) => {

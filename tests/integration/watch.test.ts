@@ -122,7 +122,7 @@ test('a watch with a labelSelector sees objects enter and leave the selection', 
   }
 });
 
-test('a watch on one object by name sees only it', async (t) => {
+test('a field-selected watch starts with the matching object and then sees only its changes', async (t) => {
   const ns = await createNamespace(server, 'watch');
   await createWidget(server, ns, 'w1');
   await createWidget(server, ns, 'w2');

@@ -6,8 +6,10 @@ import { str, sub, type Msg } from './json-shape.js';
 /** The media type of Kubernetes' protobuf encoding. */
 export const kubeProtobufMediaType = 'application/vnd.kubernetes.protobuf';
 
-/** The 4-byte prefix of every Kubernetes protobuf payload: `k8s\0`. */
-export const kubeProtobufMagic: Readonly<Uint8Array> = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
+const magicBytes: readonly number[] = [0x6b, 0x38, 0x73, 0x00];
+
+/** The 4-byte prefix of every Kubernetes protobuf payload: `k8s\0` (a copy; the codec keeps its own). */
+export const kubeProtobufMagic: Uint8Array = Uint8Array.from(magicBytes);
 
 /** The `runtime.Unknown` wrapper after the magic prefix. */
 export interface KubeProtobufEnvelope {
@@ -28,7 +30,7 @@ const malformed = (detail: string) => errors.badRequest(`the object provided is 
  * body, malformed protobuf, or a content encoding/type other than plain Kubernetes protobuf.
  */
 export function unwrapKubeProtobuf(data: Uint8Array): KubeProtobufEnvelope {
-  const magic = kubeProtobufMagic;
+  const magic = magicBytes;
   if (data.length === 0) throw malformed('empty data');
   if (data.length < magic.length || magic.some((b, i) => data[i] !== b)) {
     throw malformed(`provided data does not appear to be a protobuf message, expected prefix [${Array.from(magic).join(' ')}]`);
@@ -66,5 +68,5 @@ export function wrapKubeProtobuf(typeMeta: { apiVersion: string; kind: string },
     contentEncoding: '',
     contentType: '',
   }).finish();
-  return Buffer.concat([kubeProtobufMagic, unknown]);
+  return Buffer.concat([Uint8Array.from(magicBytes), unknown]);
 }
