@@ -48,21 +48,21 @@ export async function describeEnvironment(dataDir: string): Promise<Environment>
   };
 }
 
-/** Share of all cores' time not idle over `ms`, from the kernel's per-CPU counters. */
+/** The kernel's counters of all cores together, milliseconds: time not idle, and all time. */
+export function machineCpuMs(): { busy: number; all: number } {
+  let idle = 0;
+  let all = 0;
+  for (const { times: t } of os.cpus()) {
+    idle += t.idle;
+    all += t.user + t.nice + t.sys + t.idle + t.irq;
+  }
+  return { busy: all - idle, all };
+}
+
+/** Share of all cores' time not idle over `ms`. */
 async function busyShare(ms: number): Promise<number> {
-  const totals = () =>
-    os.cpus().reduce(
-      (acc, c) => {
-        const t = c.times;
-        acc.idle += t.idle;
-        acc.all += t.user + t.nice + t.sys + t.idle + t.irq;
-        return acc;
-      },
-      { idle: 0, all: 0 },
-    );
-  const a = totals();
+  const a = machineCpuMs();
   await new Promise((r) => setTimeout(r, ms));
-  const b = totals();
-  const all = b.all - a.all;
-  return all > 0 ? 1 - (b.idle - a.idle) / all : 0;
+  const b = machineCpuMs();
+  return b.all > a.all ? (b.busy - a.busy) / (b.all - a.all) : 0;
 }

@@ -1,6 +1,7 @@
 /** One measurement: an unmeasured warm-up, then autocannon for the configured time, reduced to the figures we report. */
 import autocannon from 'autocannon';
 import type { BenchConfig } from './config.js';
+import { machineCpuMs } from './environment.js';
 import type { ServerProbe } from './server-process.js';
 
 export interface LoadSpec {
@@ -39,8 +40,12 @@ export interface Figures {
   };
   /** Share of one core this process (autocannon) used: near 100% means the load generator, not the server, is the limit. */
   clientCoreShare: number;
+  /**
+   * Cores' worth of CPU used by everything else on the machine during the measurement (machine busy time minus server
+   * and client): well above 0 means other work competed with this measurement. Only known with `server`.
+   */
+  otherCoreShare?: number;
 }
-
 
 /**
  * Warm-up, then the measurement. With `server`, the server's CPU time over the measured window is recorded, and with
@@ -51,7 +56,9 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerP
   if (profilePath) await server?.startProfile();
   const cpuBefore = await server?.cpuMicros();
   const clientBefore = process.cpuUsage();
+  const machineBefore = machineCpuMs();
   const r = await run(spec, cfg, 'measure', cfg.seconds);
+  const machine = machineCpuMs().busy - machineBefore.busy;
   const client = process.cpuUsage(clientBefore);
   const cpuAfter = await server?.cpuMicros();
   if (profilePath) await server?.stopProfile(profilePath);
@@ -72,7 +79,10 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerP
     timeouts: r.timeouts,
     statusCodes,
     ...(cpuBefore !== undefined && cpuAfter !== undefined
-      ? { serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.duration, microsPerOk: ok ? (cpuAfter - cpuBefore) / ok : 0 } }
+      ? {
+          serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.duration, microsPerOk: ok ? (cpuAfter - cpuBefore) / ok : 0 },
+          otherCoreShare: Math.max(0, (machine * 1000 - (cpuAfter - cpuBefore) - client.user - client.system) / 1e6 / r.duration),
+        }
       : {}),
     clientCoreShare: (client.user + client.system) / 1e6 / r.duration,
   };

@@ -57,9 +57,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, figures
 
 export function formatResults(r: BenchResults): string {
   const e = r.environment;
+  const contended = Object.values(r.figures)
+    .filter((f) => (f.otherCoreShare ?? 0) >= 0.25)
+    .map((f) => f.title);
   const line = (label: string, f: Figures) =>
-    `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}  p99 ${ms(f.latencyMs.p99)}` +
-    `${cpu(f)}   ${f.ok} × ${f.okStatus} in ${f.durationSeconds.toFixed(1)} s${problems(f)}`;
+    `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}   p99 ${ms(f.latencyMs.p99)}   ` +
+    `(${f.ok} × ${f.okStatus} in ${f.durationSeconds.toFixed(1)} s, ${problems(f)})\n  ${''.padEnd(22)} ${cpu(f)}`;
   const verdict = (v: Verdict) =>
     `  ${v.name.padEnd(22)} ${v.unit === 'ratio' ? pct(v.value) : `${v.value.toFixed(0)}/s`}   target ≥ ${v.unit === 'ratio' ? pct(v.target) : `${v.target}/s`}   ${v.pass ? 'PASS' : 'MISS'}`;
   return [
@@ -74,6 +77,9 @@ export function formatResults(r: BenchResults): string {
     `  ratios: GET / baseline ${pct(r.ratios.getOverBaseline)}, create / baseline ${pct(r.ratios.createOverBaseline)}` +
       (r.ratios.getOverBaselineByServerCpu !== undefined ? `; GET / baseline by server CPU per request ${pct(r.ratios.getOverBaselineByServerCpu)} (informational)` : ''),
     ...r.verdicts.map(verdict),
+    ...(contended.length
+      ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
+      : []),
   ].join('\n');
 }
 
@@ -82,20 +88,23 @@ export async function saveResults(path: string, r: BenchResults): Promise<void> 
   await writeFile(path, JSON.stringify(r, null, 2) + '\n');
 }
 
+/** Where the CPU went during the measurement, in shares of one core. */
 function cpu(f: Figures): string {
-  const client = `, client ${(100 * f.clientCoreShare).toFixed(0).padStart(3)}%`;
-  if (!f.serverCpu) return `   client CPU ${(100 * f.clientCoreShare).toFixed(0).padStart(3)}% of a core`;
-  return `   server CPU ${(100 * f.serverCpu.coreShare).toFixed(0).padStart(3)}% of a core (${f.serverCpu.microsPerOk.toFixed(0).padStart(4)} µs/req)${client}`;
+  const share = (v: number) => `${(100 * v).toFixed(0)}%`;
+  const parts = [];
+  if (f.serverCpu) parts.push(`server ${share(f.serverCpu.coreShare)} (${f.serverCpu.microsPerOk.toFixed(0)} µs/req)`);
+  parts.push(`autocannon ${share(f.clientCoreShare)}`);
+  if (f.otherCoreShare !== undefined) parts.push(`other processes ${share(f.otherCoreShare)}`);
+  return `CPU, of one core: ${parts.join(', ')}`;
 }
 
 function problems(f: Figures): string {
   const others = Object.entries(f.statusCodes).filter(([code]) => code !== String(f.okStatus));
-  const parts = [];
+  const parts = [`non-2xx ${f.non2xx}`];
   if (others.length) parts.push(`other statuses: ${others.map(([c, n]) => `${n} × ${c}`).join(', ')}`);
-  if (f.non2xx) parts.push(`non-2xx: ${f.non2xx}`);
-  if (f.errors) parts.push(`errors: ${f.errors}`);
-  if (f.timeouts) parts.push(`timeouts: ${f.timeouts}`);
-  return parts.length ? `   (${parts.join('; ')})` : '';
+  if (f.errors) parts.push(`errors ${f.errors}`);
+  if (f.timeouts) parts.push(`timeouts ${f.timeouts}`);
+  return parts.join(', ');
 }
 
 const ms = (v: number) => `${(Number.isInteger(v) ? String(v) : v.toFixed(1)).padStart(4)} ms`;

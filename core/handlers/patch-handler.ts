@@ -9,7 +9,8 @@ import { admitUpdate } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+/** The patch media types served (server-side apply and strategic merge patch are not served yet). */
+export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
 
 /** PATCH of one object (or its status) with a JSON patch or a JSON merge patch. */
 export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {

@@ -7,6 +7,7 @@ import { deleteOptionsName, patchName, statusName, watchEventName } from './meta
 import { groupPart, toOperationId } from './operation-id.js';
 import type { Parameter } from './query-parameters.js';
 import {
+import { patchTypes } from '../handlers/patch-handler.js';
   commonParameters,
   deleteCollectionParameters,
   deleteParameters,
@@ -48,7 +49,6 @@ export interface PathItem {
 
 const produces = ['application/json', 'application/yaml'];
 const producesStream = [...produces, 'application/json;stream=watch'];
-const mergePatchTypes = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];
 
 type OperationInput = Omit<Operation, 'tag' | 'operationId' | 'gvk' | 'produces' | 'responses'> & {
   /** The operation name, split where kube inserts the group-version: `list` + `NamespacedWidget`. */
@@ -92,7 +92,6 @@ export function resourcePaths(served: ServedResource): PathItem[] {
   const ok = (schema: string): ResponseSpec => ({ code: '200', description: 'OK', schema });
   const created = (schema: string): ResponseSpec => ({ code: '201', description: 'Created', schema });
   const accepted = (schema: string): ResponseSpec => ({ code: '202', description: 'Accepted', schema });
-  const patchTypes = type.custom ? mergePatchTypes : [...mergePatchTypes, 'application/strategic-merge-patch+json'];
   const deleteBody = { schema: deleteOptionsName, required: false, contentTypes: ['*/*'] };
   const list = (pathParams: Parameter[], name: string): Operation =>
     op(pathParams, { method: 'get', id: ['list', name], action: 'list', description: `list or watch objects of kind ${kind}`, parameters: listParameters, responses: [ok(names.list)], produces: producesStream });

@@ -14,10 +14,8 @@ export function parseJsonPatch(value: unknown): Operation[] {
 export function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
   try {
     return fjp.applyPatch(doc, ops, true, true, true).newDocument;
-  } catch (err) {
-    const message = (err as Error).message.split('\n')[0];
-    throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-      causes: [{ reason: 'UnexpectedServerResponse', message }],
-    });
+  } catch {
+    // kube answers a generic 422 without causes (NewGenericServerResponse).
+    throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
   }
 }

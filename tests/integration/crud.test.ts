@@ -7,6 +7,7 @@ import {
   installWidgetsCrd,
   names,
   startTestServer,
+  suffix,
   widget,
   widgetsPath,
   type TestServer,
@@ -235,7 +236,7 @@ test('DELETE of a collection with a labelSelector deletes only the matching obje
 });
 
 test('namespaces: create, get, list, update and patch a cluster-scoped object', async (t) => {
-  const name = `crud-ns-${Date.now()}`;
+  const name = `crud-ns-${suffix()}`;
   const created = await server.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
   t.is(created.status, 201);
   t.is(created.body.metadata.name, name);
@@ -251,9 +252,8 @@ test('namespaces: create, get, list, update and patch a cluster-scoped object', 
   t.is(list.body.kind, 'NamespaceList');
   t.true(names(list.body).includes(name));
 
-  // Namespaces allow unconditional updates: no resourceVersion needed.
   const put = await server.request('PUT', `/api/v1/namespaces/${name}`, {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { team: 'a' } } },
+    body: { ...get.body, metadata: { ...get.body.metadata, labels: { team: 'a' } } },
   });
   t.is(put.status, 200);
   t.deepEqual(put.body.metadata.labels, { team: 'a' });
@@ -266,8 +266,19 @@ test('namespaces: create, get, list, update and patch a cluster-scoped object', 
   t.deepEqual(patch.body.metadata.labels, { team: 'b' });
 });
 
+test('a namespace can be updated without a resourceVersion (unconditional update)', async (t) => {
+  // The namespace strategy allows unconditional updates: the registry takes the stored resourceVersion.
+  const name = `crud-ns-${suffix()}`;
+  t.is((await server.request('POST', '/api/v1/namespaces', { body: { metadata: { name } } })).status, 201);
+  const put = await server.request('PUT', `/api/v1/namespaces/${name}`, {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { team: 'a' } } },
+  });
+  t.is(put.status, 200, put.text);
+  t.deepEqual(put.body.metadata?.labels, { team: 'a' });
+});
+
 test('a method the resource does not support is 405 MethodNotAllowed', async (t) => {
-  const name = `crud-ns-${Date.now()}`;
+  const name = `crud-ns-${suffix()}`;
   t.is((await server.request('POST', '/api/v1/namespaces', { body: { metadata: { name } } })).status, 201);
   // POST to an object URL (kube's go-restful router has no such route → 405).
   const post = await server.request('POST', `/api/v1/namespaces/${name}`, { body: { metadata: { name } } });

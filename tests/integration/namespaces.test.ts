@@ -30,6 +30,17 @@ test('default, kube-system and kube-public exist and are Active', async (t) => {
   t.true(['default', 'kube-public', 'kube-system'].every((n) => names(list.body).includes(n)));
 });
 
+test('the initial namespaces cannot be deleted', async (t) => {
+  // NamespaceLifecycle admission: default, kube-system and kube-public are immortal.
+  for (const name of ['default', 'kube-system', 'kube-public']) {
+    const res = await server.request('DELETE', `/api/v1/namespaces/${name}`);
+    expectStatus(t, res, { code: 403, reason: 'Forbidden', message: `namespaces "${name}" is forbidden: this namespace may not be deleted` });
+    const get = await server.request('GET', `/api/v1/namespaces/${name}`);
+    t.is(get.body.metadata.deletionTimestamp, undefined, name);
+    t.is(get.body.status.phase, 'Active', name);
+  }
+});
+
 test('a new namespace is Active with the kubernetes finalizer', async (t) => {
   const ns = await createNamespace(server, 'nsl');
   const res = await server.request('GET', `/api/v1/namespaces/${ns}`);

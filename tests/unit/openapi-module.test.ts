@@ -208,7 +208,6 @@ test('the group-version document has kube-shaped paths, operations and kind sche
   t.deepEqual(patch.tags, ['exampleCom_v1']);
   t.deepEqual(patch.parameters!.map((p) => `${p.in}:${p.name}`), ['query:dryRun', 'query:fieldManager', 'query:fieldValidation', 'query:force']);
   t.deepEqual(Object.keys((patch.requestBody as { content: object }).content), [
-    'application/apply-patch+yaml',
     'application/json-patch+json',
     'application/merge-patch+json',
   ]);
