@@ -6,8 +6,8 @@ import { kindNames } from './kind-schemas.js';
 import { deleteOptionsName, patchName, statusName, watchEventName } from './meta-schemas.js';
 import { groupPart, toOperationId } from './operation-id.js';
 import type { Parameter } from './query-parameters.js';
-import {
 import { patchTypes } from '../handlers/patch-handler.js';
+import {
   commonParameters,
   deleteCollectionParameters,
   deleteParameters,
