@@ -5,7 +5,8 @@ import type { KubeObject } from '../registry/resource-type.js';
 
 /**
  * DELETE of one object. Gone at once → 200 with the object (custom resources) or a Success Status (built-ins);
- * waiting for finalizers → 202 with the object carrying its deletionTimestamp.
+ * waiting for finalizers → 200 with the object carrying its deletionTimestamp (202 only when the client sent
+ * orphanDependents=false, as kube does for compatibility).
  */
 export async function handleDelete(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
@@ -15,7 +16,7 @@ export async function handleDelete(scope: RequestScope, maxBodyBytes: number): P
     respondSuccessStatus(scope, object);
     return;
   }
-  respondObject(scope, deleted ? 200 : 202, object);
+  respondObject(scope, !deleted && opts.orphanDependents === false ? 202 : 200, object);
 }
 
 /** Runs the delete admission gates against the stored object. */

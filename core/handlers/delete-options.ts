@@ -10,6 +10,8 @@ export interface DeleteOptions {
   preconditions: DeletePreconditions;
   propagationPolicy?: string;
   gracePeriodSeconds?: number;
+  /** Deprecated; kube answers 202 for a pending deletion only when it is explicitly false. */
+  orphanDependents?: boolean;
 }
 
 const policies = ['Orphan', 'Background', 'Foreground'];
@@ -39,5 +41,12 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
     },
     propagationPolicy,
     gracePeriodSeconds,
+    orphanDependents: parseOrphanDependents(query.get('orphanDependents') ?? body.orphanDependents),
   };
+}
+
+function parseOrphanDependents(v: unknown): boolean | undefined {
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  return undefined;
 }

@@ -6,18 +6,23 @@ import type { BodyCodec } from '../codec/body-codec.js';
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || '0');
-  if (declared > maxBytes) throw errors.tooLarge(`the request is too large: limit is ${maxBytes}`);
+  if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      ctx.req.destroy();
-      throw errors.tooLarge(`the request is too large: limit is ${maxBytes}`);
-    }
+    if (size > maxBytes) throw tooLarge(ctx, maxBytes);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** The 413, sent before the connection is closed so the rest of the body is never read. */
+function tooLarge(ctx: Context, maxBytes: number) {
+  ctx.set('Connection', 'close');
+  ctx.req.pause();
+  ctx.res.once('finish', () => ctx.req.destroy());
+  return errors.tooLarge(`Request entity too large: limit is ${maxBytes}`);
 }
 
 const objectMediaTypes = ['application/json', 'application/yaml'];

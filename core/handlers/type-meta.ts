@@ -1,4 +1,4 @@
-import { errors } from '../errors/api-error.js';
+import { errors, fieldErrors } from '../errors/api-error.js';
 import { apiVersionOf, type KubeObject } from '../registry/resource-type.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -15,6 +15,13 @@ export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<Request
   }
   if (body.kind !== undefined && body.kind !== expectedKind) {
     if (typeof body.kind !== 'string') throw errors.badRequest(`the object provided is unrecognized or malformed: kind must be a string`);
+    if (scope.rt.custom) {
+      // Custom resources are decoded without a fixed type; kube reports the wrong kind as an invalid field.
+      const name = (body.metadata as { name?: string } | undefined)?.name;
+      throw errors.invalid({ group: scope.rt.group, resource: scope.rt.names.plural, kind: body.kind, name }, [
+        fieldErrors.invalid('kind', body.kind, `must be ${expectedKind}`),
+      ]);
+    }
     throw errors.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${expectedKind})`);
   }
   if (body.metadata !== undefined && (body.metadata === null || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {

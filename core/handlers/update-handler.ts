@@ -9,6 +9,10 @@ import type { KubeObject } from '../registry/resource-type.js';
 
 /** Runs the write pipeline for an update of `current` into `desired` and returns the object to store. */
 export async function admitUpdate(scope: RequestScope, desired: KubeObject, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  // An unconditional update (allowed for some built-ins) is an update of whatever is stored now.
+  if (scope.rt.allowUnconditionalUpdate && desired.metadata && !desired.metadata.resourceVersion) {
+    desired.metadata.resourceVersion = current.metadata?.resourceVersion;
+  }
   const next = prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource);
   const attrs = {
     operation: 'UPDATE' as const,
@@ -34,7 +38,8 @@ export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): P
   checkNameAndNamespace(obj, scope);
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(
-      { group: scope.rt.group, resource: scope.rt.names.plural, kind: scope.rt.names.kind, name: scope.info.name },
+      // kube names the resource here (widgets.example.com), not the kind.
+      { group: scope.rt.group, resource: scope.rt.names.plural, kind: scope.rt.names.plural, name: scope.info.name },
       // kube prints the empty value as Go's %#v of a zero uint64.
       [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
     );

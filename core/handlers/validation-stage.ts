@@ -1,11 +1,10 @@
 import type { WriteAttributes, WriteStage } from './write-pipeline.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta.js';
-import { finalizerCauses } from '../store/object-meta-lifecycle.js';
 
 /**
- * Validation of every write: ObjectMeta rules, the resource's own rules, and Kubernetes' finalizer rule for
- * deleting objects. All violations are reported together in one 422.
+ * Validation of every write: ObjectMeta rules and the resource's own rules. All violations are reported together
+ * in one 422.
  */
 export const validationStage: WriteStage = {
   name: 'validation',
@@ -13,7 +12,7 @@ export const validationStage: WriteStage = {
     const { rt, object, oldObject } = attrs;
     const opts = { namespaced: rt.scope === 'Namespaced', nameValidator: rt.nameValidation ?? 'subdomain' } as const;
     const causes: StatusCause[] = oldObject
-      ? [...validateObjectMetaUpdate(object.metadata ?? {}, oldObject.metadata ?? {}, opts), ...finalizerCauses(object, oldObject)]
+      ? validateObjectMetaUpdate(object.metadata ?? {}, oldObject.metadata ?? {}, opts)
       : validateObjectMetaCreate(object.metadata ?? {}, opts);
     causes.push(...(rt.strategy?.validate?.(object, oldObject) ?? []));
     if (causes.length) {

@@ -57,17 +57,19 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
   info.isResourceRequest = true;
 
+  let namespaceItself = false;
   if (rest[0] === 'namespaces' && rest.length > 1) {
     info.namespace = rest[1];
     // /namespaces/{ns}/{resource}/...: everything after the namespace is relative to the resource, except the
     // namespace's own subresources (/namespaces/{ns}/status, /namespaces/{ns}/finalize).
     if (rest.length > 2 && !namespaceSubresources.has(rest[2])) rest = rest.slice(2);
+    else namespaceItself = true;
   }
   info.resource = rest[0];
   if (rest.length >= 2) info.name = rest[1];
   if (rest.length >= 3) info.subresource = rest[2];
   if (rest.length > 3) info.isResourceRequest = false; // deeper paths name nothing a handler serves
-  if (info.resource === 'namespaces' && rest[0] === 'namespaces' && info.name) info.namespace = '';
+  if (namespaceItself) info.namespace = ''; // a Namespace is cluster-scoped: /namespaces/{name} names it
 
   info.verb = verbFor(method, info, query, watchPrefix);
   return info;

@@ -1,7 +1,6 @@
 import { randomUUID, randomInt } from 'node:crypto';
 import type { KubeObject, ResourceType } from '../registry/resource-type.js';
 import { rfc3339 } from './resource-store.js';
-import { fieldErrors, type StatusCause } from '../errors/api-error.js';
 import { isDeepStrictEqual } from 'node:util';
 
 // The alphabet of k8s.io/apimachinery/pkg/util/rand: no vowels (no words), no confusable characters.
@@ -83,14 +82,4 @@ function specChanged(a: KubeObject, b: KubeObject, ignoreStatus: boolean): boole
     return rest;
   };
   return !isDeepStrictEqual(strip(a), strip(b));
-}
-
-/** Kubernetes refuses new finalizers on an object that is being deleted. */
-export function finalizerCauses(obj: KubeObject, old: KubeObject): StatusCause[] {
-  if (!old.metadata?.deletionTimestamp) return [];
-  const before = new Set(old.metadata.finalizers ?? []);
-  const added = (obj.metadata?.finalizers ?? []).filter((f) => !before.has(f));
-  if (!added.length) return [];
-  const list = added.map((f) => JSON.stringify(f)).join(', ');
-  return [fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${list}}`)];
 }

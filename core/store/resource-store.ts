@@ -182,10 +182,15 @@ export class ResourceStore {
       const current = decodeStored(kv);
       this.checkPreconditions(current, preconditions);
       const meta = current.metadata!;
-      if (this.hasFinalizers(current)) {
-        if (meta.deletionTimestamp) return { object: current, deleted: false };
-        const marked: KubeObject = { ...current, metadata: { ...meta, deletionTimestamp: rfc3339(new Date()), deletionGracePeriodSeconds: 0 } };
-        this.rt.strategy?.prepareForDeletion?.(marked);
+      if (meta.deletionTimestamp) return { object: current, deleted: false };
+      // Graceful deletion (like rest.BeforeDelete): the strategy may add finalizers (a CRD's cleanup) first.
+      const marked: KubeObject = structuredClone(current);
+      this.rt.strategy?.prepareForDeletion?.(marked);
+      if (this.hasFinalizers(marked)) {
+        const m = marked.metadata!;
+        m.deletionTimestamp = rfc3339(new Date());
+        m.deletionGracePeriodSeconds = 0;
+        m.generation = (m.generation ?? 0) + 1;
         if (opts.dryRun) return { object: marked, deleted: false };
         const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
         if (res.succeeded) return { object: { ...marked, metadata: { ...marked.metadata, resourceVersion: String(res.revision) } }, deleted: false };
@@ -230,13 +235,18 @@ export class ResourceStore {
 
   private checkPreconditions(current: KubeObject, pre: DeletePreconditions): void {
     const meta = current.metadata!;
+    // kube qualifies these conflicts by kind (Widget.example.com), not by resource.
+    const byKind = { group: this.rt.group, resource: this.rt.names.kind, name: meta.name };
     if (pre.uid && pre.uid !== meta.uid) {
-      throw errors.conflict(this.qualified(meta.name), `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+      throw errors.conflict(
+        byKind,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`,
+      );
     }
     if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
       throw errors.conflict(
-        this.qualified(meta.name),
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+        byKind,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`,
       );
     }
   }

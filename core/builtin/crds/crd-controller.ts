@@ -8,7 +8,7 @@ import { ResourceStore, rfc3339 } from '../../store/resource-store.js';
 import { ApiError } from '../../errors/api-error.js';
 import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
 import { crdToResourceType } from './crd-to-resource-type.js';
-import { condition, namesWithDefaults, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
+import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
 
 const retryMs = 500;
@@ -109,10 +109,10 @@ export class CrdController implements Controller {
     if (!crd) return true;
     if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
     const verdict = judgeNames(crd, [...this.crds.values()]);
-    const established = verdict.accepted || condition(crd, 'Established')?.status === 'True';
+    const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
     const status: CrdStatus = {
       ...crd.status,
-      acceptedNames: verdict.accepted ? namesWithDefaults(crd.spec.names) : (crd.status?.acceptedNames ?? { plural: '', kind: '' }),
+      acceptedNames: verdict.acceptedNames,
       conditions: mergeConditions(crd.status?.conditions ?? [], [
         verdict.condition,
         established
@@ -128,15 +128,9 @@ export class CrdController implements Controller {
     return true;
   }
 
+  /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
-    if (condition(crd, 'Terminating')?.status !== 'True') {
-      const conditions = mergeConditions(crd.status?.conditions ?? [], [
-        { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
-      ]);
-      await this.writeStatus(name, { ...crd.status, conditions });
-      return true;
-    }
     const store = new ResourceStore(this.kv, crdToResourceType(crd));
     let remaining = 0;
     for (const obj of (await store.list('')).items) {

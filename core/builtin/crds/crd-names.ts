@@ -1,35 +1,68 @@
 import type { Crd, CrdCondition, CrdNames } from './crd-types.js';
-import { namesWithDefaults } from './crd-types.js';
 
 export interface NamesVerdict {
-  accepted: boolean;
+  /** The names this CRD is served under: each requested name that is free, else the one accepted before. */
+  acceptedNames: CrdNames;
   condition: Omit<CrdCondition, 'lastTransitionTime'>;
 }
 
 /**
- * Whether a CRD's names are free in its group, judged against the names other CRDs of the group were already
- * accepted under (kube's naming controller: the first to be accepted keeps its names).
+ * Judges a CRD's requested names against the names the other CRDs of its group were accepted under, as kube's
+ * naming controller does: every name is checked (the last conflict found is reported), each free name is accepted
+ * on its own, and a name this CRD already holds stays its own.
  */
 export function judgeNames(crd: Crd, others: Crd[]): NamesVerdict {
-  const wanted = namesWithDefaults(crd.spec.names);
-  const taken = { plural: new Set<string>(), singular: new Set<string>(), short: new Set<string>(), kind: new Set<string>(), listKind: new Set<string>() };
+  const resources = new Set<string>();
+  const kinds = new Set<string>();
   for (const o of others) {
     if (o.metadata?.name === crd.metadata?.name || o.spec?.group !== crd.spec.group) continue;
-    const acc: CrdNames | undefined = o.status?.acceptedNames;
-    if (!acc?.plural) continue;
-    const n = namesWithDefaults(acc);
-    taken.plural.add(n.plural);
-    taken.singular.add(n.singular);
-    taken.kind.add(n.kind);
-    taken.listKind.add(n.listKind);
-    for (const s of n.shortNames ?? []) taken.short.add(s);
+    const acc = o.status?.acceptedNames;
+    if (!acc) continue;
+    for (const n of [acc.plural, acc.singular, ...(acc.shortNames ?? [])]) if (n) resources.add(n);
+    for (const n of [acc.kind, acc.listKind]) if (n) kinds.add(n);
   }
-  const inUse = (name: string) => `"${name}" is already in use`;
-  const conflict = (reason: string, message: string): NamesVerdict => ({ accepted: false, condition: { type: 'NamesAccepted', status: 'False', reason, message } });
-  if (taken.plural.has(wanted.plural) || taken.singular.has(wanted.plural)) return conflict('PluralConflict', inUse(wanted.plural));
-  if (taken.singular.has(wanted.singular) || taken.plural.has(wanted.singular)) return conflict('SingularConflict', inUse(wanted.singular));
-  for (const s of wanted.shortNames ?? []) if (taken.short.has(s) || taken.plural.has(s)) return conflict('ShortNamesConflict', inUse(s));
-  if (taken.kind.has(wanted.kind) || taken.listKind.has(wanted.kind)) return conflict('KindConflict', inUse(wanted.kind));
-  if (taken.listKind.has(wanted.listKind) || taken.kind.has(wanted.listKind)) return conflict('ListKindConflict', inUse(wanted.listKind));
-  return { accepted: true, condition: { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' } };
+  const requested = crd.spec.names;
+  const accepted: CrdNames = crd.status?.acceptedNames ?? { plural: '', kind: '' };
+  const names: CrdNames = { ...accepted };
+  let condition: NamesVerdict['condition'] | undefined;
+  const conflict = (reason: string, message: string) => {
+    condition = { type: 'NamesAccepted', status: 'False', reason, message };
+  };
+  const free = (want: string | undefined, have: string | undefined, used: Set<string>) => !want || want === have || !used.has(want);
+
+  if (free(requested.plural, accepted.plural, resources)) names.plural = requested.plural;
+  else conflict('PluralConflict', inUse(requested.plural));
+  if (free(requested.singular, accepted.singular, resources)) names.singular = requested.singular;
+  else conflict('SingularConflict', inUse(requested.singular!));
+  const held = new Set(accepted.shortNames ?? []);
+  const takenShort = (requested.shortNames ?? []).filter((s) => !held.has(s) && resources.has(s));
+  if (takenShort.length === 0) names.shortNames = requested.shortNames;
+  else conflict('ShortNamesConflict', takenShort.length === 1 ? inUse(takenShort[0]) : `[${takenShort.map(inUse).join(', ')}]`);
+  if (free(requested.kind, accepted.kind, kinds)) names.kind = requested.kind;
+  else conflict('KindConflict', inUse(requested.kind));
+  if (free(requested.listKind, accepted.listKind, kinds)) names.listKind = requested.listKind;
+  else conflict('ListKindConflict', inUse(requested.listKind!));
+  names.categories = requested.categories;
+
+  return {
+    acceptedNames: dropEmpty(names),
+    condition: condition ?? { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
+  };
+}
+
+function inUse(name: string): string {
+  return `"${name}" is already in use`;
+}
+
+/** Omits unset optional names, as kube's JSON does. */
+function dropEmpty(names: CrdNames): CrdNames {
+  // Key order as kube serializes CustomResourceDefinitionNames.
+  return {
+    plural: names.plural ?? '',
+    ...(names.singular ? { singular: names.singular } : {}),
+    ...(names.shortNames?.length ? { shortNames: names.shortNames } : {}),
+    kind: names.kind ?? '',
+    ...(names.listKind ? { listKind: names.listKind } : {}),
+    ...(names.categories?.length ? { categories: names.categories } : {}),
+  };
 }

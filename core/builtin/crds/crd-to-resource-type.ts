@@ -1,7 +1,8 @@
 import type { ResourceType } from '../../registry/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
 
-export const customResourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+/** In the order kube lists them in discovery. */
+export const customResourceVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 /** The served resource an established CRD defines, under its accepted names. */
 export function crdToResourceType(crd: Crd): ResourceType {
