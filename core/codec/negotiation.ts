@@ -39,6 +39,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 }
 
 const conversions = new Set(['Table', 'PartialObjectMetadata']);
+const plainJson: Negotiated = Object.freeze({ format: 'json', as: 'object', contentType: 'application/json' });
 const metaVersions = new Set(['v1', 'v1beta1']);
 
 /**
@@ -46,6 +47,7 @@ const metaVersions = new Set(['v1', 'v1beta1']);
  * is false for endpoints that cannot render Tables (e.g. watch of a single object is still allowed by kube).
  */
 export function negotiate(accept: string | undefined, allowConversion = true): Negotiated {
+  if (!accept || accept === 'application/json' || accept === '*/*') return plainJson; // the common case, no parsing
   for (const r of parseAccept(accept)) {
     const format = formatOf(r.type);
     if (!format) continue;

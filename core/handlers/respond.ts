@@ -18,8 +18,9 @@ export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'ver
 /** Writes a body in the negotiated format. */
 export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' | 'contentType'>, code: number, body: unknown): void {
   ctx.status = code;
-  ctx.type = negotiated.contentType;
+  // Set after the body: koa would otherwise guess a type from the string. set() skips koa's mime lookup.
   ctx.body = negotiated.format === 'yaml' ? YAML.stringify(body) : JSON.stringify(body);
+  ctx.set('Content-Type', negotiated.contentType);
 }
 
 function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {

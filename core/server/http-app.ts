@@ -34,10 +34,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
 
   app.use(renderErrors);
   app.use(async (ctx) => {
-    const info = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    const query = new URLSearchParams(ctx.querystring);
+    const info = parseRequestInfo(ctx.method, ctx.path, query);
     const user = await authenticate(ctx, deps.authenticators);
     await authorize(user, info, deps.authorizers);
-    if (info.isResourceRequest) return routeResource(ctx, info, user, deps);
+    if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
     if (!(route.methods ?? ['GET']).includes(ctx.method) && !(ctx.method === 'HEAD' && (route.methods ?? ['GET']).includes('GET'))) {

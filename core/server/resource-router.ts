@@ -30,7 +30,7 @@ export interface ResourceRouterDeps {
 const subresourceVerbs = new Set(['get', 'update', 'patch']);
 
 /** Dispatches a resource request to the handler of its verb. */
-export async function routeResource(ctx: Context, info: RequestInfo, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
+export async function routeResource(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
   const rt = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!rt) throw errors.pathNotFound();
   if (info.subresource) {
@@ -42,7 +42,6 @@ export async function routeResource(ctx: Context, info: RequestInfo, user: UserI
   }
   if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
 
-  const query = new URLSearchParams(ctx.querystring);
   const scope: RequestScope = {
     ctx,
     info,

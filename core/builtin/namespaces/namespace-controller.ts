@@ -22,6 +22,8 @@ export class NamespaceController implements Controller {
   private registry!: ResourceRegistry;
   private namespaces!: ResourceStore;
   private watch?: KVWatch;
+  /** The namespaces as last seen by the watch: a fast path for the lifecycle gate. */
+  private readonly known = new Map<string, KubeObject>();
   private readonly working = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -34,9 +36,14 @@ export class NamespaceController implements Controller {
     this.namespaces = new ResourceStore(this.kv, namespaceResource());
     for (const name of systemNamespaces) await this.ensure(name);
     const list = await this.namespaces.list('');
-    for (const ns of list.items) this.consider(ns);
+    for (const ns of list.items) this.observe(ns);
     this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
-      onEvents: (events) => events.forEach((e) => e.type !== 'DELETED' && this.consider(e.object)),
+      onEvents: (events) => {
+        for (const e of events) {
+          if (e.type === 'DELETED') this.known.delete(e.object.metadata!.name!);
+          else this.observe(e.object);
+        }
+      },
       onError: (err) => console.error('kapi: namespace watch ended:', err.message),
     });
   }
@@ -45,6 +52,19 @@ export class NamespaceController implements Controller {
     this.stopped = true;
     this.watch?.cancel();
     for (const t of this.timers) clearTimeout(t);
+  }
+
+  /**
+   * The namespace, from what the watch has seen or else from storage (a namespace created a moment ago may not have
+   * reached the watch yet).
+   */
+  async lookup(name: string): Promise<KubeObject | undefined> {
+    return this.known.get(name) ?? this.namespaces.find('', name);
+  }
+
+  private observe(ns: KubeObject): void {
+    this.known.set(ns.metadata!.name!, ns);
+    this.consider(ns);
   }
 
   private async ensure(name: string): Promise<void> {

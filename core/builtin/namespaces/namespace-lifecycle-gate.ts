@@ -1,16 +1,13 @@
-import type { DependencyContainer } from 'tsyringe';
 import type { WriteAttributes, WriteStage } from '../../handlers/write-pipeline.js';
 import { ApiError, errors, groupResource } from '../../errors/api-error.js';
-import { Tokens } from '../../tokens.js';
-import { ResourceStore } from '../../store/resource-store.js';
-import { namespaceResource, systemNamespaces } from './namespace-resource.js';
+import type { NamespaceController } from './namespace-controller.js';
+import { systemNamespaces } from './namespace-resource.js';
 
 /**
  * Namespaced objects may only be created in a namespace that exists and is not terminating (kube's
  * NamespaceLifecycle admission plugin).
  */
-export function namespaceLifecycleGate(container: DependencyContainer): WriteStage {
-  let namespaces: ResourceStore | undefined;
+export function namespaceLifecycleGate(namespaces: NamespaceController): WriteStage {
   return {
     name: 'NamespaceLifecycle',
     async run(attrs: WriteAttributes) {
@@ -18,8 +15,7 @@ export function namespaceLifecycleGate(container: DependencyContainer): WriteSta
         throw errors.forbidden({ group: '', resource: 'namespaces', name: attrs.name }, 'this namespace may not be deleted');
       }
       if (attrs.operation !== 'CREATE' || attrs.rt.scope !== 'Namespaced') return;
-      namespaces ??= new ResourceStore(container.resolve(Tokens.KVStore), namespaceResource());
-      const ns = await namespaces.find('', attrs.namespace);
+      const ns = await namespaces.lookup(attrs.namespace);
       if (!ns) throw errors.notFound({ group: '', resource: 'namespaces', name: attrs.namespace });
       if (ns.metadata?.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
         const q = { group: attrs.rt.group, resource: attrs.rt.names.plural, name: attrs.object.metadata?.name ?? '' };

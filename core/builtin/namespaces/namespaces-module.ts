@@ -8,7 +8,8 @@ import { NamespaceController } from './namespace-controller.js';
 export function namespacesModule(): Module {
   return (c) => {
     c.register(Tokens.BuiltinResource, { useValue: namespaceResource() });
-    c.register(Tokens.WriteGate, { useValue: namespaceLifecycleGate(c) });
-    c.register(Tokens.Controller, { useValue: new NamespaceController(c) });
+    const controller = new NamespaceController(c);
+    c.register(Tokens.WriteGate, { useValue: namespaceLifecycleGate(controller) });
+    c.register(Tokens.Controller, { useValue: controller });
   };
 }
