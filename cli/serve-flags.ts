@@ -13,7 +13,6 @@ Flags:
   --bind-address ADDR         address to listen on (default 127.0.0.1)
   --storage sqlite|memory     storage engine (default sqlite)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
-  --admission-plugins A,B     admission plugins to enable
   -h, --help                  show this help
 `;
 
@@ -25,7 +24,6 @@ export interface ServeOptions {
   storage: 'sqlite' | 'memory';
   /** Absolute. */
   crdPaths: string[];
-  admissionPlugins: string[];
 }
 
 /** Parses `kapi serve` flags; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
@@ -42,7 +40,6 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     bindAddress: values['bind-address'],
     storage,
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
-    admissionPlugins: (values['admission-plugins'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 
@@ -58,7 +55,6 @@ function parse(args: string[]) {
         'bind-address': { type: 'string', default: '127.0.0.1' },
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
-        'admission-plugins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -10,19 +10,17 @@ test('defaults', (t) => {
     bindAddress: '127.0.0.1',
     storage: 'sqlite',
     crdPaths: [],
-    admissionPlugins: [],
   });
 });
 
 test('all flags', (t) => {
-  const args = ['--data-dir', '/tmp/k', '--port', '0', '--bind-address', '0.0.0.0', '--storage', 'memory', '--crds', 'a.yaml', '--crds=/crds', '--admission-plugins', 'A, B'];
+  const args = ['--data-dir', '/tmp/k', '--port', '0', '--bind-address', '0.0.0.0', '--storage', 'memory', '--crds', 'a.yaml', '--crds=/crds'];
   t.deepEqual(parseServeFlags(args), {
     dataDir: '/tmp/k',
     port: 0,
     bindAddress: '0.0.0.0',
     storage: 'memory',
     crdPaths: [resolve('a.yaml'), '/crds'],
-    admissionPlugins: ['A', 'B'],
   });
 });
 
