@@ -1,6 +1,7 @@
 import type { RequestScope } from './request-scope.js';
 import { errors } from '../errors/api-error.js';
-import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { parseDryRun } from './query-options.js';
+import { decodeForWrite } from './schema-stage.js';
 import { readObjectBody } from './request-body.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
@@ -16,9 +17,9 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   const { info, rt } = scope;
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  parseFieldValidation(scope.query);
   const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
   checkNameAndNamespace(obj, scope);
+  decodeForWrite(scope, obj);
   prepareForCreate(obj, rt, scope.version, info.namespace);
   const attrs = {
     operation: 'CREATE' as const,

@@ -1,6 +1,7 @@
 import type { RequestScope } from './request-scope.js';
 import { errors } from '../errors/api-error.js';
-import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { parseDryRun } from './query-options.js';
+import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
 import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
@@ -19,7 +20,6 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
     throw errors.unsupportedMediaType(patchTypes);
   }
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  parseFieldValidation(scope.query);
   const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
@@ -36,6 +36,7 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
       }
       const obj = checkTypeMeta(patched as Record<string, unknown>, scope);
       checkNameAndNamespace(obj, scope);
+      decodeForWrite(scope, obj);
       return admitUpdate(scope, obj, current, dryRun);
     },
     { dryRun },

@@ -20,10 +20,10 @@ export function parseIntParam(query: URLSearchParams, name: string): number | un
 const fieldValidationValues = new Set(['', 'Ignore', 'Warn', 'Strict']);
 
 /** fieldValidation must be Ignore, Warn or Strict; absent means Warn. */
-export function parseFieldValidation(query: URLSearchParams): string {
+export function parseFieldValidation(query: URLSearchParams): 'Ignore' | 'Warn' | 'Strict' {
   const v = query.get('fieldValidation') ?? '';
   if (!fieldValidationValues.has(v)) {
     throw errors.badRequest(`fieldValidation parameter unsupported: ${JSON.stringify(v)}. Supported parameters include: Ignore, Warn, Strict`);
   }
-  return v || 'Warn';
+  return (v || 'Warn') as 'Ignore' | 'Warn' | 'Strict';
 }

@@ -1,6 +1,7 @@
 import type { RequestScope } from './request-scope.js';
 import { errors } from '../errors/api-error.js';
-import { parseDryRun, parseFieldValidation } from './query-options.js';
+import { parseDryRun } from './query-options.js';
+import { decodeForWrite } from './schema-stage.js';
 import { readObjectBody } from './request-body.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
@@ -33,9 +34,9 @@ export async function admitUpdate(scope: RequestScope, desired: KubeObject, curr
 /** PUT of one object (or its status). */
 export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  parseFieldValidation(scope.query);
   const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
   checkNameAndNamespace(obj, scope);
+  decodeForWrite(scope, obj);
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(
       // kube names the resource here (widgets.example.com), not the kind.

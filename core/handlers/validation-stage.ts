@@ -1,10 +1,11 @@
 import type { WriteAttributes, WriteStage } from './write-pipeline.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta.js';
+import { customResourceSchemaCauses } from './schema-stage.js';
 
 /**
- * Validation of every write: ObjectMeta rules and the resource's own rules. All violations are reported together
- * in one 422.
+ * Validation of every write: ObjectMeta rules, a custom resource's schema, and the resource's own rules. All
+ * violations are reported together in one 422.
  */
 export const validationStage: WriteStage = {
   name: 'validation',
@@ -14,6 +15,7 @@ export const validationStage: WriteStage = {
     const causes: StatusCause[] = oldObject
       ? validateObjectMetaUpdate(object.metadata ?? {}, oldObject.metadata ?? {}, opts)
       : validateObjectMetaCreate(object.metadata ?? {}, opts);
+    causes.push(...customResourceSchemaCauses(attrs));
     causes.push(...(rt.strategy?.validate?.(object, oldObject) ?? []));
     if (causes.length) {
       throw errors.invalid({ group: rt.group, resource: rt.names.plural, kind: rt.names.kind, name: object.metadata?.name ?? attrs.name }, causes);

@@ -1,0 +1,143 @@
+/**
+ * How Go prints JSON values, so that messages built from custom resources read exactly as kube-apiserver writes
+ * them. A JSON number decoded by apimachinery is an int64 when it has no fraction and fits, otherwise a float64.
+ */
+
+const INT64_LIMIT = 2 ** 63;
+
+/** Whether apimachinery decodes this number as an int64 (as opposed to a float64). */
+export function isGoInt(x: number): boolean {
+  return Number.isInteger(x) && Math.abs(x) < INT64_LIMIT;
+}
+
+/** Go's `strconv.Quote` (and so `%q`). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const r = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += '\\' + ch;
+    else if (r >= 0xd800 && r <= 0xdfff) out += '\ufffd'; // a lone surrogate: Go only ever sees U+FFFD there
+    else if (isGoPrint(ch)) out += ch;
+    else if (r === 0x07) out += '\\a';
+    else if (r === 0x08) out += '\\b';
+    else if (r === 0x0c) out += '\\f';
+    else if (r === 0x0a) out += '\\n';
+    else if (r === 0x0d) out += '\\r';
+    else if (r === 0x09) out += '\\t';
+    else if (r === 0x0b) out += '\\v';
+    else if (r < 0x20 || r === 0x7f) out += '\\x' + hex(r, 2);
+    else if (r < 0x10000) out += '\\u' + hex(r, 4);
+    else out += '\\U' + hex(r, 8);
+  }
+  return out + '"';
+}
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+function isGoPrint(ch: string): boolean {
+  return PRINTABLE.test(ch);
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+/** Go's `%v` of a float64: the shortest representation, in exponent form below 1e-4 and from 1e6 on (`1e+06`). */
+export function goFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const [mantissa, expText] = x.toExponential().split('e');
+  const exp = Number(expText);
+  // %v is %g with the shortest precision: %e when the exponent is < -4 or >= 6 (strconv's eprec for shortest).
+  if (exp < -4 || exp >= 6) {
+    const abs = Math.abs(exp);
+    return `${mantissa}e${exp < 0 ? '-' : '+'}${abs < 10 ? '0' + abs : String(abs)}`;
+  }
+  return decimal(x);
+}
+
+/** The plain decimal form of a number whose exponent is in [-4, 6) or an integer. */
+function decimal(x: number): string {
+  const s = String(x);
+  if (!/e/i.test(s)) return s;
+  // String() only uses exponents below 1e-6 or from 1e21 on; our callers stay within plain-decimal range.
+  return x.toFixed(20).replace(/\.?0+$/, '');
+}
+
+/** Go's `%v` of a decoded JSON number: int64 printed in decimal, float64 as {@link goFloat}. */
+export function goNumber(x: number): string {
+  return isGoInt(x) ? intString(x) : goFloat(x);
+}
+
+function intString(x: number): string {
+  return Math.abs(x) < 1e21 ? BigInt(x).toString() : String(x);
+}
+
+/** Go's `%#v` of a decoded JSON value (`map[string]interface {}{...}`, `[]interface {}{...}`, quoted strings). */
+export function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort(compareStrings);
+  return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
+}
+
+/** Go's `%v` of a decoded JSON value (used where kube-openapi prints enum lists: `[a b 1]`). */
+export function goV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort(compareStrings);
+  return `map[${keys.map((k) => `${k}:${goV(o[k])}`).join(' ')}]`;
+}
+
+/** Go's `encoding/json.Marshal` of a decoded JSON value (sorted keys, HTML characters escaped). */
+export function goJSON(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return goJSONNumber(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return escapeHTML(JSON.stringify(v));
+  if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort(compareStrings);
+  return `{${keys.map((k) => `${escapeHTML(JSON.stringify(k))}:${goJSON(o[k])}`).join(',')}}`;
+}
+
+function goJSONNumber(x: number): string {
+  if (isGoInt(x)) return intString(x);
+  const abs = Math.abs(x);
+  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) {
+    // encoding/json uses %e here, with a two-digit exponent at least ("1e-07").
+    return x.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  }
+  return String(x);
+}
+
+function escapeHTML(s: string): string {
+  return s.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + hex(c.charCodeAt(0), 4));
+}
+
+/** Byte-wise ordering as Go's sort.Strings (UTF-16 order, identical for the characters that occur in practice). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * How a `field.Error` prints its bad value (apimachinery's ErrorBody): strings quoted, numbers and booleans bare,
+ * null as "null", anything else with `%#v`.
+ */
+export function kubeBadValue(v: unknown): string {
+  if (v === null || v === undefined) return '"null"';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  return goSharpV(v);
+}

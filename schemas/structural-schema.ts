@@ -1,0 +1,76 @@
+/**
+ * A CRD version's openAPIV3Schema compiled for serving custom resources the way kube-apiserver (v1.32) does:
+ * pruning of unknown fields, defaulting, and OpenAPI validation with kube's error texts. Compiled once per schema
+ * object.
+ */
+import type { JSONSchemaProps } from './json-schema-props.js';
+import { applyDefaults } from './schema-defaulting.js';
+import { pruneNonNullableNulls, pruneUnknownFields } from './schema-pruning.js';
+import { compileValidator, type SchemaValidator } from './schema-validator.js';
+import type { SchemaCause } from './validation-errors.js';
+
+export type { SchemaCause } from './validation-errors.js';
+
+export interface CompiledSchema {
+  readonly schema: JSONSchemaProps;
+  /**
+   * Removes, in place, the fields the schema does not declare (apiVersion, kind and metadata of the resource and of
+   * embedded resources are kept; x-kubernetes-preserve-unknown-fields subtrees keep unknown fields) and then the
+   * null values of fields that are neither nullable nor defaulted. Returns the removed unknown fields' paths, sorted,
+   * as kube reports them: `spec.bogus`, `spec.items[0].bogus`.
+   */
+  prune(obj: unknown): string[];
+  /** Fills, in place, the schema's defaults where a field is absent (or null while not nullable). */
+  applyDefaults(obj: unknown): void;
+  /** Validates a whole resource: the causes of kube's 422, in kube's order; [] when valid. */
+  validate(obj: unknown): SchemaCause[];
+  /**
+   * Validates a write through the status subresource as kube does: only `status`, against the schema's
+   * `properties.status`, with fields under `status` ([] when the object has no status or the schema no status).
+   */
+  validateStatus(obj: unknown): SchemaCause[];
+}
+
+const compiled = new WeakMap<JSONSchemaProps, CompiledSchema>();
+
+/** The compiled form of a CRD version's openAPIV3Schema (cached per schema object). */
+export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
+  let c = compiled.get(schema);
+  if (!c) {
+    c = build(schema);
+    compiled.set(schema, c);
+  }
+  return c;
+}
+
+function build(schema: JSONSchemaProps): CompiledSchema {
+  let validator: SchemaValidator | undefined;
+  let statusValidator: SchemaValidator | null | undefined;
+  const statusSchema = (): JSONSchemaProps | undefined => {
+    const props = schema.properties;
+    return props && Object.prototype.hasOwnProperty.call(props, 'status') ? props.status : undefined;
+  };
+  return {
+    schema,
+    prune(obj) {
+      const unknown = pruneUnknownFields(obj, schema, true);
+      pruneNonNullableNulls(obj, schema);
+      return unknown;
+    },
+    applyDefaults(obj) {
+      applyDefaults(obj, schema);
+    },
+    validate(obj) {
+      validator ??= compileValidator(schema, true);
+      return validator(obj);
+    },
+    validateStatus(obj) {
+      if (statusValidator === undefined) {
+        const s = statusSchema();
+        statusValidator = s ? compileValidator(s, false) : null;
+      }
+      if (!statusValidator || typeof obj !== 'object' || obj === null || !Object.prototype.hasOwnProperty.call(obj, 'status')) return [];
+      return statusValidator((obj as Record<string, unknown>).status, 'status');
+    },
+  };
+}
