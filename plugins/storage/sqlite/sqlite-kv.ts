@@ -22,15 +22,29 @@ import { WatchHub } from '../watch-hub.js';
  * - `kv`: one row per revision. `id` is the revision (AUTOINCREMENT, so ids are never reused and `sqlite_sequence`
  *   remembers the highest revision even when compaction deletes the newest rows). `prev_revision` is the id of the
  *   key's previous row (0 if none; it may be a tombstone). A tombstone (`deleted = 1`) keeps the value the key had.
- * - `kv_current`: the id of the latest row of every live key, so latest-revision gets, ranges and counts never look at
- *   history.
+ * - `kv_current`: the id of the latest row of every live key, so latest-revision ranges and counts walk one narrow
+ *   index in key order and never look at history.
  * - `meta`: the compacted revision (survives restart).
  *
  * Compaction at revision C deletes every row at or below C that is superseded by a row at or below C, and every
  * tombstone at or below C. The state at C itself stays readable. Because every superseded row is the
  * `prev_revision` of its successor, compaction only has to visit the rows in (previous C, C].
  *
- * One process owns the file: the current revision is cached in memory and watch events are fanned out in-process.
+ * One process owns the file: the current revision and the latest value of every live key are kept in memory, and
+ * watch events are fanned out in-process.
+ *
+ * Latest state in memory: `latest` maps every live key to its latest KeyValue (loaded from `kv_current` at open, and
+ * updated right after each commit). Gets at the latest revision are a map lookup, ranges at the latest revision take
+ * only the key names from `kv_current` and the values from the map, and the compare-and-swap checks of writes need no
+ * query. The cost is the live data set in memory (not history) — what kube-apiserver's watch cache holds anyway.
+ *
+ * Group commit: writes are queued and committed on `setImmediate`, so every write issued in the same event-loop turn
+ * shares ONE transaction (one fsync), at most `maxBatch` per transaction. Inside it the writes are applied in arrival
+ * order, each compare-and-swap against the state including the batch's earlier writes, each successful write taking
+ * the next revision. Only after COMMIT returns are the in-memory state and revision advanced, watch events published
+ * (in revision order) and the callers' promises resolved — a write is never acknowledged before it is durable, and a
+ * read issued after the acknowledgement sees it. If the transaction fails, every write in it fails with that error,
+ * nothing is published and nothing in memory changes.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -58,6 +72,8 @@ export interface SqliteKVOptions {
   compactBatch?: number;
   /** Revisions scanned per watch catch-up step. */
   replayChunk?: number;
+  /** Writes committed per transaction at most (group commit); the rest wait for the next event-loop turn. */
+  maxBatch?: number;
 }
 
 interface Row {
@@ -67,15 +83,10 @@ interface Row {
   value: Uint8Array | null;
 }
 
-/** What a write transaction produced: the caller's result and, when it committed a revision, the watch event. */
-interface Outcome {
-  result: TxnResult;
-  event?: KVEvent;
-}
-
-interface LatestRow {
+interface HistoryRow {
   id: number;
   create_revision: number;
+  deleted: number;
   value: Uint8Array | null;
 }
 
@@ -92,17 +103,45 @@ interface EventRow {
   p_value: Uint8Array | null;
 }
 
+/** A write waiting for the next group commit. */
+interface PendingWrite {
+  readonly op: 'create' | 'update' | 'delete';
+  readonly key: string;
+  /** A private copy of the caller's bytes (create, update). */
+  readonly value: Uint8Array | undefined;
+  /** Required modRevision (update; delete when given). */
+  readonly expected: number | undefined;
+  readonly resolve: (result: TxnResult) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** What one group-commit transaction produced; applied to memory only once it has committed. */
+interface BatchOutcome {
+  /** One per write, in the batch's order. */
+  results: TxnResult[];
+  /** One per successful write, in revision order. */
+  events: KVEvent[];
+  /** The latest value of every key the batch changed (`undefined`: deleted). */
+  changes: Map<string, KeyValue | undefined>;
+  /** The store revision after the batch. */
+  revision: number;
+}
+
 export class SqliteKV implements KVStore {
   private readonly db: Database.Database;
   private readonly hub: WatchHub;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Latest committed value of every live key. Entries are never mutated and never handed out (callers get copies). */
+  private readonly latest = new Map<string, KeyValue>();
+  /** The latest committed revision. */
   private rev: number;
   private compactRev: number;
   private compacting: Promise<void> = Promise.resolve();
   private closed = false;
+  private queue: PendingWrite[] = [];
+  private flushScheduled = false;
 
-  private readonly stGetLatest: Database.Statement<[string], LatestRow>;
-  private readonly stGetAt: Database.Statement<[string, number], LatestRow & { deleted: number }>;
+  private readonly stGetAt: Database.Statement<[string, number], HistoryRow>;
   private readonly stLastId: Database.Statement<[string], { id: number }>;
   private readonly stInsert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
   private readonly stCurrentUpsert: Database.Statement<[string, number]>;
@@ -114,15 +153,19 @@ export class SqliteKV implements KVStore {
   private readonly stSetMeta: Database.Statement<[string, number]>;
   private readonly stCompactPrev: Database.Statement<[number, number]>;
   private readonly stCompactTombstones: Database.Statement<[number, number]>;
-  private readonly txCreate: (key: string, value: Uint8Array) => Outcome;
-  private readonly txUpdate: (key: string, value: Uint8Array, expected: number) => Outcome;
-  private readonly txDelete: (key: string, expected: number | undefined) => Outcome;
+  private readonly txBatch: (batch: readonly PendingWrite[]) => BatchOutcome;
   private readonly txCompactBatch: (from: number, to: number) => void;
 
   private readonly compactBatch: number;
+  private readonly maxBatch: number;
+  private readonly flushOnImmediate = (): void => {
+    this.flushScheduled = false;
+    this.flush(false);
+  };
 
   constructor(filePath: string, options: SqliteKVOptions = {}) {
     this.compactBatch = Math.max(1, options.compactBatch ?? 10_000);
+    this.maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 256));
     this.db = new Database(filePath);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -141,10 +184,11 @@ export class SqliteKV implements KVStore {
     const seq = db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kv'").get()?.seq ?? 0;
     const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM kv').get()?.id ?? 0;
     this.rev = Math.max(seq, maxId, this.compactRev);
-
-    this.stGetLatest = db.prepare(
-      'SELECT k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id WHERE c.name = ?',
+    const live = db.prepare<[], Row>(
+      'SELECT c.name, k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id',
     );
+    for (const row of live.iterate()) this.latest.set(row.name, toKV(row.name, row));
+
     this.stGetAt = db.prepare(
       'SELECT id, create_revision, deleted, value FROM kv WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1',
     );
@@ -172,41 +216,56 @@ export class SqliteKV implements KVStore {
     );
     this.stCompactTombstones = db.prepare('DELETE FROM kv WHERE id > ? AND id <= ? AND deleted = 1');
 
-    this.txCreate = db.transaction((key: string, value: Uint8Array): Outcome => {
-      const cur = this.stGetLatest.get(key);
-      if (cur) return { result: { succeeded: false, revision: this.rev, current: toKV(key, cur) } };
-      const prev = this.stLastId.get(key)?.id ?? 0;
-      const rev = this.rev + 1;
-      this.stInsert.run(rev, key, 1, 0, rev, prev, value);
-      this.stCurrentUpsert.run(key, rev);
-      const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
-      return { result: { succeeded: true, revision: rev, kv }, event: { type: 'PUT', kv } };
-    });
-    this.txUpdate = db.transaction((key: string, value: Uint8Array, expected: number): Outcome => {
-      const cur = this.stGetLatest.get(key);
-      if (!cur) return { result: { succeeded: false, revision: this.rev } };
-      const prevKv = toKV(key, cur);
-      if (cur.id !== expected) return { result: { succeeded: false, revision: this.rev, current: prevKv } };
-      const rev = this.rev + 1;
-      this.stInsert.run(rev, key, 0, 0, cur.create_revision, cur.id, value);
-      this.stCurrentUpsert.run(key, rev);
-      const kv: KeyValue = { key, value, createRevision: cur.create_revision, modRevision: rev };
-      return { result: { succeeded: true, revision: rev, kv }, event: { type: 'PUT', kv, prevKv } };
-    });
-    this.txDelete = db.transaction((key: string, expected: number | undefined): Outcome => {
-      const cur = this.stGetLatest.get(key);
-      if (!cur) return { result: { succeeded: false, revision: this.rev } };
-      const prevKv = toKV(key, cur);
-      if (expected !== undefined && cur.id !== expected) {
-        return { result: { succeeded: false, revision: this.rev, current: prevKv } };
+    this.txBatch = db.transaction((batch: readonly PendingWrite[]): BatchOutcome => {
+      let rev = this.rev;
+      const changes = new Map<string, KeyValue | undefined>();
+      const results: TxnResult[] = [];
+      const events: KVEvent[] = [];
+      for (const w of batch) {
+        const key = w.key;
+        // The key's state including the earlier writes of this batch.
+        const cur = changes.has(key) ? changes.get(key) : this.latest.get(key);
+        if (w.op === 'create') {
+          if (cur) {
+            results.push({ succeeded: false, revision: rev, current: copyKV(cur) });
+            continue;
+          }
+          const prev = this.stLastId.get(key)?.id ?? 0;
+          rev++;
+          this.stInsert.run(rev, key, 1, 0, rev, prev, w.value!);
+          this.stCurrentUpsert.run(key, rev);
+          const kv: KeyValue = { key, value: w.value!, createRevision: rev, modRevision: rev };
+          changes.set(key, kv);
+          results.push({ succeeded: true, revision: rev, kv: copyKV(kv) });
+          events.push({ type: 'PUT', kv: copyKV(kv) });
+          continue;
+        }
+        if (!cur) {
+          results.push({ succeeded: false, revision: rev });
+          continue;
+        }
+        // An update always compares; a delete only when given an expected modRevision.
+        if ((w.op === 'update' || w.expected !== undefined) && cur.modRevision !== w.expected) {
+          results.push({ succeeded: false, revision: rev, current: copyKV(cur) });
+          continue;
+        }
+        rev++;
+        if (w.op === 'update') {
+          this.stInsert.run(rev, key, 0, 0, cur.createRevision, cur.modRevision, w.value!);
+          this.stCurrentUpsert.run(key, rev);
+          const kv: KeyValue = { key, value: w.value!, createRevision: cur.createRevision, modRevision: rev };
+          changes.set(key, kv);
+          results.push({ succeeded: true, revision: rev, kv: copyKV(kv) });
+          events.push({ type: 'PUT', kv: copyKV(kv), prevKv: copyKV(cur) });
+        } else {
+          this.stInsert.run(rev, key, 0, 1, cur.createRevision, cur.modRevision, cur.value);
+          this.stCurrentDelete.run(key);
+          changes.set(key, undefined);
+          results.push({ succeeded: true, revision: rev, kv: copyKV(cur) });
+          events.push({ type: 'DELETE', kv: { ...cur, modRevision: rev }, prevKv: copyKV(cur) });
+        }
       }
-      const rev = this.rev + 1;
-      this.stInsert.run(rev, key, 0, 1, cur.create_revision, cur.id, prevKv.value);
-      this.stCurrentDelete.run(key);
-      return {
-        result: { succeeded: true, revision: rev, kv: prevKv },
-        event: { type: 'DELETE', kv: { ...prevKv, modRevision: rev }, prevKv },
-      };
+      return { results, events, changes, revision: rev };
     });
     this.txCompactBatch = db.transaction((from: number, to: number) => {
       this.stCompactPrev.run(from, to);
@@ -227,8 +286,8 @@ export class SqliteKV implements KVStore {
   async get(key: string, opts?: GetOptions): Promise<GetResult> {
     const at = this.readRevision(opts?.revision);
     if (at === this.rev) {
-      const row = this.stGetLatest.get(key);
-      return row ? { kv: toKV(key, row), revision: at } : { revision: at };
+      const kv = this.latest.get(key);
+      return kv ? { kv: copyKV(kv), revision: at } : { revision: at };
     }
     const row = this.stGetAt.get(key, at);
     return row && !row.deleted ? { kv: toKV(key, row), revision: at } : { revision: at };
@@ -245,52 +304,57 @@ export class SqliteKV implements KVStore {
     const cmp = exclusive ? '>' : '>=';
     const bounds = (col: string) => `${col} ${cmp} ?` + (end !== undefined ? ` AND ${col} < ?` : '');
 
-    let rows: Row[];
+    let kvs: KeyValue[];
     let count: number;
     if (at === this.rev) {
-      const where = bounds('c.name');
-      rows = this.stmt<Row>(
-        `SELECT c.name, k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id
-          WHERE ${where} ORDER BY c.name LIMIT ?`,
-      ).all(...params, limit);
+      // Key names in order from the narrow kv_current index; the values from memory.
+      const where = bounds('name');
+      const names = this.stmt<string>(`SELECT name FROM kv_current WHERE ${where} ORDER BY name LIMIT ?`, true).all(
+        ...params,
+        limit,
+      );
+      kvs = new Array<KeyValue>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const kv = this.latest.get(names[i]!);
+        if (!kv) throw new Error(`sqlite storage: key ${JSON.stringify(names[i])} is missing from the latest state`);
+        kvs[i] = copyKV(kv);
+      }
       count =
-        limit < 0 || rows.length < limit
-          ? rows.length
-          : this.stmt<{ n: number }>(`SELECT count(*) AS n FROM kv_current c WHERE ${where}`).get(...params)!.n;
+        limit < 0 || names.length < limit
+          ? names.length
+          : this.stmt<number>(`SELECT count(*) FROM kv_current WHERE ${where}`, true).get(...params)!;
     } else {
       // Rows: walk the (name, id) index in key order and keep each key's newest row at `at`, so a page stops after
       // `limit` keys. Count: group the index range by key.
-      rows = this.stmt<Row>(
+      const rows = this.stmt<Row>(
         `SELECT k.name, k.id, k.create_revision, k.value FROM kv k
           WHERE ${bounds('k.name')} AND k.deleted = 0
             AND k.id = (SELECT max(h.id) FROM kv h WHERE h.name = k.name AND h.id <= ?)
           ORDER BY k.name LIMIT ?`,
       ).all(...params, at, limit);
+      kvs = rows.map((r) => toKV(r.name, r));
       count =
         limit < 0 || rows.length < limit
           ? rows.length
-          : this.stmt<{ n: number }>(
-              `SELECT count(*) AS n FROM (SELECT max(id) AS id FROM kv WHERE ${bounds('name')} AND id <= ? GROUP BY name) m
+          : this.stmt<number>(
+              `SELECT count(*) FROM (SELECT max(id) AS id FROM kv WHERE ${bounds('name')} AND id <= ? GROUP BY name) m
                  JOIN kv k ON k.id = m.id WHERE k.deleted = 0`,
-            ).get(...params, at)!.n;
+              true,
+            ).get(...params, at)!;
     }
-    const kvs = rows.map((r) => toKV(r.name, r));
     return { kvs, revision: at, more: count > kvs.length, count };
   }
 
-  async create(key: string, value: Uint8Array): Promise<TxnResult> {
-    this.assertOpen();
-    return this.write(this.txCreate(key, value.slice()));
+  create(key: string, value: Uint8Array): Promise<TxnResult> {
+    return this.enqueue('create', key, value, undefined);
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<TxnResult> {
-    this.assertOpen();
-    return this.write(this.txUpdate(key, value.slice(), expectedModRevision));
+  update(key: string, value: Uint8Array, expectedModRevision: number): Promise<TxnResult> {
+    return this.enqueue('update', key, value, expectedModRevision);
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<TxnResult> {
-    this.assertOpen();
-    return this.write(this.txDelete(key, expectedModRevision));
+  delete(key: string, expectedModRevision?: number): Promise<TxnResult> {
+    return this.enqueue('delete', key, undefined, expectedModRevision);
   }
 
   watch(prefix: string, afterRevision: number, handlers: KVWatchHandlers): KVWatch {
@@ -315,14 +379,83 @@ export class SqliteKV implements KVStore {
 
   async healthCheck(): Promise<void> {
     this.assertOpen();
-    this.stmt<{ ok: number }>('SELECT 1 AS ok').get();
+    this.stmt<number>('SELECT 1', true).get();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Writes already accepted are committed (and acknowledged) rather than left hanging.
+    this.flush(true);
     this.closed = true;
     this.hub.close();
     this.db.close();
+    this.latest.clear();
+  }
+
+  /** Queue a write for the next group commit; the promise settles once its transaction has committed (or failed). */
+  private enqueue(
+    op: PendingWrite['op'],
+    key: string,
+    value: Uint8Array | undefined,
+    expected: number | undefined,
+  ): Promise<TxnResult> {
+    if (this.closed) return Promise.reject(new Error('storage is closed'));
+    if (typeof key !== 'string') return Promise.reject(new TypeError('key must be a string'));
+    let copy: Uint8Array | undefined;
+    if (op !== 'delete') {
+      if (!(value instanceof Uint8Array)) return Promise.reject(new TypeError('value must be a Uint8Array'));
+      // A private copy with its own exact-size buffer: the caller may reuse theirs, and Buffer#slice would be a view
+      // (often into Node's shared 8 KiB pool, which the in-memory state would then keep alive).
+      copy = new Uint8Array(value);
+    }
+    return new Promise<TxnResult>((resolve, reject) => {
+      this.queue.push({ op, key, value: copy, expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(this.flushOnImmediate);
+      }
+    });
+  }
+
+  /**
+   * Commit queued writes, `maxBatch` per transaction: one transaction and leave the rest to the next turn (so writes
+   * arriving meanwhile join them), or everything now (`all`, on close).
+   */
+  private flush(all: boolean): void {
+    do {
+      if (this.closed || this.queue.length === 0) return;
+      let batch: PendingWrite[];
+      if (this.queue.length <= this.maxBatch) {
+        batch = this.queue;
+        this.queue = [];
+      } else {
+        batch = this.queue.splice(0, this.maxBatch);
+      }
+      this.commit(batch);
+    } while (all);
+    if (this.queue.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flushOnImmediate);
+    }
+  }
+
+  private commit(batch: PendingWrite[]): void {
+    let out: BatchOutcome;
+    try {
+      out = this.txBatch(batch);
+    } catch (err) {
+      // Rolled back: nothing changed, nothing is published, every write of the batch fails.
+      for (const w of batch) w.reject(err);
+      return;
+    }
+    // Committed (durable): advance memory, then notify watchers in revision order, then acknowledge.
+    for (const [key, kv] of out.changes) {
+      if (kv) this.latest.set(key, kv);
+      else this.latest.delete(key);
+    }
+    this.rev = out.revision;
+    for (const event of out.events) this.hub.publish(event);
+    for (let i = 0; i < batch.length; i++) batch[i]!.resolve(out.results[i]!);
   }
 
   private async compactTo(revision: number): Promise<void> {
@@ -340,15 +473,6 @@ export class SqliteKV implements KVStore {
     }
   }
 
-  /** Account for a committed write: advance the cached revision and notify watchers. */
-  private write({ result, event }: Outcome): TxnResult {
-    if (event) {
-      this.rev = result.revision;
-      this.hub.publish(event);
-    }
-    return result;
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('storage is closed');
   }
@@ -362,11 +486,14 @@ export class SqliteKV implements KVStore {
     return revision;
   }
 
-  private stmt<R>(sql: string): Database.Statement<unknown[], R> {
-    let s = this.statements.get(sql);
+  /** A cached prepared statement; `pluck` ones return the first column's value instead of a row object. */
+  private stmt<R>(sql: string, pluck = false): Database.Statement<unknown[], R> {
+    const id = pluck ? 'pluck:' + sql : sql;
+    let s = this.statements.get(id);
     if (!s) {
       s = this.db.prepare(sql);
-      this.statements.set(sql, s);
+      if (pluck) s.pluck();
+      this.statements.set(id, s);
     }
     return s as Database.Statement<unknown[], R>;
   }
@@ -398,6 +525,11 @@ function bytes(b: Uint8Array | null): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-function toKV(key: string, row: LatestRow): KeyValue {
+function toKV(key: string, row: { id: number; create_revision: number; value: Uint8Array | null }): KeyValue {
   return { key, value: bytes(row.value), createRevision: row.create_revision, modRevision: row.id };
+}
+
+/** A fresh KeyValue for a caller or watcher, sharing the (never mutated) value bytes, as the memory engine does. */
+function copyKV(kv: KeyValue): KeyValue {
+  return { key: kv.key, value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
 }
