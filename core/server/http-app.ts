@@ -24,6 +24,7 @@ const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:una
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
+  app.on('error', logUnlessDisconnect);
   const exact = new Map<string, ServerRoute>();
   const prefixes: ServerRoute[] = [];
   for (const r of deps.routes) {
@@ -107,4 +108,10 @@ function unexpected(err: unknown): ApiError {
   if (err instanceof RangeError) return errors.badRequest(`the object provided is unrecognized or malformed: ${err.message}`);
   console.error('kapi: internal error:', err);
   return errors.internal(err instanceof Error ? err.message : String(err));
+}
+
+/** Clients that hang up mid-response (watch closed, load generator stopped) are normal, not errors to log. */
+function logUnlessDisconnect(err: NodeJS.ErrnoException): void {
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+  console.error('kapi: HTTP error:', err);
 }
