@@ -44,6 +44,7 @@ export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
 }
 
 function build(schema: JSONSchemaProps): CompiledSchema {
+  const defaulted = hasAnyDefault(schema);
   let validator: SchemaValidator | undefined;
   let statusValidator: SchemaValidator | null | undefined;
   const statusSchema = (): JSONSchemaProps | undefined => {
@@ -58,7 +59,7 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       return unknown;
     },
     applyDefaults(obj) {
-      applyDefaults(obj, schema);
+      if (defaulted) applyDefaults(obj, schema); // most schemas have no defaults: skip the walk (hot read path)
     },
     validate(obj) {
       validator ??= compileValidator(schema, true);
@@ -73,4 +74,17 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       return statusValidator((obj as Record<string, unknown>).status, 'status');
     },
   };
+}
+
+/** Whether any node of the schema declares a default. */
+function hasAnyDefault(schema: JSONSchemaProps): boolean {
+  const stack: JSONSchemaProps[] = [schema];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (s.default !== undefined) return true;
+    stack.push(...Object.values(s.properties ?? {}));
+    if (typeof s.additionalProperties === 'object') stack.push(s.additionalProperties);
+    if (s.items) stack.push(s.items);
+  }
+  return false;
 }

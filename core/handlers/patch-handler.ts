@@ -13,28 +13,36 @@ import { applyMergePatch } from '../patch/merge-patch.js';
 /** The patch media types served (server-side apply and strategic merge patch are not served yet). */
 export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
 
-/** PATCH of one object (or its status) with a JSON patch or a JSON merge patch. */
-export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+/** Applies the request's patch to a document; returns the patched JSON object. */
+export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
+
+/** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
+export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  if (!patchTypes.includes(mediaType)) {
-    throw errors.unsupportedMediaType(patchTypes);
-  }
-  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  if (!patchTypes.includes(mediaType)) throw errors.unsupportedMediaType(patchTypes);
   const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
   }
+  return (doc) => {
+    const patched = operations ? applyJsonPatch(doc, operations) : applyMergePatch(doc, patch);
+    if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+      throw errors.badRequest('the patched object is not a JSON object');
+    }
+    return patched as Record<string, unknown>;
+  };
+}
+
+/** PATCH of one object (or its status) with a JSON patch or a JSON merge patch. */
+export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const applyPatch = await readPatch(scope, maxBodyBytes);
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const result = await scope.store.update(
     scope.info.namespace,
     scope.info.name,
     async (current) => {
-      const base = toVersion(structuredClone(current), scope);
-      const patched = operations ? applyJsonPatch(base, operations) : applyMergePatch(base, patch);
-      if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-        throw errors.badRequest('the patched object is not a JSON object');
-      }
-      const obj = checkTypeMeta(patched as Record<string, unknown>, scope);
+      const obj = checkTypeMeta(applyPatch(toVersion(structuredClone(current), scope)), scope);
       checkNameAndNamespace(obj, scope);
       decodeForWrite(scope, obj);
       return admitUpdate(scope, obj, current, dryRun);

@@ -7,11 +7,19 @@ import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { toTable } from '../table/table-convertor.js';
 import { errors } from '../errors/api-error.js';
+import { compileSchema } from '../../schemas/structural-schema.js';
 
-/** The object as the addressed API version presents it (CRD versions convert with strategy None). */
+/**
+ * The object as the addressed API version presents it: CRD versions convert with strategy None, and a custom
+ * resource read from storage gets its schema's defaults (as kube applies them on read).
+ */
 export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
   obj.apiVersion = apiVersionOf(scope.rt.group, scope.version);
   obj.kind = scope.rt.names.kind;
+  if (scope.rt.custom) {
+    const schema = scope.rt.versions.find((v) => v.name === scope.version)?.schema;
+    if (schema) compileSchema(schema).applyDefaults(obj);
+  }
   return obj;
 }
 

@@ -17,6 +17,8 @@ import { handleUpdate } from '../handlers/update-handler.js';
 import { handlePatch } from '../handlers/patch-handler.js';
 import { handleDelete } from '../handlers/delete-handler.js';
 import { handleDeleteCollection } from '../handlers/delete-collection-handler.js';
+import { handleScale } from '../handlers/scale-handler.js';
+import { deprecationWarning } from './deprecation-warning.js';
 
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
@@ -26,16 +28,17 @@ export interface ResourceRouterDeps {
   codecs: BodyCodec[];
 }
 
-/** Verbs served on subresources (status) — everything else there is 405/404 as in kube. */
+/** Verbs served on subresources (status, scale) — everything else there is 405 as in kube. */
 const subresourceVerbs = new Set(['get', 'update', 'patch']);
 
 /** Dispatches a resource request to the handler of its verb. */
 export async function routeResource(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
   const rt = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!rt) throw errors.pathNotFound();
+  const version = rt.versions.find((v) => v.name === info.apiVersion)!;
   if (info.subresource) {
-    const version = rt.versions.find((v) => v.name === info.apiVersion);
-    if (info.subresource !== 'status' || !version?.subresources?.status) throw errors.pathNotFound();
+    const served = (info.subresource === 'status' && version.subresources?.status) || (info.subresource === 'scale' && version.subresources?.scale);
+    if (!served) throw errors.pathNotFound();
     if (!subresourceVerbs.has(info.verb)) throw errors.methodNotAllowed();
   } else if (!rt.verbs.includes(info.verb) && info.verb !== 'watch') {
     throw errors.methodNotAllowed();
@@ -54,7 +57,9 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     pipeline: deps.pipeline,
     codecs: deps.codecs,
   };
+  if (version.deprecated) ctx.append('Warning', `299 - ${JSON.stringify(deprecationWarning(rt, version))}`);
   const max = deps.maxBodyBytes;
+  if (info.subresource === 'scale') return handleScale(scope, max);
   switch (info.verb) {
     case 'get':
       return handleGet(scope);
