@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
+import { ratchet } from '../../schemas/ratcheting.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
@@ -37,7 +38,8 @@ export function decodeCustomResource(
 
 /**
  * The schema causes of a write of a custom resource (kube's 422 causes; [] when valid or not a custom resource):
- * the whole object for the main resource, only `status` (against the status schema) for the status subresource.
+ * the whole object for the main resource, only `status` (against the status schema) for the status subresource;
+ * on update, errors about values the update did not change are ratcheted away.
  * The validation stage merges them with the ObjectMeta causes into one 422, as kube-apiserver does.
  */
 export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[] {
@@ -47,7 +49,8 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
   const schema = rt.versions.find((v) => v.name === attrs.version)?.schema;
   if (!schema) return [];
   const compiled = compileSchema(schema);
-  return subresource === 'status' ? compiled.validateStatus(object) : compiled.validate(object);
+  const causes = subresource === 'status' ? compiled.validateStatus(object) : compiled.validate(object);
+  return attrs.oldObject && causes.length ? ratchet(causes, object, attrs.oldObject) : causes;
 }
 
 /**
