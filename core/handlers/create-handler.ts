@@ -17,9 +17,10 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   const { info, rt } = scope;
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
+  const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
+  const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
-  decodeForWrite(scope, obj);
+  decodeForWrite(scope, obj, body.duplicates);
   prepareForCreate(obj, rt, scope.version, info.namespace);
   const attrs = {
     operation: 'CREATE' as const,

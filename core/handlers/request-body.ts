@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { errors } from '../errors/api-error.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
 import type { BodyCodec } from '../codec/body-codec.js';
+import { duplicateFields } from '../codec/duplicate-fields.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
@@ -27,13 +28,19 @@ function tooLarge(ctx: Context, maxBytes: number) {
 
 const objectMediaTypes = ['application/json', 'application/yaml'];
 
+export interface ObjectBody {
+  object: Record<string, unknown>;
+  /** Paths of keys a JSON body repeats within one object (kube's strict decoding reports them). */
+  duplicates: string[];
+}
+
 /** Reads and parses a body that must be one object (create/update), in JSON, YAML or a codec plugin's format. */
 export async function readObjectBody(
   ctx: Context,
   maxBytes: number,
   codecs: BodyCodec[],
   expected: { apiVersion: string; kind: string },
-): Promise<Record<string, unknown>> {
+): Promise<ObjectBody> {
   const mediaType = baseMediaType(ctx.get('content-type'));
   const codec = codecs.find((c) => c.mediaTypes.includes(mediaType));
   if (mediaType && !codec && !objectMediaTypes.includes(mediaType)) {
@@ -44,5 +51,6 @@ export async function readObjectBody(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
   }
-  return value as Record<string, unknown>;
+  const json = !codec && !mediaType.endsWith('yaml');
+  return { object: value as Record<string, unknown>, duplicates: json ? duplicateFields(raw.toString('utf8')) : [] };
 }

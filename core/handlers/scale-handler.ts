@@ -88,7 +88,7 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
   const update =
     scope.info.verb === 'patch'
       ? await readPatch(scope, maxBodyBytes).then((patch) => (current: KubeObject) => patch(toScale(current, paths)))
-      : await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, { apiVersion: 'autoscaling/v1', kind: 'Scale' }).then((body) => () => body);
+      : await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, { apiVersion: 'autoscaling/v1', kind: 'Scale' }).then((body) => () => body.object);
   const result = await scope.store.update(
     namespace,
     name,

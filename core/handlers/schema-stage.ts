@@ -19,21 +19,27 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
  * "spec.bogus", unknown field "spec.other"`); Warn returns one warning per field (`unknown field "spec.bogus"`);
  * Ignore drops them silently. Without a schema only metadata is checked.
  */
+/** Unknown or duplicate fields: kube's strict decoding error under Strict, warnings under Warn, nothing under Ignore. */
+function fieldProblems(messages: string[], fieldValidation: FieldValidation, { kind, version }: { kind: string; version: string }): string[] {
+  if (messages.length && fieldValidation === 'Strict') {
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${messages.join(', ')}`);
+  }
+  return fieldValidation === 'Warn' ? messages : [];
+}
+
 export function decodeCustomResource(
   obj: KubeObject,
   schema: JSONSchemaProps | undefined,
   fieldValidation: FieldValidation,
   kindLabel: { kind: string; version: string },
+  duplicates: string[] = [],
 ): { warnings: string[] } {
   const compiled = schema ? compileSchema(schema) : undefined;
   const unknown = [...pruneUnknownObjectMetaFields(obj.metadata), ...(compiled?.prune(obj) ?? [])];
-  const messages = unknown.map((path) => `unknown field "${path}"`);
-  if (messages.length && fieldValidation === 'Strict') {
-    const { kind, version } = kindLabel;
-    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${messages.join(', ')}`);
-  }
+  const messages = [...unknown.map((path) => `unknown field "${path}"`), ...duplicates.map((path) => `duplicate field "${path}"`)];
+  const warnings = fieldProblems(messages, fieldValidation, kindLabel);
   compiled?.applyDefaults(obj);
-  return { warnings: fieldValidation === 'Warn' ? messages : [] };
+  return { warnings };
 }
 
 /**
@@ -54,13 +60,16 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
 }
 
 /**
- * Prunes and defaults a custom resource body as kube decodes it, honouring the request's fieldValidation; warnings
- * for unknown fields go out as `Warning: 299` headers.
+ * Decodes a write's body as kube does, honouring the request's fieldValidation: custom resources are pruned and
+ * defaulted; unknown and duplicate fields are refused (Strict) or go out as `Warning: 299` headers (Warn).
  */
-export function decodeForWrite(scope: RequestScope, obj: KubeObject): void {
+export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = []): void {
   const fieldValidation = parseFieldValidation(scope.query);
-  if (!scope.rt.custom) return;
+  const label = { kind: scope.rt.names.kind, version: scope.version };
   const schema = scope.rt.versions.find((v) => v.name === scope.version)?.schema;
-  const { warnings } = decodeCustomResource(obj, schema, fieldValidation, { kind: scope.rt.names.kind, version: scope.version });
+  // Built-in kinds decode into fixed types: only duplicate fields can be reported for them.
+  const warnings = scope.rt.custom
+    ? decodeCustomResource(obj, schema, fieldValidation, label, duplicates).warnings
+    : fieldProblems(duplicates.map((path) => `duplicate field "${path}"`), fieldValidation, label);
   for (const w of warnings) scope.ctx.append('Warning', `299 - ${JSON.stringify(w)}`);
 }

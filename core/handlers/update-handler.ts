@@ -34,9 +34,10 @@ export async function admitUpdate(scope: RequestScope, desired: KubeObject, curr
 /** PUT of one object (or its status). */
 export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const obj = checkTypeMeta(await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope)), scope);
+  const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
+  const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
-  decodeForWrite(scope, obj);
+  decodeForWrite(scope, obj, body.duplicates);
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(
       // kube names the resource here (widgets.example.com), not the kind.
