@@ -1,16 +1,8 @@
 // User stories 3 and 8: a CRD applied, established, listed, and deleted together with its custom resources.
 import test from 'ava';
-import { describe, eventually, example, row, startKapi, table, tempDir, removeDir, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, eventually, example, removeDir, row, table, tempDir, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi();
 
 const crdName = 'customresourcedefinition.apiextensions.k8s.io';
 

@@ -1,16 +1,8 @@
 // User story 1: `kubectl api-resources` shows the built-in kinds, and a CRD's resource once it is established.
 import test from 'ava';
-import { describe, eventually, repoPath, row, startKapi, table, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, eventually, repoPath, row, table, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi();
 
 test.serial('api-resources lists namespaces and customresourcedefinitions', async (t) => {
   const res = await kapi.kubectl(['api-resources']);

@@ -2,18 +2,9 @@
 import test from 'ava';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, removeDir, setUpWidgets, startKapi, tempDir, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, removeDir, tempDir, tempFile, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-  await setUpWidgets(kapi);
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi({ widgets: true });
 
 test.serial('get of a missing widget is NotFound', async (t) => {
   const res = await kapi.kubectl(['get', 'widget', 'nope']);

@@ -1,16 +1,8 @@
 // User story 2 (and the namespace parts of 8 and 10): namespaces through kubectl.
 import test from 'ava';
-import { describe, row, startKapi, table, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, row, table, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi();
 
 const age = /^\d+[smhd]/;
 

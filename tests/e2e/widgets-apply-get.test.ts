@@ -2,18 +2,9 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { describe, example, row, setUpWidgets, startKapi, table, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, example, table, tempFile, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-  await setUpWidgets(kapi);
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi({ widgets: true });
 
 const age = /^\d+[smhd]/;
 const widgetYaml = readFileSync(example('widget.yaml'), 'utf8');

@@ -1,17 +1,8 @@
 // User story 7: deleting custom resources, with and without a finalizer.
 import test from 'ava';
-import { describe, example, setUpWidgets, startKapi, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, example, useKapi } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
-
-test.before(async () => {
-  kapi = await startKapi();
-  await setUpWidgets(kapi);
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
-});
+const kapi = useKapi({ widgets: true });
 
 const w2 = `apiVersion: example.com/v1
 kind: Widget

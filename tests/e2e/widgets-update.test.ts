@@ -2,19 +2,13 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
-import { describe, example, setUpWidgets, startKapi, tempFile, type KapiProcess, type KubectlResult } from '../helpers/kapi-process.js';
+import { describe, example, tempFile, useKapi, type KubectlResult } from '../helpers/kapi-process.js';
 
-let kapi: KapiProcess;
+const kapi = useKapi({ widgets: true });
 
 test.before(async () => {
-  kapi = await startKapi();
-  await setUpWidgets(kapi);
   const res = await kapi.kubectl(['-n', 'demo', 'apply', '-f', example('widget.yaml')]);
   if (res.code !== 0) throw new Error(describe(res));
-});
-
-test.after.always(async () => {
-  await kapi?.stop();
 });
 
 async function getW1(): Promise<any> {

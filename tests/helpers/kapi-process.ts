@@ -1,4 +1,5 @@
 // Runs `kapi serve` as a child process and the real `kubectl` against it, for end-to-end tests.
+import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -278,4 +279,27 @@ export async function setUpWidgets(kapi: KapiProcess, namespace = 'demo'): Promi
     const res = await kapi.kubectl(args, { stdin });
     if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${describe(res)}`);
   }
+}
+
+export interface SharedKapiOptions extends StartOptions {
+  /** Run `setUpWidgets` (the widgets CRD established, namespace demo) before the first test. */
+  widgets?: boolean;
+}
+
+/**
+ * One `kapi serve` for all the tests of a file: registers ava hooks that start it before the first test and stop it
+ * after the last. The returned object is filled in by a serial `before` hook, so use it only inside tests and hooks
+ * (the file's own `before` hooks run after it).
+ */
+export function useKapi(opts: SharedKapiOptions = {}): KapiProcess {
+  const { widgets, ...startOptions } = opts;
+  const kapi = {} as KapiProcess;
+  test.serial.before(async () => {
+    Object.assign(kapi, await startKapi(startOptions));
+    if (widgets) await setUpWidgets(kapi);
+  });
+  test.after.always(async () => {
+    await kapi.stop?.();
+  });
+  return kapi;
 }

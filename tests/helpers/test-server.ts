@@ -5,6 +5,8 @@
  *   await installWidgetsCrd(server);
  *   const res = await server.request('GET', '/apis/example.com/v1/widgets');
  *   await server.close();
+ *
+ * or, for one server shared by the tests of a file: `const server = useTestServer({ widgetsCrd: true });`
  */
 import 'reflect-metadata';
 import https from 'node:https';
@@ -14,7 +16,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
 import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth } from '../../index.js';
 import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
@@ -258,6 +260,29 @@ export async function waitFor<T>(fn: () => Promise<T> | T, timeoutMs = 10_000, w
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface SharedServerOptions extends StartOptions {
+  /** Install the example widgets CRD (see `installWidgetsCrd`) before the first test. */
+  widgetsCrd?: boolean;
+}
+
+/**
+ * One server for all the tests of a file: registers ava hooks that start it before the first test and close it after
+ * the last. The returned object is filled in by a serial `before` hook, so use it only inside tests and hooks (the
+ * file's own `before` hooks run after it).
+ */
+export function useTestServer(opts: SharedServerOptions = {}): TestServer {
+  const { widgetsCrd: withWidgets, ...startOptions } = opts;
+  const server = {} as TestServer;
+  test.serial.before(async () => {
+    Object.assign(server, await startTestServer(startOptions));
+    if (withWidgets) await installWidgetsCrd(server);
+  });
+  test.after.always(async () => {
+    await server.close?.();
+  });
+  return server;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

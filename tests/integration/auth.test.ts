@@ -1,15 +1,7 @@
 import test from 'ava';
-import { expectStatus, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { expectStatus, useTestServer } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** kube-apiserver's body for a failed authentication, byte for byte. */
 const unauthorized = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };

@@ -1,17 +1,8 @@
 /** Hostile and malformed requests: each is refused with the right Status, stores nothing, and leaves the server serving. */
 import test, { type ExecutionContext } from 'ava';
-import { createNamespace, createWidget, expectStatus, installWidgetsCrd, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const maxBody = 3 * 1024 * 1024;
 

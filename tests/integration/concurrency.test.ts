@@ -1,17 +1,8 @@
 /** Optimistic concurrency: resourceVersion preconditions on writes, and name uniqueness on create. */
 import test from 'ava';
-import { createNamespace, createWidget, expectStatus, installWidgetsCrd, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const modified =
   'Operation cannot be fulfilled on widgets.example.com "w1": the object has been modified; please apply your changes to the latest version and try again';

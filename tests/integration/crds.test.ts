@@ -10,22 +10,13 @@ import {
   installWidgetsCrd,
   names,
   startTestServer,
+  useTestServer,
   waitForServed,
   widget,
   widgetsCrd,
-  type TestServer,
 } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const crdsPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 

@@ -1,28 +1,8 @@
 /** The resource URIs and verbs, on a namespaced custom resource (widgets) and on cluster-scoped namespaces. */
 import test from 'ava';
-import {
-  createNamespace,
-  createWidget,
-  expectStatus,
-  installWidgetsCrd,
-  names,
-  startTestServer,
-  suffix,
-  widget,
-  widgetsPath,
-  type TestServer,
-} from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, names, suffix, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const notFoundPath = { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' };
 

@@ -1,18 +1,9 @@
 /** Discovery documents (legacy and aggregated), /version, and the health endpoints. */
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { installWidgetsCrd, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { useTestServer } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 /** discovery.StorageVersionHash: base64 of the first 8 bytes of sha256("group/version/kind"). */
 function storageVersionHash(group: string, version: string, kind: string): string {

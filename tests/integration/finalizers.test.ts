@@ -1,17 +1,8 @@
 /** Graceful deletion with finalizers, and delete preconditions. */
 import test from 'ava';
-import { createNamespace, createWidget, expectStatus, installWidgetsCrd, startTestServer, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, useTestServer, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const hold = 'example.com/hold';
 

@@ -1,17 +1,8 @@
 /** Lists: paging with limit/continue, label and field selectors. */
 import test from 'ava';
-import { createNamespace, createWidget, expectStatus, installWidgetsCrd, names, startTestServer, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, names, useTestServer, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 async function list(ns: string, query: string) {
   return server.request('GET', `${widgetsPath(ns)}?${query}`);

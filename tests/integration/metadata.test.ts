@@ -1,17 +1,8 @@
 /** ObjectMeta on create: names, generateName, system fields, labels, namespace names. */
 import test from 'ava';
-import { createNamespace, expectStatus, installWidgetsCrd, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, expectStatus, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 const subdomainRule =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

@@ -1,17 +1,8 @@
 /** Namespace lifecycle: initial namespaces, admission of namespaced objects, and termination. */
 import test from 'ava';
-import { createNamespace, createWidget, expectStatus, installWidgetsCrd, names, startTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, expectStatus, names, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 function waitGone(path: string) {
   return server.waitFor(async () => (await server.request('GET', path)).status === 404, 15_000, `${path} to be gone`);

@@ -1,17 +1,8 @@
 /** Watches: event streams of a collection, filtered watches, resourceVersion starts and timeouts. */
 import test from 'ava';
-import { createNamespace, createWidget, installWidgetsCrd, startTestServer, widgetsPath, type TestServer, type WatchEvent } from '../helpers/test-server.js';
+import { createNamespace, createWidget, useTestServer, widgetsPath, type WatchEvent } from '../helpers/test-server.js';
 
-let server: TestServer;
-
-test.before(async () => {
-  server = await startTestServer();
-  await installWidgetsCrd(server);
-});
-
-test.after.always(async () => {
-  await server?.close();
-});
+const server = useTestServer({ widgetsCrd: true });
 
 function mergePatch(ns: string, name: string, body: unknown) {
   return server.request('PATCH', widgetsPath(ns, name), { body, contentType: 'application/merge-patch+json' });

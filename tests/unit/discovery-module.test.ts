@@ -1,42 +1,12 @@
 import 'reflect-metadata';
 import test from 'ava';
-import Koa from 'koa';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { container } from 'tsyringe';
 import { discoveryModule } from '../../core/discovery/discovery-module.js';
-import { ApiError, errors } from '../../core/errors/api-error.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import type { ResourceType } from '../../core/registry/resource-type.js';
 import { defaultServerConfig } from '../../core/server/server-config.js';
-import { Tokens } from '../../core/tokens.js';
+import { namespaces, widgetsType } from '../helpers/resource-types.js';
+import { registryContainer, serveRoutes } from '../helpers/route-server.js';
 
-const widgets: ResourceType = {
-  group: 'example.com',
-  names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
-  scope: 'Namespaced',
-  allowUnconditionalUpdate: false,
-  custom: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  versions: [
-    {
-      name: 'v1',
-      served: true,
-      storage: true,
-      subresources: { status: true },
-      schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } },
-    },
-  ],
-};
-
-const namespaces: ResourceType = {
-  group: '',
-  names: { plural: 'namespaces', singular: 'namespace', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'] },
-  scope: 'Cluster',
-  allowUnconditionalUpdate: true,
-  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  versions: [{ name: 'v1', served: true, storage: true, subresources: { status: true } }],
-};
+const widgets = widgetsType({ type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } });
 
 const aggregatedAccept =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -54,33 +24,14 @@ const notFound = {
 
 /** The discovery module in a child container, served by a koa app that dispatches to the registered routes. */
 async function serve(types: ResourceType[]) {
-  const c = container.createChildContainer();
-  const registry = new ResourceRegistry();
-  for (const t of types) registry.set(t);
-  c.registerInstance(Tokens.Registry, registry);
-  c.registerInstance(Tokens.Config, defaultServerConfig);
+  const { c, registry } = registryContainer(types);
   discoveryModule()(c);
-  const routes = c.resolveAll(Tokens.Route);
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const route = routes.find((r) => (r.path.endsWith('/*') ? ctx.path.startsWith(r.path.slice(0, -1)) : r.path === ctx.path));
-    try {
-      if (!route) throw errors.pathNotFound();
-      await route.handle(ctx);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      ctx.status = err.code;
-      ctx.body = err.status;
-    }
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { host, close } = await serveRoutes(c);
   return {
     registry,
     host,
     get: (path: string, headers: Record<string, string> = {}) => fetch(`http://${host}${path}`, { headers }),
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close,
   };
 }
 

@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import test from 'ava';
-import Koa from 'koa';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { container } from 'tsyringe';
-import { ApiError, errors } from '../../core/errors/api-error.js';
 import type { HealthCheck } from '../../core/health/health-check.js';
 import { healthModule } from '../../core/health/health-module.js';
 import { Tokens } from '../../core/tokens.js';
+import { serveRoutes } from '../helpers/route-server.js';
 
 const healthy = (name: string, readinessOnly = false): HealthCheck => ({ name, readinessOnly, check: async () => {} });
 const failing = (name: string, reason: string): HealthCheck => ({ name, check: async () => Promise.reject(new Error(reason)) });
@@ -17,28 +14,13 @@ async function serve(checks: HealthCheck[]) {
   const c = container.createChildContainer();
   for (const check of checks) c.register(Tokens.HealthCheck, { useValue: check });
   healthModule()(c);
-  const routes = c.resolveAll(Tokens.Route);
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const route = routes.find((r) => (r.path.endsWith('/*') ? ctx.path.startsWith(r.path.slice(0, -1)) : r.path === ctx.path));
-    try {
-      if (!route) throw errors.pathNotFound();
-      await route.handle(ctx);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      ctx.status = err.code;
-      ctx.body = err.status;
-    }
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { host, close } = await serveRoutes(c);
   return {
     get: async (path: string) => {
-      const res = await fetch(`${base}${path}`);
+      const res = await fetch(`http://${host}${path}`);
       return { status: res.status, headers: res.headers, body: await res.text() };
     },
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close,
   };
 }
 

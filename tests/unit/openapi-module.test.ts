@@ -1,50 +1,20 @@
 import 'reflect-metadata';
 import test from 'ava';
-import Koa from 'koa';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { container } from 'tsyringe';
-import { ApiError, errors } from '../../core/errors/api-error.js';
 import { openapiModule } from '../../core/openapi/openapi-module.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import type { ResourceType } from '../../core/registry/resource-type.js';
 import { defaultServerConfig } from '../../core/server/server-config.js';
-import { Tokens } from '../../core/tokens.js';
+import { namespaces, widgetsType } from '../helpers/resource-types.js';
+import { registryContainer, serveRoutes } from '../helpers/route-server.js';
 
-const widgets: ResourceType = {
-  group: 'example.com',
-  names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
-  scope: 'Namespaced',
-  allowUnconditionalUpdate: false,
-  custom: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  versions: [
-    {
-      name: 'v1',
-      served: true,
-      storage: true,
-      subresources: { status: true },
-      schema: {
-        type: 'object',
-        description: 'A widget.',
-        properties: {
-          metadata: { type: 'object' },
-          spec: { type: 'object', properties: { replicas: { type: 'integer', description: 'How many.' } } },
-        },
-      },
-    },
-  ],
-};
-
-const namespaces: ResourceType = {
-  group: '',
-  names: { plural: 'namespaces', singular: 'namespace', kind: 'Namespace', listKind: 'NamespaceList', shortNames: ['ns'] },
-  scope: 'Cluster',
-  allowUnconditionalUpdate: true,
-  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  versions: [{ name: 'v1', served: true, storage: true, subresources: { status: true } }],
-};
+const widgets = widgetsType({
+  type: 'object',
+  description: 'A widget.',
+  properties: {
+    metadata: { type: 'object' },
+    spec: { type: 'object', properties: { replicas: { type: 'integer', description: 'How many.' } } },
+  },
+});
 
 const objectMetaRef = { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] };
 const widgetGvk = { group: 'example.com', kind: 'Widget', version: 'v1' };
@@ -56,32 +26,13 @@ interface Doc {
 
 /** The OpenAPI module in a child container, served by a koa app that dispatches to the registered routes. */
 async function serve(types: ResourceType[] = [widgets, namespaces]) {
-  const c = container.createChildContainer();
-  const registry = new ResourceRegistry();
-  for (const t of types) registry.set(t);
-  c.registerInstance(Tokens.Registry, registry);
-  c.registerInstance(Tokens.Config, defaultServerConfig);
+  const { c, registry } = registryContainer(types);
   openapiModule()(c);
-  const routes = c.resolveAll(Tokens.Route);
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const route = routes.find((r) => (r.path.endsWith('/*') ? ctx.path.startsWith(r.path.slice(0, -1)) : r.path === ctx.path));
-    try {
-      if (!route) throw errors.pathNotFound();
-      await route.handle(ctx);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      ctx.status = err.code;
-      ctx.body = err.status;
-    }
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { host, close } = await serveRoutes(c);
   return {
     registry,
-    get: (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers, redirect: 'manual' }),
-    close: () => new Promise((resolve) => server.close(resolve)),
+    get: (path: string, headers: Record<string, string> = {}) => fetch(`http://${host}${path}`, { headers, redirect: 'manual' }),
+    close,
   };
 }
 

@@ -22,11 +22,8 @@ const maxFieldNumber = 2 ** 29 - 1;
 export function checkWire(type: protobuf.Type, buf: Uint8Array, start = 0, end = buf.length): void {
   let pos = start;
   while (pos < end) {
-    const [tag, afterTag] = readVarint(buf, pos, end);
+    const [fieldNumber, wireType, afterTag] = readTag(buf, pos, end);
     pos = afterTag;
-    const fieldNumber = Math.floor(tag / 8);
-    const wireType = tag % 8;
-    if (fieldNumber < 1 || fieldNumber > maxFieldNumber) throw new WireError(`illegal tag ${fieldNumber} (wire type ${wireType})`);
     const field = type.fieldsById[fieldNumber];
     if (!field) {
       pos = skipField(buf, pos, end, wireType);
@@ -38,13 +35,8 @@ export function checkWire(type: protobuf.Type, buf: Uint8Array, start = 0, end =
       const [entryStart, entryEnd] = readLength(buf, pos, end);
       checkMapEntry(type, field, buf, entryStart, entryEnd);
       pos = entryEnd;
-    } else if (field.resolvedType instanceof protobuf.Type) {
-      expectWireType(type, field, wireType, 2);
-      const [msgStart, msgEnd] = readLength(buf, pos, end);
-      checkWire(field.resolvedType, buf, msgStart, msgEnd);
-      pos = msgEnd;
     } else {
-      pos = checkScalar(type, field, field.type, buf, pos, end, wireType);
+      pos = checkValue(type, field, buf, pos, end, wireType);
     }
   }
   if (pos !== end) throw new WireError('unexpected end of message');
@@ -53,26 +45,27 @@ export function checkWire(type: protobuf.Type, buf: Uint8Array, start = 0, end =
 function checkMapEntry(owner: protobuf.Type, field: protobuf.MapField, buf: Uint8Array, start: number, end: number): void {
   let pos = start;
   while (pos < end) {
-    const [tag, afterTag] = readVarint(buf, pos, end);
+    const [fieldNumber, wireType, afterTag] = readTag(buf, pos, end);
     pos = afterTag;
-    const fieldNumber = Math.floor(tag / 8);
-    const wireType = tag % 8;
-    if (fieldNumber < 1 || fieldNumber > maxFieldNumber) throw new WireError(`illegal tag ${fieldNumber} (wire type ${wireType})`);
     if (fieldNumber === 1) {
       pos = checkScalar(owner, field, field.keyType, buf, pos, end, wireType);
     } else if (fieldNumber === 2) {
-      if (field.resolvedType instanceof protobuf.Type) {
-        expectWireType(owner, field, wireType, 2);
-        const [msgStart, msgEnd] = readLength(buf, pos, end);
-        checkWire(field.resolvedType, buf, msgStart, msgEnd);
-        pos = msgEnd;
-      } else {
-        pos = checkScalar(owner, field, field.type, buf, pos, end, wireType);
-      }
+      pos = checkValue(owner, field, buf, pos, end, wireType);
     } else {
       pos = skipField(buf, pos, end, wireType);
     }
   }
+}
+
+/** Checks one value of `field` (for a map field, an entry's value): an embedded message or a scalar; returns the position after it. */
+function checkValue(owner: protobuf.Type, field: AnyField, buf: Uint8Array, pos: number, end: number, wireType: number): number {
+  if (field.resolvedType instanceof protobuf.Type) {
+    expectWireType(owner, field, wireType, 2);
+    const [msgStart, msgEnd] = readLength(buf, pos, end);
+    checkWire(field.resolvedType, buf, msgStart, msgEnd);
+    return msgEnd;
+  }
+  return checkScalar(owner, field, field.type, buf, pos, end, wireType);
 }
 
 const varintTypes = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'bool']);
@@ -147,6 +140,15 @@ function skipField(buf: Uint8Array, pos: number, end: number, wireType: number):
 function skipBytes(pos: number, n: number, end: number): number {
   if (pos + n > end) throw new WireError('unexpected EOF');
   return pos + n;
+}
+
+/** Reads a field's tag; returns its field number (which must be legal), its wire type and the position after it. */
+function readTag(buf: Uint8Array, pos: number, end: number): [number, number, number] {
+  const [tag, afterTag] = readVarint(buf, pos, end);
+  const fieldNumber = Math.floor(tag / 8);
+  const wireType = tag % 8;
+  if (fieldNumber < 1 || fieldNumber > maxFieldNumber) throw new WireError(`illegal tag ${fieldNumber} (wire type ${wireType})`);
+  return [fieldNumber, wireType, afterTag];
 }
 
 /** Reads a length prefix; returns the [start, end) of the bytes it announces, which must fit before `end`. */
