@@ -8,11 +8,14 @@ import { applyDefaults } from './schema-defaulting.js';
 import { pruneNonNullableNulls, pruneUnknownFields } from './schema-pruning.js';
 import { compileValidator, type SchemaValidator } from './schema-validator.js';
 import type { SchemaCause } from './validation-errors.js';
+import { mergeModel, type MergeModel } from './merge-strategy.js';
 
 export type { SchemaCause } from './validation-errors.js';
 
 export interface CompiledSchema {
   readonly schema: JSONSchemaProps;
+  /** How fields merge (list types, map keys, atomic maps): the model Server-Side Apply works from. */
+  readonly mergeModel: MergeModel;
   /**
    * Removes, in place, the fields the schema does not declare (apiVersion, kind and metadata of the resource and of
    * embedded resources are kept; x-kubernetes-preserve-unknown-fields subtrees keep unknown fields) and then the
@@ -45,7 +48,8 @@ export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
 
 function build(schema: JSONSchemaProps): CompiledSchema {
   const defaulted = hasAnyDefault(schema);
-  let validator: SchemaValidator | undefined;
+  // Compiled now, when the CRD is created or updated, not on the first write.
+  const validator: SchemaValidator = compileValidator(schema, true);
   let statusValidator: SchemaValidator | null | undefined;
   const statusSchema = (): JSONSchemaProps | undefined => {
     const props = schema.properties;
@@ -53,6 +57,7 @@ function build(schema: JSONSchemaProps): CompiledSchema {
   };
   return {
     schema,
+    mergeModel: mergeModel(schema),
     prune(obj) {
       const unknown = pruneUnknownFields(obj, schema, true);
       pruneNonNullableNulls(obj, schema);
@@ -62,7 +67,6 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       if (defaulted) applyDefaults(obj, schema); // most schemas have no defaults: skip the walk (hot read path)
     },
     validate(obj) {
-      validator ??= compileValidator(schema, true);
       return validator(obj);
     },
     validateStatus(obj) {

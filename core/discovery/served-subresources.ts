@@ -16,13 +16,13 @@ export interface ServedSubresource {
 /** The kind behind every scale subresource. */
 const scaleKind: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
-/** The subresources a resource type declares at a version, by name (scale before status). */
+/** The subresources a resource type declares at a version, in kube's CRD order (status, then scale). */
 export function servedSubresources(type: ResourceType, version: ResourceVersionDef): ServedSubresource[] {
   const verbs = ['get', 'patch', 'update'];
   const subresources: ServedSubresource[] = [];
-  if (version.subresources?.scale) subresources.push({ name: 'scale', kind: scaleKind, verbs });
   if (version.subresources?.status) {
     subresources.push({ name: 'status', kind: { group: type.group, version: version.name, kind: type.names.kind }, verbs });
   }
+  if (version.subresources?.scale) subresources.push({ name: 'scale', kind: scaleKind, verbs });
   return subresources;
 }

@@ -107,6 +107,7 @@ test('aggregated discovery on /apis', async (t) => {
   t.deepEqual([...widgets.verbs].sort(), ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
   t.deepEqual(widgets.subresources, [
     { subresource: 'status', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' }, verbs: ['get', 'patch', 'update'] },
+    { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
   ]);
 });
 

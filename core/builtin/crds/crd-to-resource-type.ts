@@ -1,5 +1,6 @@
 import type { ResourceType } from '../../registry/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
+import { compileSchema } from '../../../schemas/structural-schema.js';
 
 /** In the order kube lists them in discovery. */
 export const customResourceVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -14,18 +15,22 @@ export function crdToResourceType(crd: Crd): ResourceType {
     allowUnconditionalUpdate: false,
     verbs: customResourceVerbs,
     custom: true,
-    versions: crd.spec.versions.map((v) => ({
-      name: v.name,
-      served: v.served,
-      storage: v.storage,
-      deprecated: v.deprecated,
-      deprecationWarning: v.deprecationWarning,
-      schema: v.schema?.openAPIV3Schema,
-      printerColumns: v.additionalPrinterColumns?.length
-        ? v.additionalPrinterColumns
-        : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
-      subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
-      selectableFields: v.selectableFields,
-    })),
+    versions: crd.spec.versions.map((v) => {
+      // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
+      if (v.schema?.openAPIV3Schema) compileSchema(v.schema.openAPIV3Schema);
+      return {
+        name: v.name,
+        served: v.served,
+        storage: v.storage,
+        deprecated: v.deprecated,
+        deprecationWarning: v.deprecationWarning,
+        schema: v.schema?.openAPIV3Schema,
+        printerColumns: v.additionalPrinterColumns?.length
+          ? v.additionalPrinterColumns
+          : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+        subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
+        selectableFields: v.selectableFields,
+      };
+    }),
   };
 }
