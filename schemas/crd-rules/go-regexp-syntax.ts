@@ -257,7 +257,7 @@ function parseRepeat(s: string): { min: number; max: number; rest: string } | un
 }
 
 function isValidCaptureName(name: string): boolean {
-  return name !== '' && /^[\p{L}\p{Nd}_]+$/u.test(name);
+  return /^[0-9A-Za-z_]+$/.test(name); // Go accepts ASCII letters, digits and _ only
 }
 
 /**

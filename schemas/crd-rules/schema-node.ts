@@ -60,12 +60,6 @@ export function mapSize(s: SchemaNode, name: string): number {
   return isNode(v) ? Object.keys(v).length : 0;
 }
 
-/** Whether a map field has the key. */
-export function hasKey(s: SchemaNode, name: string, key: string): boolean {
-  const v = field(s, name);
-  return isNode(v) && Object.prototype.hasOwnProperty.call(v, key);
-}
-
 /** A map field's value for `key` as a schema (undefined when absent). */
 export function mapValue(s: SchemaNode, name: string, key: string): SchemaNode | undefined {
   const v = field(s, name);

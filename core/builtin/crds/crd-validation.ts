@@ -1,6 +1,8 @@
 import type { StatusCause } from '../../errors/api-error.js';
 import { fieldErrors } from '../../errors/api-error.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.js';
+import { isDeepStrictEqual } from 'node:util';
+import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaRequirements } from '../../../schemas/crd-schema-rules.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 
 const scopes = ['Cluster', 'Namespaced'];
@@ -32,7 +34,8 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
     causes.push(fieldErrors.invalid('metadata.name', crd.metadata?.name ?? '', 'must be spec.names.plural+"."+spec.group'));
   }
   if (!scopes.includes(spec.scope)) causes.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', scopes));
-  causes.push(...validateVersions(spec.versions));
+  const requirements = old ? requirementsForUpdate((old.spec?.versions ?? []).map((v) => v?.schema?.openAPIV3Schema)) : allRequirements;
+  causes.push(...validateVersions(spec.versions, requirements));
   if (old) {
     if (old.spec?.scope !== spec.scope) causes.push(fieldErrors.invalid('spec.scope', spec.scope, 'field is immutable'));
     if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));
@@ -40,10 +43,32 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
   return causes;
 }
 
-function validateVersions(versions: CrdVersion[] | undefined): StatusCause[] {
+/** A JSON value without its null fields (a null decodes to an unset field, so it does not make schemas differ). */
+function withoutNulls(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(withoutNulls);
+  if (typeof x !== 'object' || x === null) return x;
+  return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+}
+
+/**
+ * Whether all versions carry the same schema. kube-apiserver then validates it once, as the internal version's
+ * top-level `spec.validation` (the v1 conversion lifts identical per-version schemas there), so its violations are
+ * reported under `spec.validation.openAPIV3Schema`; otherwise each under `spec.versions[i].schema.openAPIV3Schema`.
+ */
+function sharedSchema(versions: CrdVersion[]): boolean {
+  const first = withoutNulls(versions[0]?.schema);
+  return versions.every((v) => isDeepStrictEqual(withoutNulls(v?.schema), first));
+}
+
+function hasStatus(v: CrdVersion | undefined): boolean {
+  return v?.subresources?.status !== undefined && v.subresources.status !== null;
+}
+
+function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdSchemaRequirements): StatusCause[] {
   if (!Array.isArray(versions) || versions.length === 0) return [fieldErrors.invalid('spec.versions', [], 'must have exactly one version marked as storage version')];
   const causes: StatusCause[] = [];
   const seen = new Set<string>();
+  const shared = sharedSchema(versions);
   versions.forEach((v, i) => {
     const path = `spec.versions[${i}]`;
     if (!str(v.name)) causes.push(fieldErrors.required(`${path}.name`));
@@ -53,7 +78,14 @@ function validateVersions(versions: CrdVersion[] | undefined): StatusCause[] {
       seen.add(v.name);
     }
     if (!v.schema?.openAPIV3Schema) causes.push(fieldErrors.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
+    else if (!shared) {
+      causes.push(...validateCrdSchema(v.schema.openAPIV3Schema, `${path}.schema.openAPIV3Schema`, { ...requirements, statusEnabled: hasStatus(v) }));
+    }
   });
+  const sharedOpenAPIV3Schema = shared ? versions[0]?.schema?.openAPIV3Schema : undefined;
+  if (sharedOpenAPIV3Schema) {
+    causes.push(...validateCrdSchema(sharedOpenAPIV3Schema, 'spec.validation.openAPIV3Schema', { ...requirements, statusEnabled: versions.some(hasStatus) }));
+  }
   if (versions.filter((v) => v.storage).length !== 1) {
     causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
   }
