@@ -1,4 +1,4 @@
-import type { KVStore, KeyValue, KVWatch } from '../storage/kv.js';
+import type { KVStore, KVWatch } from '../storage/kv.js';
 import { CompactedError, FutureRevisionError } from '../storage/kv.js';
 import type { KubeObject, ResourceType } from '../registry/resource-type.js';
 import { errors, type Qualified } from '../errors/api-error.js';
@@ -276,4 +276,3 @@ export function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export type { KeyValue };
