@@ -9,6 +9,7 @@ import { pruneNonNullableNulls, pruneUnknownFields } from './schema-pruning.js';
 import { compileValidator, type SchemaValidator } from './schema-validator.js';
 import type { SchemaCause } from './validation-errors.js';
 import { mergeModel, type MergeModel } from './merge-strategy.js';
+import { compileCrdRules, type CrdRuleProgram } from './cel/crd-rules.js';
 
 export type { SchemaCause } from './validation-errors.js';
 
@@ -16,6 +17,8 @@ export interface CompiledSchema {
   readonly schema: JSONSchemaProps;
   /** How fields merge (list types, map keys, atomic maps): the model Server-Side Apply works from. */
   readonly mergeModel: MergeModel;
+  /** The schema's x-kubernetes-validations rules, compiled (absent without rules, or when they do not compile). */
+  readonly rules?: CrdRuleProgram;
   /**
    * Removes, in place, the fields the schema does not declare (apiVersion, kind and metadata of the resource and of
    * embedded resources are kept; x-kubernetes-preserve-unknown-fields subtrees keep unknown fields) and then the
@@ -58,6 +61,7 @@ function build(schema: JSONSchemaProps): CompiledSchema {
   return {
     schema,
     mergeModel: mergeModel(schema),
+    rules: compileCrdRules(schema).program,
     prune(obj) {
       const unknown = pruneUnknownFields(obj, schema, true);
       pruneNonNullableNulls(obj, schema);

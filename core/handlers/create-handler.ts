@@ -6,6 +6,7 @@ import { readObjectBody } from './request-body.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { respondObject } from './respond.js';
+import { addWarnings } from './warnings.js';
 import { ApiError } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
 
@@ -32,8 +33,10 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
     object: obj,
     user: scope.user,
     dryRun,
+    warnings: [],
   };
   await scope.pipeline.run(attrs);
+  addWarnings(scope.ctx, attrs.warnings);
   respondObject(scope, 201, await createWithGeneratedNameRetry(scope, attrs.object, dryRun));
 }
 

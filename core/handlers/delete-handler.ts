@@ -33,6 +33,7 @@ export async function admitDelete(scope: RequestScope, dryRun: boolean, name = s
     oldObject: current,
     user: scope.user,
     dryRun,
+    warnings: [],
   });
 }
 

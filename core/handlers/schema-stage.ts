@@ -2,11 +2,13 @@ import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';
+import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
 import type { RequestScope } from './request-scope.js';
 import { parseFieldValidation } from './query-options.js';
+import { addWarnings } from './warnings.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -55,8 +57,13 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
   const schema = rt.versions.find((v) => v.name === attrs.version)?.schema;
   if (!schema) return [];
   const compiled = compileSchema(schema);
-  const causes = subresource === 'status' ? compiled.validateStatus(object) : compiled.validate(object);
-  return attrs.oldObject && causes.length ? ratchet(causes, object, attrs.oldObject) : causes;
+  const found = subresource === 'status' ? compiled.validateStatus(object) : compiled.validate(object);
+  const causes = attrs.oldObject && found.length ? ratchet(found, object, attrs.oldObject) : found;
+  if (!compiled.rules) return causes;
+  // kube runs the CEL rules only on an object whose schema errors do not block them (the rules ratchet themselves).
+  const skipped = celRulesSkippedCause(causes);
+  if (skipped) return [...causes, skipped];
+  return [...causes, ...compiled.rules.validate(object, attrs.oldObject, { warnings: attrs.warnings })];
 }
 
 /**
@@ -71,5 +78,5 @@ export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates:
   const warnings = scope.rt.custom
     ? decodeCustomResource(obj, schema, fieldValidation, label, duplicates).warnings
     : fieldProblems(duplicates.map((path) => `duplicate field "${path}"`), fieldValidation, label);
-  for (const w of warnings) scope.ctx.append('Warning', `299 - ${JSON.stringify(w)}`);
+  addWarnings(scope.ctx, warnings);
 }

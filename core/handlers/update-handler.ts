@@ -6,6 +6,7 @@ import { readObjectBody } from './request-body.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
 import { respondObject, toVersion } from './respond.js';
+import { addWarnings } from './warnings.js';
 import type { KubeObject } from '../registry/resource-type.js';
 
 /** Runs the write pipeline for an update of `current` into `desired` and returns the object to store. */
@@ -26,8 +27,10 @@ export async function admitUpdate(scope: RequestScope, desired: KubeObject, curr
     oldObject: toVersion(current, scope),
     user: scope.user,
     dryRun,
+    warnings: [],
   };
   await scope.pipeline.run(attrs);
+  addWarnings(scope.ctx, attrs.warnings);
   return attrs.object;
 }
 

@@ -16,6 +16,8 @@ export interface WriteAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /** Warnings for the client (sent as `Warning: 299` headers). */
+  warnings: string[];
 }
 
 /** One step of the write path; throws an ApiError to refuse the write. */

@@ -19,6 +19,7 @@ import { handleDelete } from '../handlers/delete-handler.js';
 import { handleDeleteCollection } from '../handlers/delete-collection-handler.js';
 import { handleScale } from '../handlers/scale-handler.js';
 import { deprecationWarning } from './deprecation-warning.js';
+import { addWarnings } from '../handlers/warnings.js';
 
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
@@ -57,7 +58,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     pipeline: deps.pipeline,
     codecs: deps.codecs,
   };
-  if (version.deprecated) ctx.append('Warning', `299 - ${JSON.stringify(deprecationWarning(rt, version))}`);
+  if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
   const max = deps.maxBodyBytes;
   if (info.subresource === 'scale') return handleScale(scope, max);
   switch (info.verb) {

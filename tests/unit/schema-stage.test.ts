@@ -114,6 +114,7 @@ const attrs = (object: KubeObject, subresource = '', resource: ResourceType = rt
   object,
   user: { username: 'admin', groups: [] },
   dryRun: false,
+  warnings: [],
 });
 
 test('the validation stage refuses an invalid custom resource with kube\'s 422', (t) => {

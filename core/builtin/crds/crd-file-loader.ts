@@ -52,7 +52,7 @@ export class CrdFileLoader implements Controller {
     for (const crd of this.paths.flatMap(readCrdFiles)) {
       const name = String(crd.metadata?.name ?? '');
       const existing = await store.find('', name);
-      const base = { rt: store.rt, version: 'v1', subresource: '', namespace: '', name, user: admin, dryRun: false };
+      const base = { rt: store.rt, version: 'v1', subresource: '', namespace: '', name, user: admin, dryRun: false, warnings: [] };
       try {
         if (!existing) {
           prepareForCreate(crd, store.rt, 'v1', '');

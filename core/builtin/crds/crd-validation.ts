@@ -2,7 +2,9 @@ import type { StatusCause } from '../../errors/api-error.js';
 import { fieldErrors } from '../../errors/api-error.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { isDeepStrictEqual } from 'node:util';
-import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaRequirements } from '../../../schemas/crd-schema-rules.js';
+import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaOptions, type CrdSchemaRequirements } from '../../../schemas/crd-schema-rules.js';
+import { compileCrdRules } from '../../../schemas/cel/crd-rules.js';
+import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 
 const scopes = ['Cluster', 'Namespaced'];
@@ -64,6 +66,12 @@ function hasStatus(v: CrdVersion | undefined): boolean {
   return v?.subresources?.status !== undefined && v.subresources.status !== null;
 }
 
+/** Structural rules first; the CEL rules are compiled (and their cost estimated) only on a structural schema, as kube does. */
+function validateSchema(schema: JSONSchemaProps, path: string, options: Partial<CrdSchemaOptions>): StatusCause[] {
+  const causes = validateCrdSchema(schema, path, options);
+  return causes.length ? causes : compileCrdRules(schema, path).errors;
+}
+
 function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdSchemaRequirements): StatusCause[] {
   if (!Array.isArray(versions) || versions.length === 0) return [fieldErrors.invalid('spec.versions', [], 'must have exactly one version marked as storage version')];
   const causes: StatusCause[] = [];
@@ -79,12 +87,12 @@ function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdS
     }
     if (!v.schema?.openAPIV3Schema) causes.push(fieldErrors.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
     else if (!shared) {
-      causes.push(...validateCrdSchema(v.schema.openAPIV3Schema, `${path}.schema.openAPIV3Schema`, { ...requirements, statusEnabled: hasStatus(v) }));
+      causes.push(...validateSchema(v.schema.openAPIV3Schema, `${path}.schema.openAPIV3Schema`, { ...requirements, statusEnabled: hasStatus(v) }));
     }
   });
   const sharedOpenAPIV3Schema = shared ? versions[0]?.schema?.openAPIV3Schema : undefined;
   if (sharedOpenAPIV3Schema) {
-    causes.push(...validateCrdSchema(sharedOpenAPIV3Schema, 'spec.validation.openAPIV3Schema', { ...requirements, statusEnabled: versions.some(hasStatus) }));
+    causes.push(...validateSchema(sharedOpenAPIV3Schema, 'spec.validation.openAPIV3Schema', { ...requirements, statusEnabled: versions.some(hasStatus) }));
   }
   if (versions.filter((v) => v.storage).length !== 1) {
     causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
