@@ -4,11 +4,8 @@
  * `/` → `__slash__`, and CEL reserved words become `__{word}__`.
  */
 
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
+/** CEL's reserved words that are not also literals or operators (the parser rejects them as identifiers). */
+export const CEL_RESERVED_WORDS: readonly string[] = [
   'as',
   'break',
   'const',
@@ -26,7 +23,9 @@ const RESERVED = new Set([
   'var',
   'void',
   'while',
-]);
+];
+
+const RESERVED = new Set(['true', 'false', 'null', 'in', ...CEL_RESERVED_WORDS]);
 
 /** The CEL identifier for a property name, or undefined when the name cannot be accessed from CEL. */
 export function escapeProperty(name: string): string | undefined {

@@ -7,6 +7,7 @@
 import { goQuote } from '../go-values.js';
 import type { Expr } from './ast.js';
 import type { CheckedAst } from './checker.js';
+import { fixedFinite, nonFiniteText, scaledRound, scientificDigits } from './float-digits.js';
 import { formatDuration, formatRFC3339 } from './time.js';
 import type { Type } from './types.js';
 import { CelError, CelMap, Duration, Timestamp, TypeValue, UInt, formatDouble, typeNameOf, type Val, type Value } from './values.js';
@@ -24,30 +25,6 @@ class FormatError extends Error {
 const NNBSP = '\u202f';
 const SUPER_DIGITS = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
 
-/** round(|x| * 10^p) half-to-even on the exact binary value (what Go's strconv does). */
-function scaled(x: number, p: number): bigint {
-  const buf = new DataView(new ArrayBuffer(8));
-  buf.setFloat64(0, Math.abs(x));
-  const bits = buf.getBigUint64(0);
-  const e = Number((bits >> 52n) & 0x7ffn);
-  let mant = bits & ((1n << 52n) - 1n);
-  let exp: number;
-  if (e === 0) exp = -1074;
-  else {
-    mant |= 1n << 52n;
-    exp = e - 1075;
-  }
-  let num = mant;
-  let den = 1n;
-  if (exp >= 0) num <<= BigInt(exp);
-  else den <<= BigInt(-exp);
-  if (p >= 0) num *= 10n ** BigInt(p);
-  else den *= 10n ** BigInt(-p);
-  const q = num / den;
-  const r2 = (num % den) * 2n;
-  return r2 > den || (r2 === den && q % 2n === 1n) ? q + 1n : q;
-}
-
 function group(intDigits: string): string {
   let out = '';
   for (let i = 0; i < intDigits.length; i++) {
@@ -58,17 +35,14 @@ function group(intDigits: string): string {
 }
 
 function nonFinite(x: number): string | undefined {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '∞';
-  if (x === -Infinity) return '-∞';
-  return undefined;
+  return nonFiniteText(x, '∞');
 }
 
 /** golang.org/x/text message.Printer (en-US) `%.{p}f`: `1,234.500000`. */
 export function textFixed(x: number, p: number): string {
   const nf = nonFinite(x);
   if (nf) return nf;
-  const digits = scaled(x, p).toString().padStart(p + 1, '0');
+  const digits = scaledRound(x, p).toString().padStart(p + 1, '0');
   const sign = x < 0 ? '-' : '';
   const intPart = group(p ? digits.slice(0, -p) : digits);
   return sign + (p ? `${intPart}.${digits.slice(-p)}` : intPart);
@@ -79,20 +53,7 @@ export function textScientific(x: number, p: number): string {
   const nf = nonFinite(x);
   if (nf) return nf;
   const sign = x < 0 ? '-' : '';
-  let k = 0;
-  let q = 0n;
-  if (x !== 0) {
-    k = Math.floor(Math.log10(Math.abs(x)));
-    q = scaled(x, p - k);
-    const lim = 10n ** BigInt(p + 1);
-    if (q >= lim) {
-      k++;
-      q = scaled(x, p - k);
-    } else if (q < lim / 10n) {
-      k--;
-      q = scaled(x, p - k);
-    }
-  }
+  const { k, q } = x === 0 ? { k: 0, q: 0n } : scientificDigits(x, p);
   const d = q.toString().padStart(p + 1, '0');
   const mant = p ? `${d[0]}.${d.slice(1)}` : d;
   const expDigits = String(Math.abs(k)).padStart(2, '0');
@@ -149,9 +110,7 @@ function goFixed(x: number, p: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '+Inf';
   if (x === -Infinity) return '-Inf';
-  const digits = scaled(x, p).toString().padStart(p + 1, '0');
-  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
-  return sign + (p ? `${digits.slice(0, -p)}.${digits.slice(-p)}` : digits);
+  return fixedFinite(x, p);
 }
 
 function quoteForCEL(v: Value, unquoted: string): string {
@@ -296,11 +255,9 @@ function kindOf(t: Type | undefined): Kind {
     case 'var':
       return 'dyn';
     case 'list':
-      return 'list';
     case 'map':
-      return 'map';
     case 'type':
-      return 'type';
+      return t.kind;
     case 'prim':
       switch (t.name) {
         case 'null_type':
@@ -324,11 +281,9 @@ function typeName(t: Type | undefined): string {
     case 'prim':
       return t.name;
     case 'list':
-      return 'list';
     case 'map':
-      return 'map';
     case 'type':
-      return 'type';
+      return t.kind;
     case 'opaque':
     case 'object':
       return t.name;

@@ -3,6 +3,7 @@
  * substring, trim, join, reverse, strings.quote and format. Indices count code points; errors read as cel-go's.
  */
 import { legacyFormat } from './ext-format-legacy.js';
+import { fixedFinite, nonFiniteText, scientificDigits } from './float-digits.js';
 import { global, member, type EstimateArg, type FunctionRegistry } from './functions.js';
 import { STRING_TRAVERSAL_COST_FACTOR, factorRange, traversalCost } from './stdlib.js';
 import { formatDuration, formatRFC3339 } from './time.js';
@@ -181,47 +182,13 @@ export function quoteString(s: string): string {
 
 // ---- format ----
 
-function decompose(x: number): { mant: bigint; exp: number } {
-  const dv = new DataView(new ArrayBuffer(8));
-  dv.setFloat64(0, x);
-  const hi = dv.getUint32(0);
-  const lo = dv.getUint32(4);
-  const e = (hi >>> 20) & 0x7ff;
-  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  if (e === 0) return { mant: m, exp: -1074 };
-  m |= 1n << 52n;
-  return { mant: m, exp: e - 1075 };
-}
-
-/** |x| * 10^p rounded half-to-even to an integer (exact, as Go's strconv does). */
-function scaledRound(x: number, p: number): bigint {
-  const { mant, exp } = decompose(Math.abs(x));
-  let num = mant;
-  let den = 1n;
-  if (exp >= 0) num <<= BigInt(exp);
-  else den <<= BigInt(-exp);
-  if (p >= 0) num *= 10n ** BigInt(p);
-  else den *= 10n ** BigInt(-p);
-  const q = num / den;
-  const r2 = (num % den) * 2n;
-  if (r2 > den || (r2 === den && q % 2n === 1n)) return q + 1n;
-  return q;
-}
-
 function nonFinite(x: number): string | undefined {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
-  return undefined;
+  return nonFiniteText(x, 'Infinity');
 }
 
 /** Go's %.{p}f. */
 export function formatFixed(x: number, p: number): string {
-  const nf = nonFinite(x);
-  if (nf) return nf;
-  const digits = scaledRound(x, p).toString().padStart(p + 1, '0');
-  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
-  return sign + (p ? `${digits.slice(0, -p)}.${digits.slice(-p)}` : digits);
+  return nonFinite(x) ?? fixedFinite(x, p);
 }
 
 /** Go's %.{p}e. */
@@ -230,16 +197,7 @@ export function formatScientific(x: number, p: number): string {
   if (nf) return nf;
   const sign = x < 0 || Object.is(x, -0) ? '-' : '';
   if (x === 0) return `${sign}${p ? '0.' + '0'.repeat(p) : '0'}e+00`;
-  let k = Math.floor(Math.log10(Math.abs(x)));
-  let q = scaledRound(x, p - k);
-  const lim = 10n ** BigInt(p + 1);
-  if (q >= lim) {
-    k++;
-    q = scaledRound(x, p - k);
-  } else if (q < lim / 10n) {
-    k--;
-    q = scaledRound(x, p - k);
-  }
+  const { k, q } = scientificDigits(x, p);
   const d = q.toString();
   const mant = p ? `${d[0]}.${d.slice(1)}` : d;
   const ek = Math.abs(k);

@@ -6,6 +6,7 @@
  */
 import { ACCUMULATOR, SourceInfo, type CallExpr, type Expr, type MapEntry, type StructField } from './ast.js';
 import { UInt, MAX_INT64, MIN_INT64, MAX_UINT64, type Value } from './values.js';
+import { CEL_RESERVED_WORDS } from './escaping.js';
 
 export interface ParseIssue {
   offset: number;
@@ -77,25 +78,7 @@ class SyntaxError extends Error {
   }
 }
 
-const RESERVED = new Set([
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
+const RESERVED = new Set(CEL_RESERVED_WORDS);
 
 const PRIMARY_EXPECTED = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const MAP_ENTRY_EXPECTED =
@@ -925,38 +908,23 @@ class Parser {
   private mapMacro(open: number, target: Expr, varExpr: Expr, filter: Expr | undefined, transform: Expr): Expr {
     const v = this.simpleName(varExpr, 'argument is not an identifier');
     this.checkAccu(varExpr, v);
-    const accu = (): Expr => this.ident(open, ACCUMULATOR);
-    let step: Expr = this.call(open, '_+_', [accu(), { kind: 'list', id: this.id(open), elements: [transform], optionalIndices: [] }]);
-    if (filter) step = this.call(open, '_?_:_', [filter, step, accu()]);
-    return {
-      kind: 'comprehension',
-      id: this.id(open),
-      iterVar: v,
-      iterRange: target,
-      accuVar: ACCUMULATOR,
-      accuInit: { kind: 'list', id: this.id(open), elements: [], optionalIndices: [] },
-      loopCondition: this.lit(open, true),
-      loopStep: step,
-      result: accu(),
-    };
+    let step: Expr = this.appendStep(open, () => transform);
+    if (filter) step = this.call(open, '_?_:_', [filter, step, this.ident(open, ACCUMULATOR)]);
+    return this.accumulate(open, v, undefined, target, () => this.listLit(open), () => step);
   }
 
   private filterMacro(open: number, target: Expr, args: Expr[]): Expr {
     const v = this.simpleName(args[0], 'argument is not an identifier');
     this.checkAccu(args[0], v);
-    const accu = (): Expr => this.ident(open, ACCUMULATOR);
-    const append = this.call(open, '_+_', [accu(), { kind: 'list', id: this.id(open), elements: [this.ident(open, v)], optionalIndices: [] }]);
-    return {
-      kind: 'comprehension',
-      id: this.id(open),
-      iterVar: v,
-      iterRange: target,
-      accuVar: ACCUMULATOR,
-      accuInit: { kind: 'list', id: this.id(open), elements: [], optionalIndices: [] },
-      loopCondition: this.lit(open, true),
-      loopStep: this.call(open, '_?_:_', [args[1], append, accu()]),
-      result: accu(),
-    };
+    const append = this.appendStep(open, () => this.ident(open, v));
+    return this.accumulate(
+      open,
+      v,
+      undefined,
+      target,
+      () => this.listLit(open),
+      () => this.call(open, '_?_:_', [args[1], append, this.ident(open, ACCUMULATOR)]),
+    );
   }
 
   private transform(open: number, name: string, target: Expr, a: Expr, b: Expr, filter: Expr | undefined, t: Expr): Expr {
@@ -969,8 +937,8 @@ class Parser {
     let step: Expr;
     let init: Expr;
     if (name === 'transformList') {
-      init = { kind: 'list', id: this.id(open), elements: [], optionalIndices: [] };
-      step = this.call(open, '_+_', [accu(), { kind: 'list', id: this.id(open), elements: [t], optionalIndices: [] }]);
+      init = this.listLit(open);
+      step = this.appendStep(open, () => t);
     } else if (name === 'transformMap') {
       init = { kind: 'map', id: this.id(open), entries: [] };
       step = this.call(open, 'cel.@mapInsert', [accu(), this.ident(open, v1), t]);
@@ -979,17 +947,43 @@ class Parser {
       step = this.call(open, 'cel.@mapInsert', [accu(), t]);
     }
     if (filter) step = this.call(open, '_?_:_', [filter, step, accu()]);
+    return this.accumulate(open, v1, v2, target, () => init, () => step);
+  }
+
+  /** A list literal with no element or one (made after the list's own id, as the macros number them). */
+  private listLit(open: number, element?: () => Expr): Expr {
+    const id = this.id(open);
+    return { kind: 'list', id, elements: element ? [element()] : [], optionalIndices: [] };
+  }
+
+  /** `@result + [element]`: the step of the list-building macros. */
+  private appendStep(open: number, element: () => Expr): Expr {
+    return this.call(open, '_+_', [this.ident(open, ACCUMULATOR), this.listLit(open, element)]);
+  }
+
+  /**
+   * The comprehension of `map`, `filter` and the `transform*` macros: over every element of `iterRange`, accumulating
+   * into `@result`. `accuInit` and `loopStep` are made in field order, so ids are numbered as cel-go numbers them.
+   */
+  private accumulate(
+    open: number,
+    iterVar: string,
+    iterVar2: string | undefined,
+    iterRange: Expr,
+    accuInit: () => Expr,
+    loopStep: () => Expr,
+  ): Expr {
     return {
       kind: 'comprehension',
       id: this.id(open),
-      iterVar: v1,
-      iterVar2: v2,
-      iterRange: target,
+      iterVar,
+      ...(iterVar2 !== undefined ? { iterVar2 } : {}),
+      iterRange,
       accuVar: ACCUMULATOR,
-      accuInit: init,
+      accuInit: accuInit(),
       loopCondition: this.lit(open, true),
-      loopStep: step,
-      result: accu(),
+      loopStep: loopStep(),
+      result: this.ident(open, ACCUMULATOR),
     };
   }
 
@@ -998,17 +992,12 @@ class Parser {
     const name = flat ? 'optFlatMap' : 'optMap';
     if (args[0].kind !== 'ident') throw new SyntaxError(this.source.offsetOf(args[0].id), `${name}() variable name must be a simple identifier`);
     const v = args[0].name;
-    const bound: Expr = {
-      kind: 'comprehension',
-      id: this.id(open),
-      iterVar: '#unused',
-      iterRange: { kind: 'list', id: this.id(open), elements: [], optionalIndices: [] },
-      accuVar: v,
-      accuInit: this.call(open, 'value', [], cloneExpr(target, (o) => this.id(o), this.source)),
-      loopCondition: this.lit(open, false),
-      loopStep: this.ident(open, v),
-      result: args[1],
-    };
+    const bound = this.bindComprehension(
+      open,
+      v,
+      () => this.call(open, 'value', [], cloneExpr(target, (o) => this.id(o), this.source)),
+      args[1],
+    );
     const optNs = (): Expr => this.ident(open, 'optional');
     return this.call(open, '_?_:_', [
       this.call(open, 'hasValue', [], target),
@@ -1020,16 +1009,21 @@ class Parser {
   /** `cel.bind(v, init, e)`. */
   private bind(open: number, args: Expr[]): Expr {
     const v = this.simpleName(args[0], 'cel.bind() variable names must be simple identifiers');
+    return this.bindComprehension(open, v, () => args[1], args[2]);
+  }
+
+  /** The comprehension `cel.bind` expands to: `v` bound once to `accuInit` (made after the empty range), then `result`. */
+  private bindComprehension(open: number, v: string, accuInit: () => Expr, result: Expr): Expr {
     return {
       kind: 'comprehension',
       id: this.id(open),
       iterVar: '#unused',
-      iterRange: { kind: 'list', id: this.id(open), elements: [], optionalIndices: [] },
+      iterRange: this.listLit(open),
       accuVar: v,
-      accuInit: args[1],
+      accuInit: accuInit(),
       loopCondition: this.lit(open, false),
       loopStep: this.ident(open, v),
-      result: args[2],
+      result,
     };
   }
 }

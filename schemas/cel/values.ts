@@ -3,6 +3,7 @@
  * `list` a JS array, `map` a {@link CelMap}; timestamps and durations keep nanosecond precision. Errors are values
  * too ({@link CelError}), as in cel-go, so that `&&`, `||` and the comprehension macros can absorb them.
  */
+import { goFloat } from '../go-values.js';
 
 export const MAX_INT64 = (1n << 63n) - 1n;
 export const MIN_INT64 = -(1n << 63n);
@@ -475,21 +476,9 @@ export function formatValue(v: Val): string {
   return typeNameOf(v);
 }
 
-/** Go's `%g` of a float64 with the shortest precision (`1e+06`, `0.5`, `+Inf`): cel-go's string(double). */
+/** Go's `%g` of a float64 with the shortest precision (`1e+06`, `0.5`, `+Inf`): cel-go's string(double), Go's `%v`. */
 export function formatDouble(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '+Inf';
-  if (x === -Infinity) return '-Inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mantissa, expText] = x.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) {
-    const abs = Math.abs(exp);
-    return `${mantissa}e${exp < 0 ? '-' : '+'}${abs < 10 ? '0' + abs : String(abs)}`;
-  }
-  const s = String(x);
-  if (!/e/i.test(s)) return s;
-  return x.toFixed(20).replace(/\.?0+$/, '');
+  return goFloat(x);
 }
 
 /** Whether a value is its type's zero value (for optional.ofNonZeroValue). */
