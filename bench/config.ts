@@ -16,6 +16,8 @@ export const targets = {
   getOverBaseline: 0.4,
   /** Durable creates (201s) per second. */
   createPerSecond: 1500,
+  /** Ten x-kubernetes-validations rules may cost at most this share of create throughput (1 - ruled/plain creates/s). */
+  celRulesCostMax: 0.25,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

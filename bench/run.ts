@@ -3,7 +3,9 @@
  *
  *   1. baseline — a bare koa 3 app answering the exact bytes kapi answers for GET of one widget;
  *   2. kapi GET  — GET /apis/example.com/v1/namespaces/default/widgets/w1 (SQLite storage, bearer token);
- *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count.
+ *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count;
+ *   4. kapi create Plain — the same for a CRD without x-kubernetes-validations rules (bench/cel-crds.ts);
+ *   5. kapi create Ruled — the same for the same CRD with ten rules: 1 - Ruled/Plain is the rules' cost.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -24,6 +26,8 @@ import { describeEnvironment } from './environment.js';
 import { httpsClient } from './https-client.js';
 import { measure } from './load.js';
 import { formatProfileSummary, summarizeProfile } from './profile-summary.js';
+import { checkCelRulesEnforced, installCelCrds, waitForCelServed } from './cel-setup.js';
+import { celCollectionPath, celObject, type CelKind } from './cel-crds.js';
 import { buildResults, formatResults, saveResults } from './report.js';
 import { startServerProcess, type ServerProbe } from './server-process.js';
 import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widgetPath, widgetsCollectionPath } from './widgets.js';
@@ -92,13 +96,48 @@ try {
     );
   });
 
-  const results = buildResults(cfg, environment, { baseline, get, create });
+  // The CEL phases. Each kind gets a fresh data dir of its own, set up alike in a throw-away process (both CRDs
+  // installed, the rules shown to be enforced), so neither phase inherits the other's rows; then it is measured in
+  // a fresh process, with the same body but for the kind.
+  const createCel = async (kind: CelKind) => {
+    const celKapi: KapiServerSettings = { ...kapi, dataDir: join(root, `data-${kind.toLowerCase()}`) };
+    await mkdir(celKapi.dataDir, { recursive: true, mode: 0o700 });
+    log(`set-up: CRDs plain.example.com and ruled.example.com (10 CEL rules) in ${celKapi.dataDir}`);
+    await withServer('./kapi-server.js', celKapi, async (url) => {
+      const c = client(url);
+      await installCelCrds(c);
+      await waitForCelServed(c);
+      await checkCelRulesEnforced(c);
+    });
+    log(`kapi create ${kind}${kind === 'Ruled' ? ' (10 CEL rules)' : ' (no rules)'}`);
+    return withServer('./kapi-server.js', celKapi, async (url, server) => {
+      await waitForCelServed(client(url));
+      return measure(
+        {
+          title: `kapi create ${kind}`,
+          url,
+          okStatus: 201,
+          method: 'POST',
+          path: celCollectionPath(kind),
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: (phase, seq) => JSON.stringify(celObject(kind, `bench-${phase}-${seq}`)),
+        },
+        cfg,
+        server,
+        profile(`kapi-create-${kind.toLowerCase()}`),
+      );
+    });
+  };
+  const createPlain = await createCel('Plain');
+  const createRuled = await createCel('Ruled');
+
+  const results = buildResults(cfg, environment, { baseline, get, create, createPlain, createRuled });
   const out = join(resultsDir, 'latest.json');
   await saveResults(out, results);
   console.log(formatResults(results));
   console.log(`  results: ${out}`);
   if (cfg.profile) {
-    const profiled = { baseline, 'kapi-get': get, 'kapi-create': create };
+    const profiled = { baseline, 'kapi-get': get, 'kapi-create': create, 'kapi-create-plain': createPlain, 'kapi-create-ruled': createRuled };
     for (const [name, figures] of Object.entries(profiled)) {
       console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), figures.total));
     }

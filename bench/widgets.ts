@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { expectStatus, type HttpsClient } from './https-client.js';
+import { waitForServed } from './served.js';
 
 export const widgetsGroupVersionPath = '/apis/example.com/v1';
 export const widgetsCollectionPath = `${widgetsGroupVersionPath}/namespaces/default/widgets`;
@@ -25,17 +26,8 @@ export async function installWidgetsCrd(client: HttpsClient): Promise<void> {
 }
 
 /** Polls discovery until `/apis/example.com/v1` lists `widgets` (the CRD is served). */
-export async function waitForWidgetsServed(client: HttpsClient, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await client.request('GET', widgetsGroupVersionPath);
-    if (res.status === 200) {
-      const list = JSON.parse(res.body.toString('utf8')) as { resources?: { name?: string }[] };
-      if (list.resources?.some((r) => r.name === 'widgets')) return;
-    }
-    if (Date.now() > deadline) throw new Error(`${widgetsGroupVersionPath} did not list widgets within ${timeoutMs} ms (last: HTTP ${res.status})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function waitForWidgetsServed(client: HttpsClient, timeoutMs = 30_000): Promise<void> {
+  return waitForServed(client, widgetsGroupVersionPath, ['widgets'], timeoutMs);
 }
 
 /** Creates widget `w1` in `default` (409 is fine on a re-used data dir). */
