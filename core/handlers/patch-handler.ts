@@ -9,9 +9,16 @@ import { respondObject, toVersion } from './respond.js';
 import { admitUpdate } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
+import { applySimpleStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 
-/** The patch media types served (server-side apply and strategic merge patch are not served yet). */
+/** The patch media types served to every resource (server-side apply is not served yet). */
 export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+const strategicMergePatch = 'application/strategic-merge-patch+json';
+
+/** Built-in kinds also take strategic merge patches (kube refuses them for custom resources). */
+export function patchTypesFor(custom: boolean | undefined): string[] {
+  return custom ? patchTypes : [...patchTypes, strategicMergePatch];
+}
 
 /** Applies the request's patch to a document; returns the patched JSON object. */
 export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
@@ -19,14 +26,22 @@ export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 /** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
 export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  if (!patchTypes.includes(mediaType)) throw errors.unsupportedMediaType(patchTypes);
+  const accepted = patchTypesFor(scope.rt.custom);
+  if (!accepted.includes(mediaType)) throw errors.unsupportedMediaType(accepted);
   const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
   }
+  const merge = (doc: unknown) => {
+    if (mediaType !== strategicMergePatch) return applyMergePatch(doc, patch);
+    const patched = applySimpleStrategicMergePatch(doc, patch as Record<string, unknown>);
+    // Directives and merge-strategy lists need the full strategic merge engine, which is not there yet.
+    if (patched === undefined) throw errors.unsupportedMediaType(patchTypes);
+    return patched;
+  };
   return (doc) => {
-    const patched = operations ? applyJsonPatch(doc, operations) : applyMergePatch(doc, patch);
+    const patched = operations ? applyJsonPatch(doc, operations) : merge(doc);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw errors.badRequest('the patched object is not a JSON object');
     }

@@ -73,3 +73,12 @@ test.serial('delete namespace demo completes and the namespace is gone', async (
   t.is(list.code, 0, describe(list));
   t.is(row(table(list.stdout), 'demo'), undefined, describe(list));
 });
+
+test.serial('kubectl apply of a changed Namespace manifest patches it (strategic merge patch)', async (t) => {
+  const first = await kapi.kubectl(['apply', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: applied\n' });
+  t.is(first.stdout, 'namespace/applied created\n', describe(first));
+  const second = await kapi.kubectl(['apply', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: applied\n  labels: {team: a}\n' });
+  t.is(second.stdout, 'namespace/applied configured\n', describe(second));
+  const label = await kapi.kubectl(['get', 'namespace', 'applied', '-o', 'jsonpath={.metadata.labels.team}']);
+  t.is(label.stdout, 'a');
+});

@@ -194,7 +194,7 @@ test('kubectl finds fieldValidation on every PATCH operation of each kind (serve
   }
 });
 
-test('core kinds are named after their Go package and advertise only the patch types served', async (t) => {
+test('core kinds are named after their Go package and also take strategic merge patches', async (t) => {
   const s = await serve();
   t.teardown(s.close);
   const doc = (await (await s.get('/openapi/v3/api/v1')).json()) as Doc;
@@ -204,7 +204,11 @@ test('core kinds are named after their Go package and advertise only the patch t
   t.truthy(doc.components.schemas['io.k8s.api.core.v1.NamespaceList']);
   const patch = doc.paths['/api/v1/namespaces/{name}']!.patch!;
   t.is(patch.operationId, 'patchCoreV1Namespace');
-  t.deepEqual(Object.keys((patch.requestBody as { content: object }).content), ['application/json-patch+json', 'application/merge-patch+json']);
+  t.deepEqual(Object.keys((patch.requestBody as { content: object }).content), [
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    'application/strategic-merge-patch+json',
+  ]);
   t.deepEqual(doc.paths['/api/v1/namespaces']!.get!.operationId, 'listCoreV1Namespace');
 });
 
