@@ -2,6 +2,7 @@ import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';
+import { embeddedResourceCauses } from '../validation/embedded-resources.js';
 import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
@@ -57,7 +58,7 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
   const schema = rt.versions.find((v) => v.name === attrs.version)?.schema;
   if (!schema) return [];
   const compiled = compileSchema(schema);
-  const found = subresource === 'status' ? compiled.validateStatus(object) : compiled.validate(object);
+  const found = subresource === 'status' ? compiled.validateStatus(object) : [...compiled.validate(object), ...embeddedResourceCauses(object, schema)];
   const causes = attrs.oldObject && found.length ? ratchet(found, object, attrs.oldObject) : found;
   if (!compiled.rules) return causes;
   // kube runs the CEL rules only on an object whose schema errors do not block them (the rules ratchet themselves).

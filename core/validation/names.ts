@@ -47,6 +47,18 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRegexp = new RegExp(`^${dns1035LabelFmt}$`);
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1035LabelRegexp.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
+  return errs;
+}
+
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
