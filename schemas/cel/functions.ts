@@ -50,6 +50,11 @@ export interface Overload {
   cost?: (args: Value[], result: Val) => number;
   /** Static cost of the call, argument costs excluded (defaults to 1). */
   estimate?: (args: EstimateArg[]) => CallEstimate;
+  /**
+   * Plan-time specialisation for calls with some constant arguments (`undefined` for a non-constant one): an
+   * implementation and runtime cost equivalent to `impl` and `cost` for those constants, or undefined when none applies.
+   */
+  specialize?: (consts: (Value | undefined)[]) => Pick<Overload, 'impl' | 'cost'> | undefined;
 }
 
 export interface FunctionDecl {

@@ -403,6 +403,10 @@ class Planner {
       const v = call({ act: { resolve: () => undefined }, st: { cost: 0, limit: Infinity } }, undefined);
       if (!(v instanceof CelError)) return () => v;
     }
+    // the checker resolved the call to a single overload: bind it now (its runtime type check stays)
+    if (ref?.kind === 'fn' && candidates.length === 1 && candidates[0].params.length === args.length) {
+      return bindOverload(candidates[0], argExprs, args, freeIn);
+    }
     return call;
   }
 
@@ -505,6 +509,79 @@ function findAccu(scope: Scope, depth: number): Scope {
   let s = scope;
   for (let i = 0; i < depth; i++) s = s.parent!;
   return s;
+}
+
+/**
+ * A call bound to its one overload: the same evaluation, errors, type check and cost as the generic call with
+ * `pickOverload` over that single candidate, without choosing at runtime. Constant arguments may specialise the
+ * overload (a constant regex pattern is compiled once).
+ */
+function bindOverload(o: Overload, argExprs: Expr[], args: Interp[], freeIn: boolean): Interp {
+  let impl = o.impl;
+  let cost = o.cost;
+  if (o.specialize) {
+    const s = o.specialize(argExprs.map((a) => (a.kind === 'const' ? a.value : undefined)));
+    if (s) {
+      impl = s.impl;
+      cost = s.cost;
+    }
+  }
+  // parameters whose runtime type needs checking (dyn and type parameters accept anything)
+  const checks = o.params.map((t) => (t.kind === 'dyn' || t.kind === 'param' || t.kind === 'var' || t.kind === 'error' ? undefined : t));
+  const finish = (ctx: Ctx, vals: Value[]): Val => {
+    for (let i = 0; i < vals.length; i++) {
+      const t = checks[i];
+      if (t !== undefined && !matchesRuntimeType(t, vals[i])) {
+        charge(ctx.st, 1);
+        return new CelError('no such overload');
+      }
+    }
+    const r = impl(vals, ctx.st);
+    if (!freeIn) charge(ctx.st, cost ? cost(vals, r) : 1);
+    return r;
+  };
+  switch (args.length) {
+    case 0:
+      return (ctx) => finish(ctx, []);
+    case 1: {
+      const a0 = args[0];
+      return (ctx, scope) => {
+        const v0 = a0(ctx, scope);
+        if (v0 instanceof CelError) {
+          charge(ctx.st, 1);
+          return v0;
+        }
+        return finish(ctx, [v0]);
+      };
+    }
+    case 2: {
+      const a0 = args[0];
+      const a1 = args[1];
+      return (ctx, scope) => {
+        const v0 = a0(ctx, scope);
+        const v1 = a1(ctx, scope);
+        if (v0 instanceof CelError) {
+          charge(ctx.st, 1);
+          return v0;
+        }
+        if (v1 instanceof CelError) {
+          charge(ctx.st, 1);
+          return v1;
+        }
+        return finish(ctx, [v0, v1]);
+      };
+    }
+    default:
+      return (ctx, scope) => {
+        const vals: Value[] = new Array<Value>(args.length);
+        for (let i = 0; i < args.length; i++) {
+          const v = args[i](ctx, scope);
+          if (v instanceof CelError) return v;
+          vals[i] = v;
+        }
+        return finish(ctx, vals);
+      };
+  }
 }
 
 function pickOverload(candidates: Overload[], args: Value[]): Overload | undefined {

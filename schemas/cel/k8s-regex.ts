@@ -3,8 +3,9 @@
  */
 import { walkExpr } from './ast.js';
 import type { CheckedAst } from './checker.js';
-import { member, type EstimateArg, type FunctionRegistry } from './functions.js';
-import { compileRE2, re2Find, re2FindAll } from './regex.js';
+import type { RE2JS } from 're2js';
+import { member, type EstimateArg, type FunctionRegistry, type Overload } from './functions.js';
+import { compileRE2, constantRegex, re2Find, re2FindAll } from './regex.js';
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, addRange, factorRange, mulRange, rangeOf, traversalCost } from './stdlib.js';
 import { T } from './types.js';
 import { CelError, actualSize, type Val, type Value } from './values.js';
@@ -21,18 +22,37 @@ const estimate = (a: EstimateArg[]): { cost: { min: number; max: number }; resul
   resultSize: { min: 0, max: a[0].size.max },
 });
 
+/** A plan-time specialisation for a constant pattern (compiled, and its cost factor computed, once). */
+function specializer(fn: (re: RE2JS, a: Value[]) => Val): (c: (Value | undefined)[]) => Pick<Overload, 'impl' | 'cost'> | undefined {
+  return (c) => {
+    const re = constantRegex(c[1]);
+    if (!re) return undefined;
+    const factor = Math.ceil(actualSize(c[1] as string) * REGEX_STRING_LENGTH_COST_FACTOR);
+    return { impl: (a) => fn(re, a), cost: (a) => traversalCost(1 + actualSize(a[0])) * factor };
+  };
+}
+
+const find = (re: RE2JS, a: Value[]): Val => re2Find(re, a[0] as string) ?? '';
+const findAll = (re: RE2JS, a: Value[]): Val => re2FindAll(re, a[0] as string, -1);
+const findAllN = (re: RE2JS, a: Value[]): Val => re2FindAll(re, a[0] as string, Number(a[2] as bigint));
+
 export function registerKubernetesRegex(r: FunctionRegistry): void {
-  r.add('find', member('string_find_string', [T.string, T.string], T.string, (a) => withRegex(a[1] as string, (re) => re2Find(re, a[0] as string) ?? ''), { cost, estimate }));
+  r.add(
+    'find',
+    member('string_find_string', [T.string, T.string], T.string, (a) => withRegex(a[1] as string, (re) => find(re, a)), { cost, estimate, specialize: specializer(find) }),
+  );
   r.add(
     'findAll',
-    member('string_find_all_string', [T.string, T.string], T.list(T.string), (a) => withRegex(a[1] as string, (re) => re2FindAll(re, a[0] as string, -1)), { cost, estimate }),
-    member(
-      'string_find_all_string_int',
-      [T.string, T.string, T.int],
-      T.list(T.string),
-      (a) => withRegex(a[1] as string, (re) => re2FindAll(re, a[0] as string, Number(a[2] as bigint))),
-      { cost, estimate },
-    ),
+    member('string_find_all_string', [T.string, T.string], T.list(T.string), (a) => withRegex(a[1] as string, (re) => findAll(re, a)), {
+      cost,
+      estimate,
+      specialize: specializer(findAll),
+    }),
+    member('string_find_all_string_int', [T.string, T.string, T.int], T.list(T.string), (a) => withRegex(a[1] as string, (re) => findAllN(re, a)), {
+      cost,
+      estimate,
+      specialize: specializer(findAllN),
+    }),
   );
 }
 

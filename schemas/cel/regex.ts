@@ -43,3 +43,10 @@ export function re2FindAll(re: RE2JS, input: string, limit: number): string[] {
   }
   return out;
 }
+
+/** The compiled pattern when `pattern` is a constant string that compiles (for plan-time specialisation). */
+export function constantRegex(pattern: unknown): RE2JS | undefined {
+  if (typeof pattern !== 'string') return undefined;
+  const re = compileRE2(pattern);
+  return typeof re === 'string' ? undefined : re;
+}

@@ -3,7 +3,7 @@
  * runtime semantics, error texts and per-call costs.
  */
 import { FunctionRegistry, global, member, noSuchOverload, type EstimateArg, type Overload, type Range } from './functions.js';
-import { compileRE2 } from './regex.js';
+import { compileRE2, constantRegex } from './regex.js';
 import { civilTime, formatDuration, formatRFC3339, parseGoDuration, parseRFC3339 } from './time.js';
 import { T, type Type } from './types.js';
 import {
@@ -539,10 +539,17 @@ export function registerStdlib(r: FunctionRegistry): void {
   const regexEstimate = (a: EstimateArg[]): { cost: Range } => ({
     cost: mulRange(factorRange(addRange(a[0].size, rangeOf(1)), STRING_TRAVERSAL_COST_FACTOR), factorRange(a[1].size, REGEX_STRING_LENGTH_COST_FACTOR)),
   });
+  // a constant pattern is compiled, and its cost factor computed, once when the program is planned
+  const matchesSpecialize = (c: (Value | undefined)[]): Pick<Overload, 'impl' | 'cost'> | undefined => {
+    const re = constantRegex(c[1]);
+    if (!re) return undefined;
+    const factor = Math.ceil(actualSize(c[1] as string) * REGEX_STRING_LENGTH_COST_FACTOR);
+    return { impl: (a) => re.test(a[0] as string), cost: (a) => traversalCost(1 + actualSize(a[0])) * factor };
+  };
   r.add(
     'matches',
-    global('matches', [T.string, T.string], T.bool, matches, { cost: regexCost, estimate: regexEstimate }),
-    member('matches_string', [T.string, T.string], T.bool, matches, { cost: regexCost, estimate: regexEstimate }),
+    global('matches', [T.string, T.string], T.bool, matches, { cost: regexCost, estimate: regexEstimate, specialize: matchesSpecialize }),
+    member('matches_string', [T.string, T.string], T.bool, matches, { cost: regexCost, estimate: regexEstimate, specialize: matchesSpecialize }),
   );
 
   // timestamps and durations
