@@ -29,8 +29,7 @@ export function selectableFields(scope: RequestScope): string[] {
   const fields = ['metadata.name'];
   if (scope.rt.scope === 'Namespaced') fields.push('metadata.namespace');
   if (!scope.rt.custom && scope.rt.names.plural === 'namespaces') fields.push('status.phase');
-  const version = scope.rt.versions.find((v) => v.name === scope.version);
-  for (const f of version?.selectableFields ?? []) fields.push(f.jsonPath.replace(/^\./, ''));
+  for (const f of scope.versionDef.selectableFields ?? []) fields.push(f.jsonPath.replace(/^\./, ''));
   return fields;
 }
 

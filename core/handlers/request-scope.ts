@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { RequestInfo } from '../request/request-info.js';
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType, ResourceVersionDef } from '../registry/resource-type.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { ResourceStore } from '../store/resource-store.js';
@@ -14,6 +14,8 @@ export interface RequestScope {
   rt: ResourceType;
   /** The API version the client addressed (the response is in this version). */
   version: string;
+  /** The served version's definition (schema, printer columns, subresources). */
+  versionDef: ResourceVersionDef;
   store: ResourceStore;
   query: URLSearchParams;
   user: UserInfo;

@@ -13,13 +13,11 @@ import { compileSchema } from '../../schemas/structural-schema.js';
  * The object as the addressed API version presents it: CRD versions convert with strategy None, and a custom
  * resource read from storage gets its schema's defaults (as kube applies them on read).
  */
-export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
+export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version' | 'versionDef'>): KubeObject {
   obj.apiVersion = apiVersionOf(scope.rt.group, scope.version);
   obj.kind = scope.rt.names.kind;
-  if (scope.rt.custom) {
-    const schema = scope.rt.versions.find((v) => v.name === scope.version)?.schema;
-    if (schema) compileSchema(schema).applyDefaults(obj);
-  }
+  const schema = scope.rt.custom ? scope.versionDef.schema : undefined;
+  if (schema) compileSchema(schema).applyDefaults(obj);
   return obj;
 }
 
@@ -39,10 +37,6 @@ function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
   return v;
 }
 
-function printerColumns(scope: RequestScope) {
-  return scope.rt.versions.find((v) => v.name === scope.version)?.printerColumns;
-}
-
 function partialMetadata(obj: KubeObject, metaVersion: string): KubeObject {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${metaVersion}`, metadata: obj.metadata };
 }
@@ -57,7 +51,7 @@ export function respondObject(scope: RequestScope, code: number, obj: KubeObject
   toVersion(obj, scope);
   let body: unknown = obj;
   if (n.as === 'Table') {
-    body = { ...toTable([obj], printerColumns(scope), { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+    body = { ...toTable([obj], scope.versionDef.printerColumns, { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
   } else if (n.as === 'PartialObjectMetadata') {
     body = partialMetadata(obj, metaVersionOf(n));
   }
@@ -73,7 +67,7 @@ export function respondList(scope: RequestScope, list: ListResult): void {
   const items = list.items.map((o) => toVersion(o, scope));
   let body: unknown;
   if (n.as === 'Table') {
-    body = { ...toTable(items, printerColumns(scope), { includeObject: includeObject(scope), listMeta }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+    body = { ...toTable(items, scope.versionDef.printerColumns, { includeObject: includeObject(scope), listMeta }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
   } else if (n.as === 'PartialObjectMetadata') {
     const v = metaVersionOf(n);
     body = { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, v)) };

@@ -35,7 +35,7 @@ function write(obj: Record<string, unknown>, path: string, value: unknown): void
 }
 
 function scaleSpec(scope: RequestScope): ScaleSubresource {
-  const scale = scope.rt.versions.find((v) => v.name === scope.version)?.subresources?.scale;
+  const scale = scope.versionDef.subresources?.scale;
   if (!scale) throw errors.pathNotFound();
   return scale;
 }

@@ -74,7 +74,7 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
 export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = []): void {
   const fieldValidation = parseFieldValidation(scope.query);
   const label = { kind: scope.rt.names.kind, version: scope.version };
-  const schema = scope.rt.versions.find((v) => v.name === scope.version)?.schema;
+  const schema = scope.versionDef.schema;
   // Built-in kinds decode into fixed types: only duplicate fields can be reported for them.
   const warnings = scope.rt.custom
     ? decodeCustomResource(obj, schema, fieldValidation, label, duplicates).warnings

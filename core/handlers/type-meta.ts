@@ -7,8 +7,7 @@ import type { RequestScope } from './request-scope.js';
  * metadata must be an object.
  */
 export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
-  const expectedVersion = apiVersionOf(scope.rt.group, scope.version);
-  const expectedKind = scope.rt.names.kind;
+  const { apiVersion: expectedVersion, kind: expectedKind } = expectedTypeMeta(scope);
   if (body.apiVersion !== undefined && body.apiVersion !== expectedVersion) {
     if (typeof body.apiVersion !== 'string') throw errors.badRequest(`the object provided is unrecognized or malformed: apiVersion must be a string`);
     throw errors.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expectedVersion})`);

@@ -44,8 +44,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
     if (type !== 'ERROR') {
       toVersion(obj as KubeObject, scope);
       if (scope.negotiated.as === 'Table') {
-        const columns = scope.rt.versions.find((v) => v.name === scope.version)?.printerColumns;
-        object = toTable([obj as KubeObject], columns, { includeObject: 'Metadata' });
+        object = toTable([obj as KubeObject], scope.versionDef.printerColumns, { includeObject: 'Metadata' });
       }
     }
     return JSON.stringify({ type, object }) + '\n';

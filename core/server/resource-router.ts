@@ -51,6 +51,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     info,
     rt,
     version: info.apiVersion,
+    versionDef: version,
     store: new ResourceStore(deps.kv, rt),
     query,
     user,
