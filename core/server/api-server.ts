@@ -1,11 +1,11 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Module } from '../module.js';
-import type { ServerConfig } from './server-config.js';
+import type { ServerConfigOverrides } from './server-config.js';
 
 export interface ApiServerOptions {
   /** Modules registered in order; later registrations of a single-valued token win. */
   modules: Module[];
-  config?: Partial<ServerConfig>;
+  config?: ServerConfigOverrides;
 }
 
 export interface ListenOptions {

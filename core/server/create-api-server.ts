@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Tokens } from '../tokens.js';
 import { ResourceRegistry } from '../registry/resource-registry.js';
-import { defaultServerConfig, type ServerConfig } from './server-config.js';
+import { resolveServerConfig, type ServerConfig } from './server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
@@ -23,7 +23,7 @@ export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToke
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const container = rootContainer.createChildContainer();
-  const config: ServerConfig = { ...defaultServerConfig, ...options.config };
+  const config: ServerConfig = resolveServerConfig(options.config);
   container.registerInstance(Tokens.Config, config);
   container.registerInstance(Tokens.Registry, new ResourceRegistry());
   for (const module of options.modules) module(container);

@@ -4,6 +4,21 @@ export interface ServerConfig {
   maxRequestBodyBytes: number;
   /** Version reported at /version. */
   version: VersionInfo;
+  watchCache: WatchCacheConfig;
+  /** Storage history older than one interval is compacted every interval, as kube-apiserver does (0 = never). */
+  compactionIntervalMs: number;
+}
+
+/** The per-resource watch cache (core/watch). */
+export interface WatchCacheConfig {
+  /** Events younger than this stay in a cache's history; watches may start anywhere inside it. */
+  historyWindowMs: number;
+  /** A cache keeps at most this many events of history (older ones go first, even inside the window). */
+  historyMaxEvents: number;
+  /** How often a watch that allows bookmarks receives one. */
+  bookmarkIntervalMs: number;
+  /** How long a read waits for a resourceVersion the server has not reached yet before answering 504. */
+  waitForResourceVersionMs: number;
 }
 
 export interface VersionInfo {
@@ -20,6 +35,13 @@ export interface VersionInfo {
 
 export const defaultServerConfig: ServerConfig = {
   maxRequestBodyBytes: 3 * 1024 * 1024,
+  watchCache: {
+    historyWindowMs: 5 * 60_000,
+    historyMaxEvents: 100_000,
+    bookmarkIntervalMs: 60_000,
+    waitForResourceVersionMs: 3_000,
+  },
+  compactionIntervalMs: 5 * 60_000,
   version: {
     major: '1',
     minor: '32',
@@ -32,3 +54,10 @@ export const defaultServerConfig: ServerConfig = {
     platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   },
 };
+
+/** Settings a server is created with: any subset, merged over the defaults (watchCache field by field). */
+export type ServerConfigOverrides = Partial<Omit<ServerConfig, 'watchCache'>> & { watchCache?: Partial<WatchCacheConfig> };
+
+export function resolveServerConfig(overrides: ServerConfigOverrides = {}): ServerConfig {
+  return { ...defaultServerConfig, ...overrides, watchCache: { ...defaultServerConfig.watchCache, ...overrides.watchCache } };
+}

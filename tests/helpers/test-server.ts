@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth } from '../../index.js';
+import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens } from '../../index.js';
+import type { ServerConfigOverrides } from '../../core/server/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
 
 export interface StartOptions {
@@ -26,6 +27,8 @@ export interface StartOptions {
   /** Reuse a data directory (e.g. to restart on it); the caller removes it. Default: a fresh temporary one. */
   dataDir?: string;
   crdPaths?: string[];
+  /** Server settings to override (e.g. a short bookmark interval or a small watch-cache history). */
+  config?: ServerConfigOverrides;
 }
 
 export interface RequestOptions {
@@ -76,6 +79,8 @@ export interface TestServer {
   watch(path: string, opts?: Pick<RequestOptions, 'headers' | 'token'>): Promise<WatchStream>;
   /** Polls `fn` until it returns a truthy value (errors count as "not yet"); rejects after `timeoutMs`. */
   waitFor<T>(fn: () => Promise<T> | T, timeoutMs?: number, what?: string): Promise<NonNullable<T>>;
+  /** Compacts storage history up to `revision` (default: the current revision); returns the revision compacted. */
+  compact(revision?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const token = await ensureAdminToken(dataDir);
   const pki = await ensurePki(join(dataDir, 'pki'), { hosts: ['127.0.0.1'] });
   const server = createApiServer({
+    config: opts.config,
     modules: defaultModules({
       storage: opts.storage ?? 'sqlite',
       dataDir,
@@ -160,6 +166,12 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     request,
     watch,
     waitFor: (fn, timeoutMs, what) => waitFor(fn, timeoutMs, what),
+    async compact(revision) {
+      const kv = server.container.resolve(Tokens.KVStore);
+      const target = revision ?? (await kv.currentRevision());
+      await kv.compact(target);
+      return target;
+    },
     async close() {
       for (const w of openWatches) w.close();
       await server.close();
