@@ -28,6 +28,8 @@ export interface CompiledSchema {
   prune(obj: unknown): string[];
   /** Fills, in place, the schema's defaults where a field is absent (or null while not nullable). */
   applyDefaults(obj: unknown): void;
+  /** Whether the schema declares any default (when not, applyDefaults never changes anything). */
+  readonly hasDefaults: boolean;
   /** Validates a whole resource: the causes of kube's 422, in kube's order; [] when valid. */
   validate(obj: unknown): SchemaCause[];
   /**
@@ -67,6 +69,7 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       pruneNonNullableNulls(obj, schema);
       return unknown;
     },
+    hasDefaults: defaulted,
     applyDefaults(obj) {
       if (defaulted) applyDefaults(obj, schema); // most schemas have no defaults: skip the walk (hot read path)
     },

@@ -123,6 +123,16 @@ export const errors = {
   timeout(message: string, retryAfterSeconds = 1): ApiError {
     return new ApiError(504, StatusReason.Timeout, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
   },
+  /** A read for a resourceVersion the server has not reached (kube's NewTooLargeResourceVersionError). */
+  tooLargeResourceVersion(requested: number, current: number): ApiError {
+    return new ApiError(
+      504,
+      StatusReason.Timeout,
+      `Timeout: Too large resource version: ${requested}, current: ${current}`,
+      { retryAfterSeconds: 1, causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] },
+      { 'Retry-After': '1' },
+    );
+  },
 };
 
 /** Field-error helpers that produce Kubernetes' `field.Error` texts. */

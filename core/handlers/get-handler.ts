@@ -1,10 +1,18 @@
 import type { RequestScope } from './request-scope.js';
-import { minimumRevision, parseResourceVersion } from './read-options.js';
+import { parseResourceVersion } from './read-options.js';
 import { respondObject } from './respond.js';
+import { getFromCache, waitForCache } from './cached-reads.js';
 
-/** GET of one object: the latest state, or at least `resourceVersion`. */
+/**
+ * GET of one object. Without resourceVersion: the latest state, from storage (as kube reads etcd). With one: any
+ * state ("0") or one not older than it, from the watch cache.
+ */
 export async function handleGet(scope: RequestScope): Promise<void> {
-  await minimumRevision(scope, parseResourceVersion(scope.query.get('resourceVersion')));
-  const obj = await scope.store.get(scope.info.namespace, scope.info.name);
-  respondObject(scope, 200, obj);
+  const rv = parseResourceVersion(scope.query.get('resourceVersion'));
+  if (rv === undefined) {
+    respondObject(scope, 200, await scope.store.get(scope.info.namespace, scope.info.name));
+    return;
+  }
+  await waitForCache(scope, rv);
+  respondObject(scope, 200, getFromCache(scope));
 }

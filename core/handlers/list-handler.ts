@@ -1,32 +1,39 @@
 import type { RequestScope } from './request-scope.js';
+import type { ListResult } from '../store/resource-store.js';
 import { errors } from '../errors/api-error.js';
-import { parseIntParam } from './query-options.js';
-import { minimumRevision, parseResourceVersion, selectorFilter } from './read-options.js';
+import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
+import { parseListOptions } from './list-options.js';
+import { cacheIsConsistent, listFromCache, waitForCache } from './cached-reads.js';
 
-/** LIST of a collection, with selectors, paging (limit/continue) and resourceVersion semantics. */
+/**
+ * LIST of a collection with kube's resourceVersion semantics (api-concepts "Resource versions"):
+ * - continue token, or an exact revision (resourceVersionMatch=Exact, or legacy rv=N with limit): storage at that revision;
+ * - rv=0 ("any"): the watch cache, limit ignored;
+ * - rv=N ("not older than"): once the cache has reached N, the cache (storage at its latest when paging);
+ * - unset ("most recent"): the cache once it has caught up with storage (storage when paging).
+ */
 export async function handleList(scope: RequestScope): Promise<void> {
-  const q = scope.query;
-  const rv = parseResourceVersion(q.get('resourceVersion'));
-  const match = q.get('resourceVersionMatch') ?? '';
-  const continueToken = q.get('continue') ?? '';
-  const limit = parseIntParam(q, 'limit');
-  if (match && match !== 'Exact' && match !== 'NotOlderThan') {
-    throw errors.badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
-  }
-  if (match && rv === undefined) throw errors.badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (continueToken && match) throw errors.badRequest('resourceVersionMatch is forbidden when continue is provided');
-  if (continueToken && rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
-  if (match === 'Exact' && rv === 0) throw errors.badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  const o = parseListOptions(scope.query, false);
+  const filter = selectorFilter(scope);
+  const rv = o.resourceVersion;
+  const paging = o.limit !== undefined && o.limit > 0;
+  const fromStorage = (revision?: number): Promise<ListResult> =>
+    scope.store.list(scope.info.namespace, { limit: o.limit, continueToken: o.continueToken || undefined, revision, filter });
 
-  // Exact, or legacy "rv=N with limit", reads the collection as it was at N; otherwise N is a lower bound.
-  const exact = match === 'Exact' || (!match && rv !== undefined && rv > 0 && limit !== undefined && limit > 0);
-  if (!exact) await minimumRevision(scope, rv);
-  const list = await scope.store.list(scope.info.namespace, {
-    limit,
-    continueToken: continueToken || undefined,
-    revision: exact ? rv : undefined,
-    filter: selectorFilter(scope),
-  });
+  let list: ListResult;
+  if (o.continueToken) {
+    if (rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
+    list = await fromStorage();
+  } else if (rv !== undefined && rv > 0 && (o.resourceVersionMatch === 'Exact' || (!o.resourceVersionMatch && paging))) {
+    list = await fromStorage(rv);
+  } else if (rv !== undefined) {
+    await waitForCache(scope, rv);
+    list = paging && rv > 0 ? await fromStorage() : listFromCache(scope, filter);
+  } else if (!paging && (await cacheIsConsistent(scope))) {
+    list = listFromCache(scope, filter);
+  } else {
+    list = await fromStorage();
+  }
   respondList(scope, list);
 }

@@ -12,18 +12,6 @@ export function parseResourceVersion(raw: string | null): number | undefined {
   return Number(raw);
 }
 
-/**
- * The revision a read must be served at or after. A client's `resourceVersion=N` means "not older than N": when
- * storage has not reached N, kube answers 504 "Too large resource version" and the client retries.
- */
-export async function minimumRevision(scope: RequestScope, rv: number | undefined): Promise<void> {
-  if (!rv) return;
-  const current = await scope.store.currentRevision();
-  if (rv > current) {
-    throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`, 1);
-  }
-}
-
 /** The fields a field selector may name for this resource. */
 export function selectableFields(scope: RequestScope): string[] {
   const fields = ['metadata.name'];

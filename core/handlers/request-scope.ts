@@ -6,6 +6,8 @@ import type { Negotiated } from '../codec/negotiation.js';
 import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from './write-pipeline.js';
 import type { BodyCodec } from '../codec/body-codec.js';
+import type { WatchCache } from '../watch/watch-cache.js';
+import type { WatchCacheConfig } from '../server/server-config.js';
 
 /** Everything a verb handler needs about one resource request. */
 export interface RequestScope {
@@ -17,6 +19,9 @@ export interface RequestScope {
   /** The served version's definition (schema, printer columns, subresources). */
   versionDef: ResourceVersionDef;
   store: ResourceStore;
+  /** The resource's watch cache (lists, watches and resourceVersion reads are served from it). */
+  cache: WatchCache;
+  watchConfig: WatchCacheConfig;
   query: URLSearchParams;
   user: UserInfo;
   /** How to encode the response (resolved lazily: writes decode first, then negotiate). */

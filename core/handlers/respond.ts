@@ -11,14 +11,20 @@ import { compileSchema } from '../../schemas/structural-schema.js';
 
 /**
  * The object as the addressed API version presents it: CRD versions convert with strategy None, and a custom
- * resource read from storage gets its schema's defaults (as kube applies them on read).
+ * resource read from storage gets its schema's defaults (as kube applies them on read). Returns a new object and
+ * leaves `obj` alone: objects from the watch cache are shared between requests.
  */
 export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version' | 'versionDef'>): KubeObject {
-  obj.apiVersion = apiVersionOf(scope.rt.group, scope.version);
-  obj.kind = scope.rt.names.kind;
+  const apiVersion = apiVersionOf(scope.rt.group, scope.version);
+  const kind = scope.rt.names.kind;
   const schema = scope.rt.custom ? scope.versionDef.schema : undefined;
-  if (schema) compileSchema(schema).applyDefaults(obj);
-  return obj;
+  const compiled = schema ? compileSchema(schema) : undefined;
+  if (!compiled?.hasDefaults) return { ...obj, apiVersion, kind };
+  const copy = structuredClone(obj);
+  copy.apiVersion = apiVersion;
+  copy.kind = kind;
+  compiled.applyDefaults(copy);
+  return copy;
 }
 
 /** Writes a body in the negotiated format. */
@@ -29,7 +35,8 @@ export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' |
   ctx.set('Content-Type', negotiated.contentType);
 }
 
-function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
+/** The Table rows' `includeObject` query parameter (default Metadata). */
+export function includeObject(scope: Pick<RequestScope, 'query'>): 'None' | 'Metadata' | 'Object' {
   const v = scope.query.get('includeObject') ?? 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
     throw errors.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`);
@@ -37,23 +44,24 @@ function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
   return v;
 }
 
-function partialMetadata(obj: KubeObject, metaVersion: string): KubeObject {
+export function partialMetadata(obj: KubeObject, metaVersion: string): KubeObject {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${metaVersion}`, metadata: obj.metadata };
 }
 
-function metaVersionOf(n: Negotiated): string {
+/** The meta.k8s.io version (v1 or v1beta1) of a Table / PartialObjectMetadata representation. */
+export function metaVersionOf(n: Negotiated): string {
   return /;v=(v1beta1|v1)/.exec(n.contentType)?.[1] ?? 'v1';
 }
 
 /** Responds with one object in the requested version and representation. */
 export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void {
   const n = scope.negotiated;
-  toVersion(obj, scope);
-  let body: unknown = obj;
+  const versioned = toVersion(obj, scope);
+  let body: unknown = versioned;
   if (n.as === 'Table') {
-    body = { ...toTable([obj], scope.versionDef.printerColumns, { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+    body = { ...toTable([versioned], scope.versionDef.printerColumns, { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
   } else if (n.as === 'PartialObjectMetadata') {
-    body = partialMetadata(obj, metaVersionOf(n));
+    body = partialMetadata(versioned, metaVersionOf(n));
   }
   encodeBody(scope.ctx, n, code, body);
 }

@@ -1,89 +1,145 @@
 import type { RequestScope } from './request-scope.js';
 import type { KubeObject } from '../registry/resource-type.js';
-import type { StoreEvent } from '../store/resource-store.js';
+import type { CacheEvent } from '../watch/cache-event.js';
+import type { CacheWatcher, WatchStart } from '../watch/watch-cache.js';
 import { ApiError, errors } from '../errors/api-error.js';
-import { parseIntParam } from './query-options.js';
-import { parseResourceVersion, selectorFilter } from './read-options.js';
-import { toVersion } from './respond.js';
-import { toTable } from '../table/table-convertor.js';
+import { collectionPrefix } from '../store/keys.js';
+import { selectorFilter } from './read-options.js';
+import { parseListOptions, type ListOptions } from './list-options.js';
+import { cacheIsConsistent, waitForCache } from './cached-reads.js';
+import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 
 /** kube-apiserver's default watch length is minRequestTimeout (1800s). */
 const defaultWatchSeconds = 1800;
-
-type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR';
+/** A watcher whose client reads slower than this much output piles up is dropped (it re-watches), as kube does. */
+const maxBufferedBytes = 64 * 1024 * 1024;
+/** Initial events are written in pieces of about this size. */
+const initialChunkBytes = 256 * 1024;
 
 /**
- * A watch: a chunked stream of `{"type","object"}` JSON lines. Without a resourceVersion (or with "0") it starts
- * with ADDED events for the current state; with one, it streams every change after it. Selector filters turn
- * MODIFIED into ADDED/DELETED when an object enters or leaves the selection, as kube does.
+ * A watch, served from the resource's watch cache: a chunked stream of `{"type","object"}` JSON lines.
+ * - resourceVersion unset / "0": ADDED events for the current state (consistent / any), then every change;
+ *   N: every change after N (410 Expired as an ERROR event when the cache's history no longer reaches back to N).
+ * - sendInitialEvents=true (streaming list): the state at least as new as resourceVersion, then a BOOKMARK marked
+ *   `k8s.io/initial-events-end`; sendInitialEvents=false: no initial events.
+ * - allowWatchBookmarks=true: BOOKMARK events every `bookmarkIntervalMs` (and after legacy initial events).
+ * Selector filters turn MODIFIED into ADDED/DELETED when an object enters or leaves the selection, as kube does.
  */
 export async function handleWatch(scope: RequestScope): Promise<void> {
-  const { ctx, query, info } = scope;
-  const rv = parseResourceVersion(query.get('resourceVersion'));
-  const timeoutSeconds = parseIntParam(query, 'timeoutSeconds') ?? defaultWatchSeconds;
+  const { ctx, info, cache } = scope;
+  const o = parseListOptions(scope.query, true);
+  const timeoutSeconds = o.timeoutSeconds || defaultWatchSeconds;
   const selected = selectorFilter(scope);
-  const nameOnly = info.name;
   const matches = (obj: KubeObject | undefined): boolean =>
-    obj !== undefined && (!nameOnly || obj.metadata?.name === nameOnly) && (!selected || selected(obj));
-
-  let startRevision = rv ?? 0;
-  const initial: KubeObject[] = [];
-  if (!startRevision) {
-    const list = await scope.store.list(info.namespace, { filter: matches });
-    initial.push(...list.items);
-    startRevision = Number(list.resourceVersion);
-  }
+    obj !== undefined && (!info.name || obj.metadata?.name === info.name) && (!selected || selected(obj));
+  const encoder = new WatchEventEncoder(scope);
+  await cache.start();
+  const start = await watchStart(scope, o);
 
   ctx.respond = false;
   const res = ctx.res;
-  res.writeHead(200, { 'Content-Type': scope.negotiated.contentType.startsWith('application/json') ? 'application/json' : scope.negotiated.contentType, 'Cache-Control': 'no-cache, private' });
+  const contentType = scope.negotiated.contentType.startsWith('application/json') ? 'application/json' : scope.negotiated.contentType;
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
-
-  const encode = (type: WatchEventType, obj: unknown): string => {
-    let object = obj;
-    if (type !== 'ERROR') {
-      toVersion(obj as KubeObject, scope);
-      if (scope.negotiated.as === 'Table') {
-        object = toTable([obj as KubeObject], scope.versionDef.printerColumns, { includeObject: 'Metadata' });
-      }
-    }
-    return JSON.stringify({ type, object }) + '\n';
-  };
 
   await new Promise<void>((resolve) => {
     let done = false;
-    const finish = () => {
+    const write = (text: string) => {
+      if (done) return;
+      res.write(text);
+      if (res.writableLength > maxBufferedBytes) finish();
+    };
+    const watcher: CacheWatcher = {
+      keyPrefix: collectionPrefix(scope.rt, info.namespace),
+      last: 0,
+      deliver: (events) => {
+        const text = encodeEvents(events, matches, encoder);
+        if (text) write(text);
+      },
+      terminate: () => finish(),
+    };
+    const timers: NodeJS.Timeout[] = [];
+    function finish() {
       if (done) return;
       done = true;
-      clearTimeout(timer);
-      watch.cancel();
+      for (const t of timers) clearTimeout(t);
+      cache.unsubscribe(watcher);
       res.end();
       resolve();
-    };
-    const timer = setTimeout(finish, timeoutSeconds * 1000);
+    }
     res.on('close', finish);
-    for (const obj of initial) res.write(encode('ADDED', obj));
-    const watch = scope.store.watch(info.namespace, startRevision, {
-      onEvents: (events) => {
-        if (done) return;
-        let chunk = '';
-        for (const e of events) {
-          const type = translate(e, matches);
-          if (type) chunk += encode(type, e.object);
-        }
-        if (chunk) res.write(chunk);
-      },
-      onError: (err) => {
-        if (done) return;
-        const status = err instanceof ApiError ? watchErrorStatus(err, startRevision) : errors.internal(err.message).status;
-        res.write(encode('ERROR', status));
-        finish();
-      },
-    });
+    timers.push(setTimeout(finish, timeoutSeconds * 1000));
+
+    let initial: CacheEvent[];
+    try {
+      initial = cache.subscribe(watcher, start);
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : errors.internal(String(err)).status;
+      write(encoder.error(status));
+      finish();
+      return;
+    }
+    writeInitial(initial, matches, encoder, write);
+    if (o.allowWatchBookmarks && start.from === 'state') {
+      // A streaming list's state ends with the marked bookmark; a legacy initial list gets a plain one.
+      write(encoder.bookmark(watcher.last, o.sendInitialEvents === true));
+    }
+    if (o.allowWatchBookmarks) {
+      timers.push(
+        setInterval(() => {
+          if (watcher.last > cache.revision) return; // waiting for a future resourceVersion: nothing to vouch for yet
+          write(encoder.bookmark(Math.max(cache.dispatchedRevision, watcher.last)));
+        }, scope.watchConfig.bookmarkIntervalMs),
+      );
+    }
   });
 }
 
-function translate(e: StoreEvent, matches: (obj: KubeObject | undefined) => boolean): WatchEventType | undefined {
+/** Where the watch starts, from resourceVersion and sendInitialEvents (api-concepts "Semantics for watch", "Streaming lists"). */
+async function watchStart(scope: RequestScope, o: ListOptions): Promise<WatchStart> {
+  const rv = o.resourceVersion;
+  if (o.sendInitialEvents === false) {
+    if (rv) return { from: 'revision', revision: rv };
+    if (rv === undefined) await cacheIsConsistent(scope);
+    return { from: 'revision', revision: scope.cache.revision };
+  }
+  if (rv === undefined) {
+    await cacheIsConsistent(scope); // a consistent start when the cache catches up in time, else the freshest it has
+    return { from: 'state' };
+  }
+  if (rv === 0) return { from: 'state' };
+  if (o.sendInitialEvents === true) {
+    await waitForCache(scope, rv);
+    return { from: 'state' };
+  }
+  return { from: 'revision', revision: rv };
+}
+
+function writeInitial(initial: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder, write: (text: string) => void): void {
+  let chunk = '';
+  for (const e of initial) {
+    const type = eventType(e, matches);
+    if (!type) continue;
+    chunk += encoder.event(type, e);
+    if (chunk.length >= initialChunkBytes) {
+      write(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) write(chunk);
+}
+
+function encodeEvents(events: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder): string {
+  let chunk = '';
+  for (const e of events) {
+    const type = eventType(e, matches);
+    if (type) chunk += encoder.event(type, e);
+  }
+  return chunk;
+}
+
+/** The event as this watch sees it through its filter (undefined: not visible). */
+function eventType(e: CacheEvent, matches: (obj: KubeObject | undefined) => boolean): WatchEventType | undefined {
   if (e.type === 'DELETED') return matches(e.object) ? 'DELETED' : undefined;
   const now = matches(e.object);
   if (e.type === 'ADDED') return now ? 'ADDED' : undefined;
@@ -92,10 +148,4 @@ function translate(e: StoreEvent, matches: (obj: KubeObject | undefined) => bool
   if (now) return 'ADDED';
   if (before) return 'DELETED';
   return undefined;
-}
-
-/** A watch from a compacted revision ends with 410 Expired "too old resource version", as kube sends it. */
-function watchErrorStatus(err: ApiError, startRevision: number) {
-  if (err.code === 410) return errors.expired(`too old resource version: ${startRevision}`).status;
-  return err.status;
 }

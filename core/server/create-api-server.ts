@@ -11,6 +11,8 @@ import { createHttpApp } from './http-app.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
 import type { Controller } from './controller.js';
+import { WatchCaches } from '../watch/watch-caches.js';
+import { Compactor } from '../storage/compactor.js';
 
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
@@ -30,6 +32,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];
+  let caches: WatchCaches | undefined;
   const sockets = new Set<Socket>();
 
   return {
@@ -40,7 +43,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
       const pipeline = new WritePipeline(resolveAllOrNone(container, Tokens.WriteGate), [], [validationStage], []);
       container.registerInstance(Tokens.WritePipeline, pipeline);
-      controllers = resolveAllOrNone(container, Tokens.Controller);
+      caches = new WatchCaches(kv, registry, config.watchCache);
+      caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
+      controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];
       for (const c of controllers) await c.start();
 
       const app = createHttpApp({
@@ -49,6 +54,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         pipeline,
         maxBodyBytes: config.maxRequestBodyBytes,
         codecs: resolveAllOrNone(container, Tokens.BodyCodec),
+        caches,
+        watchConfig: config.watchCache,
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
         authorizers: resolveAllOrNone(container, Tokens.Authorizer),
         routes: resolveAllOrNone(container, Tokens.Route),
@@ -84,6 +91,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       for (const c of controllers.reverse()) await c.stop();
       controllers = [];
+      caches?.stop();
+      caches = undefined;
       if (container.isRegistered(Tokens.KVStore, true)) await container.resolve(Tokens.KVStore).close();
     },
   };

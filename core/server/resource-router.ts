@@ -6,6 +6,8 @@ import type { UserInfo } from '../auth/authenticator.js';
 import type { WritePipeline } from '../handlers/write-pipeline.js';
 import type { RequestScope } from '../handlers/request-scope.js';
 import type { BodyCodec } from '../codec/body-codec.js';
+import type { WatchCaches } from '../watch/watch-caches.js';
+import type { WatchCacheConfig } from './server-config.js';
 import { errors } from '../errors/api-error.js';
 import { ResourceStore } from '../store/resource-store.js';
 import { negotiate } from '../codec/negotiation.js';
@@ -27,6 +29,8 @@ export interface ResourceRouterDeps {
   pipeline: WritePipeline;
   maxBodyBytes: number;
   codecs: BodyCodec[];
+  caches: WatchCaches;
+  watchConfig: WatchCacheConfig;
 }
 
 /** Verbs served on subresources (status, scale) — everything else there is 405 as in kube. */
@@ -53,6 +57,8 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     version: info.apiVersion,
     versionDef: version,
     store: new ResourceStore(deps.kv, rt),
+    cache: deps.caches.forResource(rt),
+    watchConfig: deps.watchConfig,
     query,
     user,
     negotiated: negotiate(ctx.get('accept'), info.verb === 'get' || info.verb === 'list' || info.verb === 'watch'),

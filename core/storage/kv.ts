@@ -64,7 +64,10 @@ export interface KVWatchHandlers {
   onEvents(events: KVEvent[]): void;
   /** The watch ended with an error (e.g. `CompactedError`); no more events follow. */
   onError(err: Error): void;
-  /** Optional progress notification: no events under the prefix up to this revision. */
+  /**
+   * Progress notification: every event under the prefix up to this revision has been delivered. Stores call it when
+   * the watch has caught up and, afterwards, when writes outside the prefix advance the store revision (batched).
+   */
   onProgress?(revision: number): void;
 }
 

@@ -2,6 +2,7 @@ import { errors } from '../errors/api-error.js';
 
 /** A list continuation: the revision the first page was read at and the key to continue after (kube's format). */
 export interface ContinueState {
+  /** The snapshot to read; -1: the latest (a token handed out after the snapshot was compacted). */
   revision: number;
   /** Key relative to the collection prefix; the next page starts strictly after it. */
   startAfter: string;
@@ -18,14 +19,32 @@ export function decodeContinue(token: string): ContinueState {
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw errors.badRequest('continue key is not valid: illegal base64 data or JSON');
+    throw invalid('continue key is not valid: illegal base64 data or JSON');
   }
-  if (parsed.v !== 'meta.k8s.io/v1') throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv <= 0) {
-    throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (parsed.v !== 'meta.k8s.io/v1') throw invalid('continue key is not valid: server does not recognize this encoded key');
+  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv === 0 || parsed.rv < -1) {
+    throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
-  if (typeof parsed.start !== 'string' || !parsed.start.endsWith('\u0000') || parsed.start.includes('/..') || parsed.start.startsWith('/')) {
-    throw errors.badRequest('continue key is not valid: encoded start key has an invalid path');
+  if (typeof parsed.start !== 'string' || parsed.start === '') throw invalid('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+  if (!parsed.start.endsWith('\u0000') || parsed.start.includes('/..') || parsed.start.startsWith('/')) {
+    throw invalid('continue key is not valid: encoded start key has an invalid path');
   }
   return { revision: parsed.rv, startAfter: parsed.start.slice(0, -1) };
+}
+
+function invalid(detail: string) {
+  return errors.badRequest(`invalid continue token: ${detail}`);
+}
+
+/**
+ * The 410 for a continue token whose snapshot was compacted. Like kube, it carries a fresh token (in the Status's
+ * metadata.continue) that continues after the same key at the latest revision, for clients that accept an
+ * inconsistent list.
+ */
+export function continueExpired(startAfter: string) {
+  const err = errors.expired(
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+  );
+  err.status.metadata = { continue: encodeContinue({ revision: -1, startAfter }) };
+  return err;
 }

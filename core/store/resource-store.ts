@@ -4,7 +4,7 @@ import type { KubeObject, ResourceType } from '../registry/resource-type.js';
 import { errors, type Qualified } from '../errors/api-error.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { decodeStored, encodeStored } from './object-codec.js';
-import { decodeContinue, encodeContinue } from './continue-token.js';
+import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
 
 export interface ListOptions {
   limit?: number;
@@ -81,10 +81,12 @@ export class ResourceStore {
     const prefix = collectionPrefix(this.rt, namespace);
     let revision = opts.revision ?? 0;
     let startAfterKey: string | undefined;
+    let continuing: string | undefined;
     if (opts.continueToken) {
       const state = decodeContinue(opts.continueToken);
-      revision = state.revision;
+      revision = Math.max(0, state.revision); // -1: continue at the latest revision
       startAfterKey = prefix + state.startAfter;
+      continuing = state.startAfter;
     }
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const items: KubeObject[] = [];
@@ -96,7 +98,7 @@ export class ResourceStore {
     for (;;) {
       const want = limit ? limit - items.length : 0;
       const batch = limit ? Math.max(want, opts.filter ? 128 : want) : 0;
-      const res = await this.storage(() => this.kv.range(prefix, { startAfterKey, limit: batch, revision: readRevision }));
+      const res = await this.storage(() => this.kv.range(prefix, { startAfterKey, limit: batch, revision: readRevision }), continuing);
       readRevision = res.revision;
       let consumedAll = true;
       for (let i = 0; i < res.kvs.length; i++) {
@@ -251,10 +253,12 @@ export class ResourceStore {
     }
   }
 
-  private async storage<T>(op: () => Promise<T>): Promise<T> {
+  /** Runs a storage call, translating its errors; `continuing`: the key a paged list continues after. */
+  private async storage<T>(op: () => Promise<T>, continuing?: string): Promise<T> {
     try {
       return await op();
     } catch (err) {
+      if (err instanceof CompactedError && continuing !== undefined) throw continueExpired(continuing);
       throw this.translate(err);
     }
   }
@@ -264,9 +268,7 @@ export class ResourceStore {
     if (err instanceof CompactedError) {
       return errors.expired(`The resourceVersion for the provided list is too old.`);
     }
-    if (err instanceof FutureRevisionError) {
-      return errors.timeout(`Too large resource version: ${err.requestedRevision}, current: ${err.currentRevision}`, 1);
-    }
+    if (err instanceof FutureRevisionError) return errors.tooLargeResourceVersion(err.requestedRevision, err.currentRevision);
     return err instanceof Error ? err : new Error(String(err));
   }
 }

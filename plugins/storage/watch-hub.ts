@@ -21,6 +21,8 @@ interface Watcher {
   live: boolean;
   done: boolean;
   buffer: KVEvent[];
+  /** Commits outside the prefix happened since the last delivery: tell the watcher (if it listens for progress). */
+  progressed: boolean;
 }
 
 /**
@@ -30,7 +32,8 @@ interface Watcher {
  * starve other work). The catch-up step that reaches the current revision switches the watcher to live within the
  * same synchronous section, so no commit can fall between replay and live: afterwards the store calls
  * {@link publish} synchronously after each commit and the watcher receives exactly the events newer than what it has
- * seen, batched per microtask.
+ * seen, batched per microtask. A watcher with `onProgress` is also told, in the same batches, when commits outside its
+ * prefix advance the revision (what etcd's progress notifications give a watch cache for consistent reads).
  */
 export class WatchHub {
   private readonly watchers = new Set<Watcher>();
@@ -52,6 +55,7 @@ export class WatchHub {
       live: false,
       done: false,
       buffer: [],
+      progressed: false,
     };
     if (this.closed) {
       queueMicrotask(() => this.fail(w, new Error('storage is closed')));
@@ -72,6 +76,9 @@ export class WatchHub {
       w.last = rev;
       if (hasPrefix(key, w.prefix)) {
         w.buffer.push(event);
+        this.dirty.add(w);
+      } else if (w.handlers.onProgress) {
+        w.progressed = true;
         this.dirty.add(w);
       }
     }
@@ -96,10 +103,15 @@ export class WatchHub {
     const batch = [...this.dirty];
     this.dirty.clear();
     for (const w of batch) {
-      if (w.done || w.buffer.length === 0) continue;
-      const events = w.buffer;
-      w.buffer = [];
-      this.deliver(w, events);
+      if (w.done) continue;
+      const progressed = w.progressed;
+      w.progressed = false;
+      if (w.buffer.length > 0) {
+        const events = w.buffer;
+        w.buffer = [];
+        this.deliver(w, events);
+      }
+      if (progressed && !w.done) this.progress(w, w.last);
     }
   }
 
@@ -128,13 +140,7 @@ export class WatchHub {
     if (res.events.length > 0) this.deliver(w, res.events);
     if (w.done) return;
     if (caughtUp) {
-      if (w.handlers.onProgress) {
-        try {
-          w.handlers.onProgress(through);
-        } catch (err) {
-          this.fail(w, err instanceof Error ? err : new Error(String(err)));
-        }
-      }
+      this.progress(w, through);
     } else {
       setImmediate(() => this.replayStep(w));
     }
@@ -145,6 +151,16 @@ export class WatchHub {
       w.handlers.onEvents(events);
     } catch (err) {
       // A handler that throws ends its own watch; it must not break the store or other watchers.
+      this.fail(w, err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  /** Progress notification: the watcher has seen everything up to `revision` (events of its prefix included). */
+  private progress(w: Watcher, revision: number): void {
+    if (!w.handlers.onProgress) return;
+    try {
+      w.handlers.onProgress(revision);
+    } catch (err) {
       this.fail(w, err instanceof Error ? err : new Error(String(err)));
     }
   }

@@ -1,0 +1,28 @@
+import type { KubeObject } from '../registry/resource-type.js';
+
+/** One change to one object, as the watch cache keeps and fans it out. Objects are shared: never mutate them. */
+export interface CacheEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  /** The new state; for DELETED the last state, with the delete's resourceVersion. */
+  object: KubeObject;
+  /** The state before this change (for selector transitions: an object entering or leaving a selection). */
+  previous?: KubeObject;
+  revision: number;
+  /**
+   * This event already encoded for a watch representation (key: representation and event type), so that a thousand
+   * watchers with the same Accept and API version share one encoding.
+   */
+  encoded?: Map<string, string>;
+}
+
+/** The event's encoding for `representation`, computed once per event and representation. */
+export function encodedOnce(event: CacheEvent, representation: string, encode: () => string): string {
+  const memo = (event.encoded ??= new Map());
+  let text = memo.get(representation);
+  if (text === undefined) {
+    text = encode();
+    memo.set(representation, text);
+  }
+  return text;
+}

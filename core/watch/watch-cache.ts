@@ -1,0 +1,279 @@
+import type { KVEvent, KVStore, KVWatch } from '../storage/kv.js';
+import type { KubeObject } from '../registry/resource-type.js';
+import type { WatchCacheConfig } from '../server/server-config.js';
+import { errors } from '../errors/api-error.js';
+import { decodeStored } from '../store/object-codec.js';
+import type { CacheEvent } from './cache-event.js';
+import { EventHistory } from './event-history.js';
+
+/** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
+export interface CacheWatcher {
+  readonly keyPrefix: string;
+  /** Events with a revision at or below this one are not for this watcher (it has them already). */
+  last: number;
+  deliver(events: CacheEvent[]): void;
+  /** The cache can no longer feed this watcher (it is stopping or lost its storage watch): end the watch. */
+  terminate(): void;
+}
+
+/** Where a new watcher starts: the current state as synthetic ADDED events, or the changes after a revision. */
+export type WatchStart = { from: 'state' } | { from: 'revision'; revision: number };
+
+/** How long to wait before reloading after the storage watch failed. */
+const reloadDelayMs = 1000;
+
+/**
+ * The watch cache of one resource (like kube-apiserver's cacher): the current objects under the resource's storage
+ * prefix, kept up to date by one storage watch, plus a bounded history of recent events. Lists and watches of the
+ * resource are served from here, so N watchers cost one storage watch and each event is decoded once.
+ *
+ * `revision` is the store revision the cache reflects; storage progress notifications advance it even when other
+ * resources change, which lets a consistent read wait until the cache has caught up with storage.
+ */
+export class WatchCache {
+  private readonly objects = new Map<string, KubeObject>();
+  /** Keys in ascending order, rebuilt lazily after objects come or go. */
+  private sortedKeys?: string[];
+  private readonly history: EventHistory;
+  private readonly watchers = new Set<CacheWatcher>();
+  private pending: CacheEvent[] = [];
+  private dispatchScheduled = false;
+  private applied = 0;
+  private dispatched = 0;
+  private waiters = new Set<{ revision: number; resolve: (reached: boolean) => void; timer: NodeJS.Timeout }>();
+  private kvWatch?: KVWatch;
+  private loaded?: Promise<void>;
+  private trimTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly kv: KVStore,
+    /** The resource's storage prefix (all namespaces). */
+    readonly prefix: string,
+    private readonly config: WatchCacheConfig,
+  ) {
+    this.history = new EventHistory(0, config.historyMaxEvents, config.historyWindowMs);
+  }
+
+  /** Loads the current state and starts following storage. Resolves when the cache can serve. */
+  start(): Promise<void> {
+    this.loaded ??= this.load();
+    this.trimTimer ??= setInterval(() => this.history.trim(), Math.min(this.config.historyWindowMs, 10_000)).unref();
+    return this.loaded;
+  }
+
+  /** Whether the cache has loaded and follows storage. */
+  get isReady(): boolean {
+    return this.kvWatch !== undefined;
+  }
+
+  /** The store revision the cache's state reflects. */
+  get revision(): number {
+    return this.applied;
+  }
+
+  /** Every watcher has been handed every event up to this revision. */
+  get dispatchedRevision(): number {
+    return this.dispatched;
+  }
+
+  /** Resolves true once the cache reflects `revision`, or false after `timeoutMs`. */
+  waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.applied >= revision && this.isReady) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        revision,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** The objects under `keyPrefix` (a namespace's or the whole resource's), in key order. Do not mutate them. */
+  list(keyPrefix: string): { items: KubeObject[]; revision: number } {
+    const keys = this.keysUnder(keyPrefix);
+    const items = new Array<KubeObject>(keys.length);
+    for (let i = 0; i < keys.length; i++) items[i] = this.objects.get(keys[i]!)!;
+    return { items, revision: this.applied };
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /**
+   * Adds a watcher and returns its first events, in one synchronous step so nothing falls between them and the live
+   * stream: the state under its prefix as ADDED events, or the history after a revision. Throws 410 Expired when
+   * the history does not reach back to that revision.
+   */
+  subscribe(watcher: CacheWatcher, start: WatchStart): CacheEvent[] {
+    let initial: CacheEvent[];
+    if (start.from === 'state') {
+      initial = this.keysUnder(watcher.keyPrefix).map((key) => {
+        const object = this.objects.get(key)!;
+        return { type: 'ADDED', key, object, revision: Number(object.metadata?.resourceVersion) };
+      });
+      watcher.last = this.applied;
+    } else {
+      const replay = this.history.since(start.revision);
+      if (!replay) throw errors.expired(`too old resource version: ${start.revision} (${this.history.startRevision})`);
+      initial = replay.filter((e) => e.key.startsWith(watcher.keyPrefix));
+      watcher.last = Math.max(start.revision, this.applied);
+    }
+    this.watchers.add(watcher);
+    return initial;
+  }
+
+  unsubscribe(watcher: CacheWatcher): void {
+    this.watchers.delete(watcher);
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  /** Stops following storage and ends every watch. */
+  stop(): void {
+    this.stopped = true;
+    this.kvWatch?.cancel();
+    this.kvWatch = undefined;
+    clearInterval(this.trimTimer);
+    this.terminateWatchers();
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
+    this.waiters.clear();
+  }
+
+  private async load(): Promise<void> {
+    const res = await this.kv.range(this.prefix);
+    if (this.stopped) return;
+    this.objects.clear();
+    for (const kv of res.kvs) this.objects.set(kv.key, decodeStored(kv));
+    this.sortedKeys = undefined;
+    this.applied = res.revision;
+    this.dispatched = res.revision;
+    this.history.reset(res.revision);
+    this.kvWatch = this.kv.watch(this.prefix, res.revision, {
+      onEvents: (events) => this.apply(events),
+      onProgress: (revision) => this.progress(revision),
+      onError: (err) => this.storageWatchFailed(err),
+    });
+    this.wakeWaiters();
+  }
+
+  private apply(events: KVEvent[]): void {
+    const now = Date.now();
+    for (const e of events) {
+      const key = e.kv.key;
+      const revision = e.kv.modRevision;
+      const previous = this.objects.get(key);
+      let event: CacheEvent;
+      if (e.type === 'DELETE') {
+        const last = previous ?? decodeStored(e.kv);
+        const object = { ...last, metadata: { ...last.metadata, resourceVersion: String(revision) } };
+        this.objects.delete(key);
+        this.sortedKeys = undefined;
+        event = { type: 'DELETED', key, object, previous, revision };
+      } else {
+        const object = decodeStored(e.kv);
+        if (!previous) this.sortedKeys = undefined;
+        this.objects.set(key, object);
+        event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };
+      }
+      this.history.append(event, now);
+      this.pending.push(event);
+      this.applied = revision;
+    }
+    this.scheduleDispatch();
+    this.wakeWaiters();
+  }
+
+  private progress(revision: number): void {
+    if (revision <= this.applied) return;
+    this.applied = revision;
+    if (!this.dispatchScheduled) this.dispatched = revision;
+    this.wakeWaiters();
+  }
+
+  /**
+   * Fans pending events out on the next macrotask rather than per storage batch: when the server is busy, events
+   * that arrive meanwhile go out together, one write per watcher instead of one per event.
+   */
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => this.dispatch());
+  }
+
+  private dispatch(): void {
+    this.dispatchScheduled = false;
+    const events = this.pending;
+    this.pending = [];
+    const upTo = this.applied;
+    for (const w of this.watchers) {
+      let mine: CacheEvent[] | undefined;
+      for (const e of events) {
+        if (e.revision > w.last && e.key.startsWith(w.keyPrefix)) (mine ??= []).push(e);
+      }
+      if (!mine) continue;
+      w.last = mine[mine.length - 1]!.revision;
+      w.deliver(mine);
+    }
+    this.dispatched = upTo;
+  }
+
+  private wakeWaiters(): void {
+    if (!this.isReady) return;
+    for (const w of this.waiters) {
+      if (this.applied >= w.revision) {
+        clearTimeout(w.timer);
+        this.waiters.delete(w);
+        w.resolve(true);
+      }
+    }
+  }
+
+  /** The storage watch ended (e.g. compacted while we lagged): end the watches, reload, follow again. */
+  private storageWatchFailed(err: Error): void {
+    if (this.stopped) return;
+    console.error(`kapi: watch cache for ${this.prefix} lost its storage watch (${err.message}); reloading`);
+    this.kvWatch = undefined;
+    this.terminateWatchers();
+    this.pending = [];
+    this.loaded = new Promise<void>((resolve) => setTimeout(resolve, reloadDelayMs).unref()).then(() => this.load());
+    this.loaded.catch((e: Error) => this.storageWatchFailed(e));
+  }
+
+  private terminateWatchers(): void {
+    const all = [...this.watchers];
+    this.watchers.clear();
+    for (const w of all) w.terminate();
+  }
+
+  private keysUnder(keyPrefix: string): string[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort(compareKeys);
+    const keys = this.sortedKeys;
+    if (keyPrefix === this.prefix) return keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(keys[mid]!, keyPrefix) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < keys.length && keys[end]!.startsWith(keyPrefix)) end++;
+    return keys.slice(lo, end);
+  }
+}
+
+/** Byte order of the keys, as storage ranges return them (keys are ASCII, so code-unit order is byte order). */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

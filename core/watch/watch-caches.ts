@@ -1,0 +1,58 @@
+import type { KVStore } from '../storage/kv.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { WatchCacheConfig } from '../server/server-config.js';
+import { resourcePrefix } from '../store/keys.js';
+import { WatchCache } from './watch-cache.js';
+
+/**
+ * One watch cache per served resource, following the registry: a cache starts when its resource is registered (so
+ * its history begins then, as kube-apiserver's caches begin at start-up) and stops, ending its watches, when the
+ * resource is no longer served (a deleted CRD).
+ */
+export class WatchCaches {
+  private readonly caches = new Map<string, WatchCache>();
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly kv: KVStore,
+    private readonly registry: ResourceRegistry,
+    private readonly config: WatchCacheConfig,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = this.registry.onChange(() => this.sync());
+    this.sync();
+  }
+
+  /** The cache of `rt`, started if needed (a resource served a moment ago may not have one yet). */
+  forResource(rt: ResourceType): WatchCache {
+    const prefix = resourcePrefix(rt);
+    let cache = this.caches.get(prefix);
+    if (!cache) {
+      cache = new WatchCache(this.kv, prefix, this.config);
+      this.caches.set(prefix, cache);
+      cache.start().catch((err: Error) => console.error(`kapi: watch cache for ${prefix} failed to load: ${err.message}`));
+    }
+    return cache;
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    for (const cache of this.caches.values()) cache.stop();
+    this.caches.clear();
+  }
+
+  private sync(): void {
+    const served = new Set<string>();
+    for (const rt of this.registry.all()) {
+      served.add(resourcePrefix(rt));
+      this.forResource(rt);
+    }
+    for (const [prefix, cache] of this.caches) {
+      if (served.has(prefix)) continue;
+      cache.stop();
+      this.caches.delete(prefix);
+    }
+  }
+}
