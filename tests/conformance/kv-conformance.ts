@@ -204,6 +204,15 @@ class Model {
 }
 
 /** Drives a mix of creates, updates and deletes over `keys`, `concurrency` writes on distinct keys at a time. */
+/** Polls `cond` every 5 ms; rejects after 5 s. */
+async function waitUntil(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
 async function churn(store: KVStore, model: Model, keys: string[], writes: number, tag: string): Promise<void> {
   let n = 0;
   let round = 0;
@@ -749,6 +758,17 @@ export function kvConformance(name: string, open: OpenStore): void {
       ],
     );
     t.deepEqual(c.errors, []);
+  });
+
+  it('a live watch gets progress notifications when writes outside its prefix advance the revision', async (t, s) => {
+    const c = new Collector(s, '/quiet/', await s.currentRevision());
+    await waitUntil(() => c.progress.length > 0, 'the caught-up notification');
+    ok(await s.create('/elsewhere/1', b('1')));
+    const r = (await s.create('/elsewhere/2', b('2'))).revision;
+    await waitUntil(() => c.progress.some((p) => p >= r), `progress to ${r}`);
+    c.watch.cancel();
+    t.deepEqual(c.events, []);
+    t.deepEqual([...c.progress].sort((x, y) => x - y), c.progress, 'progress never goes back');
   });
 
   it('reads beyond the current revision throw FutureRevisionError', async (t, s) => {
