@@ -8,6 +8,7 @@ import type { Authorizer } from '../auth/authorizer.js';
 import type { ServerRoute } from './server-route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
 import { forbiddenMessage } from './forbidden-message.js';
+import { compressResponses } from './response-compression.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -20,7 +21,7 @@ const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
 
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-/** The koa application: error rendering → request info → authentication → authorization → routing. */
+/** The koa application: response compression → error rendering → request info → authentication → authorization → routing. */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -33,6 +34,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   }
   prefixes.sort((a, b) => b.path.length - a.path.length);
 
+  app.use(compressResponses); // outermost, so error Status bodies are compressed by the same rule
   app.use(renderErrors);
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);

@@ -11,6 +11,8 @@ export interface TableOptions {
   listMeta?: TableListMeta;
   /** The time ages are measured to (default: now). */
   now?: Date;
+  /** The requested meta.k8s.io version: the Table's and its rows' PartialObjectMetadata apiVersion (default v1). */
+  metaVersion?: 'v1' | 'v1beta1';
 }
 
 /**
@@ -21,27 +23,28 @@ export interface TableOptions {
 export function toTable(objects: KubeObject[], columns: readonly PrinterColumn[] | TablePrinter | undefined, opts: TableOptions): Table {
   const printer = columns === undefined ? defaultTablePrinter : 'cells' in columns ? columns : columnsTablePrinter(columns);
   const now = opts.now ?? new Date();
-  const rows = objects.map((obj): TableRow => ({ cells: printer.cells(obj, now), object: rowObject(obj, opts.includeObject) }));
+  const apiVersion = `meta.k8s.io/${opts.metaVersion ?? 'v1'}` as const;
+  const rows = objects.map((obj): TableRow => ({ cells: printer.cells(obj, now), object: rowObject(obj, opts.includeObject, apiVersion) }));
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion,
     metadata: listMeta(opts.listMeta),
     columnDefinitions: printer.columnDefinitions,
     rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
   };
 }
 
-function rowObject(obj: KubeObject, include: IncludeObject): unknown {
+function rowObject(obj: KubeObject, include: IncludeObject, apiVersion: Table['apiVersion']): unknown {
   switch (include) {
     case 'None':
       return null;
     case 'Object':
       return obj;
     case 'Metadata':
-      // metav1.ObjectMeta always serializes creationTimestamp (null when unset).
+      // metav1.ObjectMeta always serializes creationTimestamp (null when unset); kube gives the row the Table's version.
       return {
         kind: 'PartialObjectMetadata',
-        apiVersion: 'meta.k8s.io/v1',
+        apiVersion,
         metadata: { ...obj.metadata, creationTimestamp: obj.metadata?.creationTimestamp ?? null },
       };
   }

@@ -21,10 +21,10 @@ export interface TableListMeta {
   remainingItemCount?: number;
 }
 
-/** meta.k8s.io/v1 Table. */
+/** meta.k8s.io/v1 (or v1beta1) Table. */
 export interface Table {
   kind: 'Table';
-  apiVersion: 'meta.k8s.io/v1';
+  apiVersion: 'meta.k8s.io/v1' | 'meta.k8s.io/v1beta1';
   metadata: TableListMeta;
   columnDefinitions: TableColumnDefinition[];
   /** null only where kube sends null: the default convertor with no objects. */

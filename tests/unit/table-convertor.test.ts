@@ -147,3 +147,9 @@ test('namespace printer: NAME, STATUS, AGE', (t) => {
   ]);
   t.deepEqual(table.rows?.[1].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'new', creationTimestamp: null } });
 });
+
+test('a v1beta1 Table gives its rows v1beta1 PartialObjectMetadata, as kube does', (t) => {
+  const table = toTable([widget], customResourceColumns([]), { includeObject: 'Metadata', now, metaVersion: 'v1beta1' });
+  t.is(table.apiVersion, 'meta.k8s.io/v1beta1');
+  t.like(table.rows?.[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: { name: 'w1' } });
+});
