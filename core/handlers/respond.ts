@@ -5,7 +5,7 @@ import { apiVersionOf } from '../registry/resource-type.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
-import { toTable } from '../table/table-convertor.js';
+import { toTable, type TableColumns } from '../table/table-convertor.js';
 import { errors } from '../errors/api-error.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 
@@ -35,13 +35,18 @@ export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' |
   ctx.set('Content-Type', negotiated.contentType);
 }
 
-/** The Table rows' `includeObject` query parameter (default Metadata). */
+/** The Table rows' `includeObject` query parameter (absent or empty: Metadata). */
 export function includeObject(scope: Pick<RequestScope, 'query'>): 'None' | 'Metadata' | 'Object' {
-  const v = scope.query.get('includeObject') ?? 'Metadata';
+  const v = scope.query.get('includeObject') || 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
-    throw errors.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`);
+    throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`);
   }
   return v;
+}
+
+/** How this version renders as a Table: a built-in printer, the CRD's printer columns, or kube's default. */
+export function tableColumns(scope: Pick<RequestScope, 'versionDef'>): TableColumns {
+  return scope.versionDef.tablePrinter ?? scope.versionDef.printerColumns;
 }
 
 export function partialMetadata(obj: KubeObject, metaVersion: string): KubeObject {
@@ -49,8 +54,8 @@ export function partialMetadata(obj: KubeObject, metaVersion: string): KubeObjec
 }
 
 /** The meta.k8s.io version (v1 or v1beta1) of a Table / PartialObjectMetadata representation. */
-export function metaVersionOf(n: Negotiated): string {
-  return /;v=(v1beta1|v1)/.exec(n.contentType)?.[1] ?? 'v1';
+export function metaVersionOf(n: Negotiated): 'v1' | 'v1beta1' {
+  return n.metaVersion ?? 'v1';
 }
 
 /** Responds with one object in the requested version and representation. */
@@ -59,7 +64,7 @@ export function respondObject(scope: RequestScope, code: number, obj: KubeObject
   const versioned = toVersion(obj, scope);
   let body: unknown = versioned;
   if (n.as === 'Table') {
-    body = { ...toTable([versioned], scope.versionDef.printerColumns, { includeObject: includeObject(scope) }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+    body = toTable([versioned], tableColumns(scope), { includeObject: includeObject(scope), metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {
     body = partialMetadata(versioned, metaVersionOf(n));
   }
@@ -75,7 +80,7 @@ export function respondList(scope: RequestScope, list: ListResult): void {
   const items = list.items.map((o) => toVersion(o, scope));
   let body: unknown;
   if (n.as === 'Table') {
-    body = { ...toTable(items, scope.versionDef.printerColumns, { includeObject: includeObject(scope), listMeta }), apiVersion: `meta.k8s.io/${metaVersionOf(n)}` };
+    body = toTable(items, tableColumns(scope), { includeObject: includeObject(scope), listMeta, metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {
     const v = metaVersionOf(n);
     body = { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, v)) };

@@ -5,7 +5,7 @@ import type { CacheEvent } from '../watch/cache-event.js';
 import { encodedOnce } from '../watch/cache-event.js';
 import { apiVersionOf } from '../registry/resource-type.js';
 import { toTable } from '../table/table-convertor.js';
-import { includeObject, metaVersionOf, partialMetadata, toVersion } from './respond.js';
+import { includeObject, metaVersionOf, partialMetadata, tableColumns, toVersion } from './respond.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -19,11 +19,12 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 export class WatchEventEncoder {
   /** Identifies everything the encoding depends on besides the event: watches with equal keys share encodings. */
   private readonly representation: string;
+  /** Only Table watches read includeObject (kube ignores it otherwise). */
   private readonly include: ReturnType<typeof includeObject>;
   private readonly metaVersion: string;
 
   constructor(private readonly scope: RequestScope) {
-    this.include = includeObject(scope);
+    this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
     this.representation = `${scope.version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
   }
@@ -55,7 +56,7 @@ export class WatchEventEncoder {
     const versioned = toVersion(obj, this.scope);
     switch (this.scope.negotiated.as) {
       case 'Table':
-        return { ...toTable([versioned], this.scope.versionDef.printerColumns, { includeObject: this.include }), apiVersion: `meta.k8s.io/${this.metaVersion}` };
+        return toTable([versioned], tableColumns(this.scope), { includeObject: this.include, metaVersion: metaVersionOf(this.scope.negotiated) });
       case 'PartialObjectMetadata':
         return partialMetadata(versioned, this.metaVersion);
       default:

@@ -1,3 +1,4 @@
+import type { TablePrinter } from '../table/table-types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { StatusCause } from '../errors/status.js';
 
@@ -27,6 +28,8 @@ export interface ResourceVersionDef {
   schema?: JSONSchemaProps;
   /** When absent, NAME and AGE are printed. */
   printerColumns?: PrinterColumn[];
+  /** A built-in kind's own table printer (like kube's printers for core kinds); wins over printerColumns. */
+  tablePrinter?: TablePrinter;
   subresources?: { status?: boolean; scale?: ScaleSubresource };
   selectableFields?: { jsonPath: string }[];
 }

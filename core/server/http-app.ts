@@ -100,8 +100,8 @@ async function renderErrors(ctx: Context, next: () => Promise<unknown>): Promise
     ctx.respond = true;
     ctx.status = apiError.code;
     for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
-    ctx.type = 'application/json';
     ctx.body = JSON.stringify(apiError.status);
+    ctx.set('Content-Type', 'application/json'); // after the body, and without koa's "; charset=utf-8", as kube sends it
   }
 }
 

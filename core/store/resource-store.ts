@@ -201,7 +201,8 @@ export class ResourceStore {
       }
       if (opts.dryRun) return { object: current, deleted: true };
       const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
-      if (res.succeeded) return { object: current, deleted: true };
+      // As kube answers a delete: the last state, at the delete's revision (what watchers see in DELETED).
+      if (res.succeeded) return { object: { ...current, metadata: { ...meta, resourceVersion: String(res.revision) } }, deleted: true };
       kv = res.current;
     }
     throw errors.modified(this.qualified(name));

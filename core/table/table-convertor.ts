@@ -20,7 +20,10 @@ export interface TableOptions {
  * `columns`: printer columns (the custom-resource convertor: Name, then each column; see customResourceColumns for
  * the Age default), a built-in printer (e.g. namespaceTablePrinter), or undefined for kube's default convertor (Name, Created At).
  */
-export function toTable(objects: KubeObject[], columns: readonly PrinterColumn[] | TablePrinter | undefined, opts: TableOptions): Table {
+/** What a Table is rendered with: printer columns, a built-in printer, or nothing (kube's default convertor). */
+export type TableColumns = readonly PrinterColumn[] | TablePrinter | undefined;
+
+export function toTable(objects: KubeObject[], columns: TableColumns, opts: TableOptions): Table {
   const printer = columns === undefined ? defaultTablePrinter : 'cells' in columns ? columns : columnsTablePrinter(columns);
   const now = opts.now ?? new Date();
   const apiVersion = `meta.k8s.io/${opts.metaVersion ?? 'v1'}` as const;

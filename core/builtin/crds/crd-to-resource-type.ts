@@ -1,3 +1,4 @@
+import { customResourceColumns } from '../../table/column-printer.js';
 import type { ResourceType } from '../../registry/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
@@ -25,9 +26,7 @@ export function crdToResourceType(crd: Crd): ResourceType {
         deprecated: v.deprecated,
         deprecationWarning: v.deprecationWarning,
         schema: v.schema?.openAPIV3Schema,
-        printerColumns: v.additionalPrinterColumns?.length
-          ? v.additionalPrinterColumns
-          : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+        printerColumns: [...customResourceColumns(v.additionalPrinterColumns)],
         subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
         selectableFields: v.selectableFields,
       };

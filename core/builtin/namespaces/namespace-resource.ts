@@ -1,3 +1,4 @@
+import { namespaceTablePrinter } from '../../table/builtin-printers.js';
 import type { KubeObject, ResourceType } from '../../registry/resource-type.js';
 import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 
@@ -27,10 +28,7 @@ export function namespaceResource(): ResourceType {
         storage: true,
         schema: builtinSchema('namespace.v1'),
         subresources: { status: true },
-        printerColumns: [
-          { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The phase of the namespace' },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-        ],
+        tablePrinter: namespaceTablePrinter,
       },
     ],
     strategy: {
