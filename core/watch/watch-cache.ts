@@ -21,6 +21,17 @@ export type WatchStart = { from: 'state' } | { from: 'revision'; revision: numbe
 
 /** How long to wait before reloading after the storage watch failed. */
 const reloadDelayMs = 1000;
+/** Watchers served per macrotask while fanning a batch out, so requests are not stalled behind a large fan-out. */
+const watchersPerSlice = 200;
+
+/** One batch of events on its way to the watchers that existed when it started. */
+interface DispatchRound {
+  events: CacheEvent[];
+  /** The cache revision when the round began: once it ends, every watcher has everything up to here. */
+  upTo: number;
+  watchers: CacheWatcher[];
+  next: number;
+}
 
 /**
  * The watch cache of one resource (like kube-apiserver's cacher): the current objects under the resource's storage
@@ -37,6 +48,7 @@ export class WatchCache {
   private readonly history: EventHistory;
   private readonly watchers = new Set<CacheWatcher>();
   private pending: CacheEvent[] = [];
+  private round?: DispatchRound;
   private dispatchScheduled = false;
   private applied = 0;
   private dispatched = 0;
@@ -197,35 +209,39 @@ export class WatchCache {
   private progress(revision: number): void {
     if (revision <= this.applied) return;
     this.applied = revision;
-    if (!this.dispatchScheduled) this.dispatched = revision;
+    if (!this.dispatchScheduled && !this.round) this.dispatched = revision;
     this.wakeWaiters();
   }
 
   /**
-   * Fans pending events out on the next macrotask rather than per storage batch: when the server is busy, events
-   * that arrive meanwhile go out together, one write per watcher instead of one per event.
+   * Fans events out on later macrotasks rather than per storage batch, a slice of watchers at a time: while a large
+   * fan-out is under way, requests keep being served and new events gather into the next round, so a busy server
+   * writes once per watcher for many events instead of once per event.
    */
   private scheduleDispatch(): void {
     if (this.dispatchScheduled) return;
     this.dispatchScheduled = true;
-    setImmediate(() => this.dispatch());
+    setImmediate(() => this.dispatchSlice());
   }
 
-  private dispatch(): void {
+  private dispatchSlice(): void {
     this.dispatchScheduled = false;
-    const events = this.pending;
-    this.pending = [];
-    const upTo = this.applied;
-    for (const w of this.watchers) {
-      let mine: CacheEvent[] | undefined;
-      for (const e of events) {
-        if (e.revision > w.last && e.key.startsWith(w.keyPrefix)) (mine ??= []).push(e);
-      }
-      if (!mine) continue;
-      w.last = mine[mine.length - 1]!.revision;
-      w.deliver(mine);
+    if (!this.round) {
+      if (this.pending.length === 0) return;
+      this.round = { events: this.pending, upTo: this.applied, watchers: [...this.watchers], next: 0 };
+      this.pending = [];
     }
-    this.dispatched = upTo;
+    const round = this.round;
+    const end = Math.min(round.next + watchersPerSlice, round.watchers.length);
+    while (round.next < end) {
+      const w = round.watchers[round.next++]!;
+      if (this.watchers.has(w)) deliverTo(w, round.events);
+    }
+    if (round.next >= round.watchers.length) {
+      this.round = undefined;
+      this.dispatched = round.upTo;
+    }
+    if (this.round || this.pending.length > 0) this.scheduleDispatch();
   }
 
   private wakeWaiters(): void {
@@ -246,6 +262,7 @@ export class WatchCache {
     this.kvWatch = undefined;
     this.terminateWatchers();
     this.pending = [];
+    this.round = undefined;
     this.loaded = new Promise<void>((resolve) => setTimeout(resolve, reloadDelayMs).unref()).then(() => this.load());
     this.loaded.catch((e: Error) => this.storageWatchFailed(e));
   }
@@ -271,6 +288,17 @@ export class WatchCache {
     while (end < keys.length && keys[end]!.startsWith(keyPrefix)) end++;
     return keys.slice(lo, end);
   }
+}
+
+/** Hands a watcher the events of a round it has not seen and that are under its prefix. */
+function deliverTo(w: CacheWatcher, events: CacheEvent[]): void {
+  let mine: CacheEvent[] | undefined;
+  for (const e of events) {
+    if (e.revision > w.last && e.key.startsWith(w.keyPrefix)) (mine ??= []).push(e);
+  }
+  if (!mine) return;
+  w.last = mine[mine.length - 1]!.revision;
+  w.deliver(mine);
 }
 
 /** Byte order of the keys, as storage ranges return them (keys are ASCII, so code-unit order is byte order). */
