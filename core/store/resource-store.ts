@@ -158,7 +158,6 @@ export class ResourceStore {
       if (finished) {
         const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
         if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: true };
-        if (pinned) throw errors.modified(this.qualified(name));
         kv = res.current;
         continue;
       }
@@ -166,7 +165,8 @@ export class ResourceStore {
       if (Buffer.compare(Buffer.from(bytes), Buffer.from(kv.value)) === 0) return { object: current, deleted: false }; // no-op: no new revision
       const res = await this.storage(() => this.kv.update(key, bytes, kv!.modRevision));
       if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: false };
-      if (pinned) throw errors.modified(this.qualified(name));
+      // Someone wrote in between: run `update` again on what is stored now. A resourceVersion the client pinned no
+      // longer matches then (409 above); one a patch merely carried over from the object it read is re-read.
       kv = res.current;
     }
     throw errors.modified(this.qualified(name));

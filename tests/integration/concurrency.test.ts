@@ -73,3 +73,17 @@ test('the same name in another namespace is a different object', async (t) => {
   const b = await createWidget(server, ns2, 'w1');
   t.not(a.metadata.uid, b.metadata.uid);
 });
+
+test('concurrent merge patches that pin no resourceVersion are all applied (retried on conflict)', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  await createWidget(server, ns, 'w1');
+  const patches = Array.from({ length: 8 }, (_, i) =>
+    server.request('PATCH', widgetsPath(ns, 'w1'), {
+      body: { metadata: { annotations: { [`p${i}`]: 'x' } } },
+      contentType: 'application/merge-patch+json',
+    }),
+  );
+  t.deepEqual((await Promise.all(patches)).map((r) => r.status), Array(8).fill(200));
+  const get = await server.request('GET', widgetsPath(ns, 'w1'));
+  t.deepEqual(Object.keys(get.body.metadata.annotations).sort(), ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
+});
