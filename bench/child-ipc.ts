@@ -1,7 +1,7 @@
 /**
  * The child side of a benchmark server process: read its settings, start, tell the parent where it listens, answer
- * the parent's requests (CPU time so far; start/stop a CPU profile of exactly the measured window), and shut down
- * cleanly when asked.
+ * the parent's requests (CPU time so far; start/stop a CPU profile of exactly the measured window; heap in use after a
+ * full GC when started with `--expose-gc`), and shut down cleanly when asked.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -17,6 +17,7 @@ export type ChildCall =
   | { method: 'cpuMicros' }
   | { method: 'startProfile' }
   | { method: 'stopProfile'; path: string }
+  | { method: 'heapUsedAfterGc' }
   | { method: 'stop' };
 
 /** A call from the parent, numbered so the reply can be matched. */
@@ -83,6 +84,8 @@ export async function serveUntilStopped(start: () => Promise<RunningServer>): Pr
         await writeFile(call.path, JSON.stringify(profile));
         return undefined;
       }
+      case 'heapUsedAfterGc':
+        return heapUsedAfterGc();
       case 'stop':
         void stop();
         return undefined;
@@ -98,4 +101,17 @@ export async function serveUntilStopped(start: () => Promise<RunningServer>): Pr
   process.on('disconnect', () => void stop());
   process.on('SIGTERM', () => void stop());
   send({ type: 'ready', url: server.url } satisfies ReadyMessage);
+}
+
+/**
+ * `process.memoryUsage().heapUsed` after full GCs (the child must run with `--expose-gc`). Two collections with a
+ * macrotask between them, so objects freed by finalizers or pending callbacks of the first are gone too.
+ */
+async function heapUsedAfterGc(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('heapUsedAfterGc needs the server child started with --expose-gc');
+  gc();
+  await new Promise((r) => setImmediate(r));
+  gc();
+  return process.memoryUsage().heapUsed;
 }

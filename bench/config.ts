@@ -8,6 +8,40 @@ export interface BenchConfig {
   warmupSeconds: number;
   /** CPU-profile every server child over its measured window into bench/results/profiles (env BENCH_PROFILE=1). */
   profile: boolean;
+  /** Which groups of measurements run (env BENCH_ONLY, comma-separated; default all). */
+  only: BenchPhase[];
+  fanout: FanoutConfig;
+  list: ListConfig;
+}
+
+/** The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large list. */
+export const benchPhases = ['core', 'fanout', 'list'] as const;
+export type BenchPhase = (typeof benchPhases)[number];
+
+/** The watch fan-out benchmark (bench/watch-fanout.ts). */
+export interface FanoutConfig {
+  /** Open watches in the measurement (env BENCH_FANOUT_WATCHERS; default 1000); the baseline always has 1. */
+  watchers: number;
+  /** Updates of the watched widget per second (paced by a timer, a few in flight at most). */
+  updatesPerSecond: number;
+  /** Length of the measured write window, seconds (env BENCH_FANOUT_SECONDS; default 10). */
+  seconds: number;
+}
+
+/** The large-list benchmark (bench/list-large.ts). */
+export interface ListConfig {
+  /** Widgets in the collection (env BENCH_LIST_OBJECTS; default 10000). */
+  objects: number;
+  /** Size each widget's JSON is padded to (an annotation of filler), bytes. */
+  objectBytes: number;
+  /** Concurrent POSTs while filling the collection. */
+  createConcurrency: number;
+  /** Page size of the paged list. */
+  pageLimit: number;
+  /** Unmeasured lists before the measured ones, per variant. */
+  warmupRuns: number;
+  /** Measured lists per variant; the median is reported (env BENCH_LIST_RUNS; default 7). */
+  runs: number;
 }
 
 /** The targets from the performance issue. */
@@ -18,6 +52,12 @@ export const targets = {
   createPerSecond: 1500,
   /** Ten x-kubernetes-validations rules may cost at most this share of create throughput (1 - ruled/plain creates/s). */
   celRulesCostMax: 0.25,
+  /** p99 of write acknowledged → MODIFIED event received, over all watchers, with 1,000 watches at 200 updates/s, ms. */
+  watchFanoutP99MsMax: 100,
+  /** One full (unpaged) list of 10,000 widgets, ms (median). */
+  list10kMsMax: 300,
+  /** Heap kept per cached object ÷ the object's JSON size. */
+  cacheBytesOverJsonMax: 3,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -26,12 +66,42 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     seconds: positiveNumber(env['BENCH_SECONDS'], 10, 'BENCH_SECONDS'),
     warmupSeconds: positiveNumber(env['BENCH_WARMUP_SECONDS'], 2, 'BENCH_WARMUP_SECONDS'),
     profile: env['BENCH_PROFILE'] === '1' || env['BENCH_PROFILE'] === 'true',
+    only: phases(env['BENCH_ONLY']),
+    fanout: {
+      watchers: positiveInteger(env['BENCH_FANOUT_WATCHERS'], 1000, 'BENCH_FANOUT_WATCHERS'),
+      updatesPerSecond: 200,
+      seconds: positiveNumber(env['BENCH_FANOUT_SECONDS'], 10, 'BENCH_FANOUT_SECONDS'),
+    },
+    list: {
+      objects: positiveInteger(env['BENCH_LIST_OBJECTS'], 10_000, 'BENCH_LIST_OBJECTS'),
+      objectBytes: 1024,
+      createConcurrency: 32,
+      pageLimit: 500,
+      warmupRuns: 2,
+      runs: positiveInteger(env['BENCH_LIST_RUNS'], 7, 'BENCH_LIST_RUNS'),
+    },
   };
+}
+
+function phases(raw: string | undefined): BenchPhase[] {
+  if (raw === undefined || raw.trim() === '') return [...benchPhases];
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(benchPhases as readonly string[]).includes(n)) throw new Error(`BENCH_ONLY: unknown ${JSON.stringify(n)}; known: ${benchPhases.join(', ')}`);
+  }
+  return benchPhases.filter((p) => names.includes(p));
 }
 
 function positiveNumber(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
   return n;
 }

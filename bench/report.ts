@@ -1,19 +1,23 @@
 /** Turns the measurements into the verdicts against the issue's targets, prints them and saves them as JSON. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { targets, type BenchConfig } from './config.js';
+import { benchPhases, targets, type BenchConfig } from './config.js';
 import type { Environment } from './environment.js';
+import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
+import type { FanoutFigures, WatchFanoutResults } from './watch-fanout.js';
 
 export interface Verdict {
   name: string;
   value: number;
   target: number;
-  /** How `value` is expressed (ratio of baseline, or operations per second). */
-  unit: 'ratio' | 'req/s';
+  /** How `value` is expressed (ratio of baseline, operations per second, milliseconds, or a multiple). */
+  unit: 'ratio' | 'req/s' | 'ms' | 'times';
   /** Set when `target` is a ceiling (`value` must be ≤ it); otherwise it is a floor. */
   atMost?: true;
   pass: boolean;
+  /** Why the verdict is not just value against target (a condition of the measurement that was not met). */
+  note?: string;
 }
 
 export interface BenchResults {
@@ -22,32 +26,43 @@ export interface BenchResults {
   environment: Environment;
   /** How the servers were run, so the figures can be compared run to run. */
   method: string;
-  figures: {
-    baseline: Figures;
-    get: Figures;
-    create: Figures;
-    /** Creates of the CRD without rules and of the same CRD with ten x-kubernetes-validations rules. */
-    createPlain: Figures;
-    createRuled: Figures;
-  };
-  ratios: {
-    getOverBaseline: number;
-    createOverBaseline: number;
-    /** Baseline server CPU per request ÷ kapi GET server CPU per request: the same comparison, insensitive to a busy machine. */
-    getOverBaselineByServerCpu?: number;
-    /** Creates/s with the ten CEL rules ÷ creates/s without. */
-    celRuledOverPlain: number;
-    /** Share of create throughput the rules cost: 1 - celRuledOverPlain. */
-    celRulesCost: number;
-    /**
-     * The rules' cost by server CPU per create, 1 - plain µs/create ÷ ruled µs/create: what the cost would be for a
-     * CPU-bound server, insensitive to a busy machine (informational).
-     */
-    celRulesCostByServerCpu?: number;
-    /** Extra server CPU per create the rules cost, µs (ruled - plain; informational). */
-    celRulesMicrosPerCreate?: number;
-  };
+  /** The phases that ran (BENCH_ONLY); the sections of the others are absent. */
+  phases: string[];
+  /** Phase `core`: throughput of GET and creates against the bare koa baseline. */
+  figures?: CoreFigures;
+  ratios?: CoreRatios;
+  /** Phase `fanout`: watch event delivery with one watcher (baseline) and with many. */
+  watchFanout?: Omit<WatchFanoutResults, 'profiles'>;
+  /** Phase `list`: lists of a large collection against a bare koa baseline answering the same bytes, and memory per object. */
+  listLarge?: Omit<ListLargeResults, 'profiles'>;
   verdicts: Verdict[];
+}
+
+export interface CoreFigures {
+  baseline: Figures;
+  get: Figures;
+  create: Figures;
+  /** Creates of the CRD without rules and of the same CRD with ten x-kubernetes-validations rules. */
+  createPlain: Figures;
+  createRuled: Figures;
+}
+
+export interface CoreRatios {
+  getOverBaseline: number;
+  createOverBaseline: number;
+  /** Baseline server CPU per request ÷ kapi GET server CPU per request: the same comparison, insensitive to a busy machine. */
+  getOverBaselineByServerCpu?: number;
+  /** Creates/s with the ten CEL rules ÷ creates/s without. */
+  celRuledOverPlain: number;
+  /** Share of create throughput the rules cost: 1 - celRuledOverPlain. */
+  celRulesCost: number;
+  /**
+   * The rules' cost by server CPU per create, 1 - plain µs/create ÷ ruled µs/create: what the cost would be for a
+   * CPU-bound server, insensitive to a busy machine (informational).
+   */
+  celRulesCostByServerCpu?: number;
+  /** Extra server CPU per create the rules cost, µs (ruled - plain; informational). */
+  celRulesMicrosPerCreate?: number;
 }
 
 export const method =
@@ -56,7 +71,89 @@ export const method =
   'req/s counts only the expected status (200 for GET, 201 for create) over the measured duration. ' +
   'The CEL phases create objects of two CRDs identical but for ten x-kubernetes-validations rules, each in a fresh data dir set up alike.';
 
-export function buildResults(cfg: BenchConfig, environment: Environment, figures: BenchResults['figures']): BenchResults {
+const fanoutMethod =
+  'Watch fan-out: a fresh kapi process (fresh data dir with the widgets CRD and w1) gets N watches from the resourceVersion of a list, ' +
+  'one TLS connection each, held by a separate child process; this process merge-patches w1 (spec.replicas) at a fixed pace set by a ' +
+  'timer, up to 8 writes in flight (a write late for its slot goes as soon as one is acknowledged), after an unmeasured warm-up. ' +
+  'Latency = MODIFIED event received by a watcher − write response received, over all watcher × write pairs (process.hrtime in both ' +
+  'processes). The baseline is the same with one watcher.';
+
+const listMethod =
+  'Large list: one fresh kapi process (--expose-gc) with the widgets filled by concurrent POSTs; each list is timed from request to last byte ' +
+  'over one keep-alive connection, unparsed (answers are checked afterwards), median of the measured runs after warm-up runs; pages are ' +
+  'followed via the continue token found in the page head. The baseline is a bare koa process answering the same bytes as kapi\'s full list. ' +
+  'Memory per object = (heapUsed after GC with the widgets − heapUsed after GC before creating them) ÷ widgets.';
+
+export interface MeasuredParts {
+  core?: CoreFigures;
+  watchFanout?: WatchFanoutResults;
+  listLarge?: ListLargeResults;
+}
+
+export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
+  const verdicts: Verdict[] = [];
+  const core = parts.core ? coreResults(parts.core) : undefined;
+  if (core) verdicts.push(...core.verdicts);
+  let watchFanout: BenchResults['watchFanout'];
+  if (parts.watchFanout) {
+    const { profiles: _, ...rest } = parts.watchFanout;
+    watchFanout = rest;
+    verdicts.push(fanoutVerdict(rest.fanout));
+  }
+  let listLarge: BenchResults['listLarge'];
+  if (parts.listLarge) {
+    const { profiles: _, ...rest } = parts.listLarge;
+    listLarge = rest;
+    const max = targets.list10kMsMax;
+    verdicts.push(
+      { name: `list ${rest.objects} (latest)`, value: rest.latest.medianMs, target: max, unit: 'ms', atMost: true, pass: rest.latest.medianMs <= max },
+      { name: `list ${rest.objects} (rv=0)`, value: rest.rv0.medianMs, target: max, unit: 'ms', atMost: true, pass: rest.rv0.medianMs <= max },
+      {
+        name: 'heap per object / JSON',
+        value: rest.memory.overJson,
+        target: targets.cacheBytesOverJsonMax,
+        unit: 'times',
+        atMost: true,
+        pass: rest.memory.overJson <= targets.cacheBytesOverJsonMax,
+      },
+    );
+  }
+  return {
+    finishedAt: new Date().toISOString(),
+    config: cfg,
+    environment,
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : ''].filter(Boolean).join(' '),
+    phases: cfg.only,
+    ...(core ? { figures: parts.core, ratios: core.ratios } : {}),
+    ...(watchFanout ? { watchFanout } : {}),
+    ...(listLarge ? { listLarge } : {}),
+    verdicts,
+  };
+}
+
+/**
+ * p99 delivery latency against the target, which holds at the target write rate and without losses: a server that
+ * holds the writer back (writes are sent one at a time) is measured at a lower event rate, so that is a MISS too.
+ */
+function fanoutVerdict(f: FanoutFigures): Verdict {
+  const p99 = f.delivery.latencyMs.p99;
+  const rateMet = f.updatesPerSec >= 0.95 * f.targetUpdatesPerSec;
+  const notes = [
+    ...(rateMet ? [] : [`only ${f.updatesPerSec.toFixed(0)} of ${f.targetUpdatesPerSec} updates/s: the server held the writer back`]),
+    ...(f.delivery.lost ? [`${f.delivery.lost} events lost`] : []),
+  ];
+  return {
+    name: `watch p99 (${f.watchers})`,
+    value: p99,
+    target: targets.watchFanoutP99MsMax,
+    unit: 'ms',
+    atMost: true,
+    pass: p99 <= targets.watchFanoutP99MsMax && rateMet && f.delivery.lost === 0,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+}
+
+function coreResults(figures: CoreFigures): { ratios: CoreRatios; verdicts: Verdict[] } {
   const getOverBaseline = figures.get.reqPerSec / figures.baseline.reqPerSec;
   const createOverBaseline = figures.create.reqPerSec / figures.baseline.reqPerSec;
   const b = figures.baseline.serverCpu;
@@ -70,11 +167,6 @@ export function buildResults(cfg: BenchConfig, environment: Environment, figures
   const celRulesCostByServerCpu = cpuKnown ? 1 - p.microsPerOk / r.microsPerOk : undefined;
   const celRulesMicrosPerCreate = cpuKnown ? r.microsPerOk - p.microsPerOk : undefined;
   return {
-    finishedAt: new Date().toISOString(),
-    config: cfg,
-    environment,
-    method,
-    figures,
     ratios: {
       getOverBaseline,
       createOverBaseline,
@@ -94,20 +186,38 @@ export function buildResults(cfg: BenchConfig, environment: Environment, figures
 
 export function formatResults(r: BenchResults): string {
   const e = r.environment;
-  const contended = Object.values(r.figures)
-    .filter((f) => (f.otherCoreShare ?? 0) >= 0.25)
-    .map((f) => f.title);
+  const contended = [
+    ...Object.values(r.figures ?? {})
+      .filter((f) => (f.otherCoreShare ?? 0) >= 0.25)
+      .map((f) => f.title),
+    ...(r.watchFanout ? [r.watchFanout.baseline, r.watchFanout.fanout] : []).filter((f) => f.cpu.other >= 0.25).map((f) => f.title),
+  ];
   const line = (label: string, f: Figures) =>
     `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}   p99 ${ms(f.latencyMs.p99)}   ` +
     `(${f.ok} × ${f.okStatus} in ${f.durationSeconds.toFixed(1)} s, ${problems(f)})\n  ${''.padEnd(22)} ${cpu(f)}`;
   const verdict = (v: Verdict) =>
-    `  ${v.name.padEnd(22)} ${v.unit === 'ratio' ? pct(v.value) : `${v.value.toFixed(0)}/s`}   target ${v.atMost ? '≤' : '≥'} ${v.unit === 'ratio' ? pct(v.target) : `${v.target}/s`}   ${v.pass ? 'PASS' : 'MISS'}`;
+    `  ${v.name.padEnd(22)} ${value(v.unit, v.value)}   target ${v.atMost ? '≤' : '≥'} ${value(v.unit, v.target)}   ${v.pass ? 'PASS' : 'MISS'}${v.note ? ` (${v.note})` : ''}`;
   return [
-    `kapi bench — node ${e.node}, ${e.cpus} cores (${e.cpuModel}), data dir on ${e.dataDirFs}; ${r.config.connections} connections, ` +
-      `${r.config.warmupSeconds} s warm-up + ${r.config.seconds} s per measurement; CPUs ${pct(e.busyBeforeRun)} busy before the run`,
+    `kapi bench — node ${e.node}, ${e.cpus} cores (${e.cpuModel}), data dir on ${e.dataDirFs}; ` +
+      (r.figures ? `${r.config.connections} connections, ${r.config.warmupSeconds} s warm-up + ${r.config.seconds} s per measurement; ` : '') +
+      `CPUs ${pct(e.busyBeforeRun)} busy before the run` +
+      (r.phases.length < benchPhases.length ? ` (BENCH_ONLY=${r.phases.join(',')})` : ''),
     ...(e.busyBeforeRun > 0.25
       ? [`  WARNING: other processes kept the CPUs ${pct(e.busyBeforeRun)} busy just before the run (load average ${e.loadAverage1m}): figures are noisy`]
       : []),
+    ...(r.figures && r.ratios ? formatCore(r.figures, r.ratios, line) : []),
+    ...(r.watchFanout ? formatFanout(r.watchFanout, r.config) : []),
+    ...(r.listLarge ? formatList(r.listLarge, r.config) : []),
+    ...r.verdicts.map(verdict),
+    ...(contended.length
+      ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
+      : []),
+  ].join('\n');
+}
+
+function formatCore(figures: CoreFigures, ratios: CoreRatios, line: (label: string, f: Figures) => string): string[] {
+  const r = { figures, ratios }; // as the lines read in BenchResults
+  return [
     line('baseline (bare koa)', r.figures.baseline),
     line('kapi GET widget', r.figures.get),
     line('kapi create widget', r.figures.create),
@@ -119,11 +229,75 @@ export function formatResults(r: BenchResults): string {
       (r.ratios.celRulesCostByServerCpu !== undefined && r.ratios.celRulesMicrosPerCreate !== undefined
         ? `; by server CPU per create ${pct(r.ratios.celRulesCostByServerCpu)} (${r.ratios.celRulesMicrosPerCreate >= 0 ? '+' : '−'}${Math.abs(r.ratios.celRulesMicrosPerCreate).toFixed(0)} µs, informational)`
         : ''),
-    ...r.verdicts.map(verdict),
-    ...(contended.length
-      ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
-      : []),
-  ].join('\n');
+  ];
+}
+
+function formatFanout(w: NonNullable<BenchResults['watchFanout']>, cfg: BenchConfig): string[] {
+  const line = (label: string, f: FanoutFigures) => {
+    const d = f.delivery;
+    const l = d.latencyMs;
+    return [
+      `  ${label.padEnd(22)} ${f.updatesPerSec.toFixed(0).padStart(7)} upd/s   p50 ${ms(l.p50)}   p99 ${ms(l.p99)}   max ${ms(l.max)}   ` +
+        `(${d.delivered} of ${d.expected} events in ${f.durationSeconds.toFixed(1)} s, ${f.eventsPerSec.toFixed(0)} events/s, lost ${d.lost})`,
+      `  ${''.padEnd(22)} writes: ${f.updates} × 200 (${f.failedUpdates} failed), p50 ${ms(f.writeLatencyMs.p50)}, p99 ${ms(f.writeLatencyMs.p99)}; ` +
+        `last event ${ms(f.tailMs)} after the last write; watches opened in ${(f.openMs / 1000).toFixed(1)} s`,
+      `  ${''.padEnd(22)} CPU, of one core: server ${share(f.cpu.server)} (${f.serverMicrosPerEvent.toFixed(1)} µs per event delivered, writes included), ` +
+        `watch clients ${share(f.cpu.watchClients)}, writer ${share(f.cpu.writer)}, other processes ${share(f.cpu.other)}; ` +
+        `watch clients' event-loop delay p99 ${ms(f.watchClientsLoopDelayMs.p99).trim()}, max ${ms(f.watchClientsLoopDelayMs.max).trim()}`,
+      ...deliveryProblems(f).map((p) => `  WARNING: ${f.title}: ${p}`),
+      ...(f.cpu.watchClients >= 0.8
+        ? [
+            `  NOTE: ${f.title}: the watch clients used ${share(f.cpu.watchClients)} of a core; near saturation, their late reads count as delivery ` +
+              'latency (their event-loop delay bounds how late)',
+          ]
+        : []),
+    ];
+  };
+  return [
+    `  watch fan-out — w1 merge-patched at ${cfg.fanout.updatesPerSecond}/s (timer-paced, up to 8 writes in flight), ${cfg.warmupSeconds} s warm-up + ${cfg.fanout.seconds} s; ` +
+      'latency = MODIFIED event received − write acknowledged (< 0: the event came first), over all watcher × write pairs',
+    ...line(`fan-out, 1 watch`, w.baseline),
+    ...line(`fan-out, ${w.fanout.watchers} watches`, w.fanout),
+  ];
+}
+
+/** What went wrong with the delivery: the server's doing, reported rather than worked around. */
+function deliveryProblems(f: FanoutFigures): string[] {
+  const d = f.delivery;
+  const out: string[] = [];
+  if (d.lost) out.push(`${d.lost} of ${d.expected} events never arrived (waited until none arrived for 5 s, at most 30 s after the last write)`);
+  if (d.duplicates) out.push(`${d.duplicates} events arrived more than once`);
+  if (d.ended) out.push(`${d.ended} watches were ended by the server`);
+  if (d.unparsed) out.push(`${d.unparsed} lines of the watch streams were not watch events`);
+  const others = Object.entries(d.otherEvents);
+  if (others.length) out.push(`events other than MODIFIED: ${others.map(([t, n]) => `${n} × ${t}`).join(', ')}`);
+  if (f.failedUpdates) {
+    const why = Object.entries(f.failedStatuses).map(([status, { count, first }]) => `${count} × ${status === '0' ? 'no response' : `HTTP ${status}`} (${first.slice(0, 160)})`);
+    out.push(`${f.failedUpdates} writes failed: ${why.join('; ')}`);
+  }
+  if (d.watchers !== f.watchers) out.push(`${d.watchers} watches open instead of ${f.watchers}`);
+  return out;
+}
+
+function formatList(l: NonNullable<BenchResults['listLarge']>, cfg: BenchConfig): string[] {
+  const line = (label: string, t: ListTiming) => [
+    `  ${label.padEnd(22)} ${ms(t.medianMs)} per list   min ${ms(t.minMs)}   max ${ms(t.maxMs)}   ` +
+      `(${t.items} items, ${(t.bytes / 2 ** 20).toFixed(1)} MiB${t.pages > 1 ? ` in ${t.pages} pages` : ''}; server CPU ${ms(t.serverCpuMedianMs)} per list)`,
+    ...t.problems.map((p) => `  WARNING: ${t.title}: ${p}`),
+  ];
+  const m = l.memory;
+  return [
+    `  large list — ${l.objects} widgets of ${l.objectJsonBytes.toFixed(0)} bytes of JSON (created at ${l.createsPerSec.toFixed(0)}/s); ` +
+      `median of ${cfg.list.runs} lists after ${cfg.list.warmupRuns} warm-up, request → last byte`,
+    ...line('baseline list (koa)', l.baseline),
+    ...line('kapi list (latest)', l.latest),
+    ...line('kapi list (rv=0)', l.rv0),
+    ...line(`kapi list (limit=${cfg.list.pageLimit})`, l.paged),
+    `  ratios: list latest / baseline ${(l.latest.medianMs / l.baseline.medianMs).toFixed(1)}×, rv=0 / baseline ${(l.rv0.medianMs / l.baseline.medianMs).toFixed(1)}×`,
+    `  memory: heap after GC ${mib(m.heapEmptyBytes)} with 0 widgets, ${mib(m.heapFullBytes)} with ${l.objects}: ${m.bytesPerObject.toFixed(0)} bytes per widget = ` +
+      `${m.overJson.toFixed(2)}× its JSON`,
+    `          (everything the server's heap holds per object: the watch cache's copy and event history if there is one, the storage engine's latest-value copy too)`,
+  ];
 }
 
 export async function saveResults(path: string, r: BenchResults): Promise<void> {
@@ -133,7 +307,6 @@ export async function saveResults(path: string, r: BenchResults): Promise<void> 
 
 /** Where the CPU went during the measurement, in shares of one core. */
 function cpu(f: Figures): string {
-  const share = (v: number) => `${(100 * v).toFixed(0)}%`;
   const parts = [];
   if (f.serverCpu) parts.push(`server ${share(f.serverCpu.coreShare)} (${f.serverCpu.microsPerOk.toFixed(0)} µs/req)`);
   parts.push(`autocannon ${share(f.clientCoreShare)}`);
@@ -150,5 +323,12 @@ function problems(f: Figures): string {
   return parts.join(', ');
 }
 
-const ms = (v: number) => `${(Number.isInteger(v) ? String(v) : v.toFixed(1)).padStart(4)} ms`;
+const value = (unit: Verdict['unit'], v: number) =>
+  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : `${v.toFixed(2)}×`;
+const share = (v: number) => `${(100 * v).toFixed(0)}%`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const ms = (v: number) => {
+  const r = Math.abs(v) < 0.05 ? 0 : v; // no "-0.0"
+  return `${(Number.isInteger(r) ? String(r) : r.toFixed(1)).padStart(4)} ms`;
+};
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;

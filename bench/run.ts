@@ -6,30 +6,41 @@
  *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count;
  *   4. kapi create Plain — the same for a CRD without x-kubernetes-validations rules (bench/cel-crds.ts);
  *   5. kapi create Ruled — the same for the same CRD with ten rules: 1 - Ruled/Plain is the rules' cost.
+ *   6. watch fan-out (bench/watch-fanout.ts) — delivery latency of MODIFIED events to 1,000 watches while one widget
+ *      is patched 200 times a second, against the same with 1 watch;
+ *   7. large list (bench/list-large.ts) — lists of 10,000 widgets of ~1 KiB (most recent, resourceVersion=0, pages of
+ *      500) against a bare koa server answering the same bytes, and the server's heap per object.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
  * core for the server and one for the load generator.
  *
- * Env: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2), BENCH_PROFILE=1 (V8 CPU profile of every server
- * child over its measured window, saved in bench/results/profiles and summarized after the figures; profiling slows
- * the servers, so do not compare those figures with unprofiled ones),
- * BENCH_KEEP_DATA=1 (keep the temp dir).
+ * Env: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2, also the fan-out's warm-up), BENCH_PROFILE=1 (V8 CPU
+ * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
+ * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
+ * BENCH_KEEP_DATA=1 (keep the temp dir),
+ * BENCH_ONLY=core,fanout,list (run only these groups: core = 1–5, fanout = 6, list = 7; default all; results of a partial
+ * run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
+ * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
+ * BENCH_LIST_RUNS (measured lists per variant, default 7).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureAdminToken, ensurePki } from '../plugins/auth/index.js';
-import { benchConfig } from './config.js';
+import { benchConfig, benchPhases } from './config.js';
+import type { BenchContext } from './context.js';
 import { describeEnvironment } from './environment.js';
 import { httpsClient } from './https-client.js';
 import { measure } from './load.js';
 import { formatProfileSummary, summarizeProfile } from './profile-summary.js';
 import { checkCelRulesEnforced, installCelCrds, waitForCelServed } from './cel-setup.js';
 import { celCollectionPath, celObject, type CelKind } from './cel-crds.js';
-import { buildResults, formatResults, saveResults } from './report.js';
-import { startServerProcess, type ServerProbe } from './server-process.js';
+import { runListLarge } from './list-large.js';
+import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
+import { withServer } from './server-process.js';
+import { runWatchFanout } from './watch-fanout.js';
 import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widgetPath, widgetsCollectionPath } from './widgets.js';
 import type { BaselineServerSettings } from './baseline-server.js';
 import type { KapiServerSettings } from './kapi-server.js';
@@ -52,109 +63,113 @@ try {
   if (cfg.profile) await mkdir(profileDir, { recursive: true });
   const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
   const environment = await describeEnvironment(dataDir);
+  const ctx: BenchContext = { cfg, root, pkiDir, caCertPem: pki.caCertPem, token, log, profilePath: profile };
 
-  // Set-up in a throw-away kapi process: install the CRD, create w1, and capture what GET of w1 answers.
-  log(`set-up: CRD widgets.example.com and widget w1 in ${dataDir}`);
-  const w1 = await withServer('./kapi-server.js', kapi, async (url) => {
-    const c = client(url);
-    await installWidgetsCrd(c);
-    await waitForWidgetsServed(c);
-    await createWidgetW1(c);
-    return fetchWidgetW1(c);
-  });
+  const core = cfg.only.includes('core') ? await runCore() : undefined;
+  const watchFanout = cfg.only.includes('fanout') ? await runWatchFanout(ctx) : undefined;
+  const listLarge = cfg.only.includes('list') ? await runListLarge(ctx) : undefined;
 
-  log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1`);
-  const baselineSettings: BaselineServerSettings = { pkiDir, path: widgetPath, body: w1.body, contentType: w1.contentType };
-  const baseline = await withServer('./baseline-server.js', baselineSettings, async (url, server) => {
-    await expectSameBytes(client(url), w1.body, 'baseline');
-    return measure({ title: 'baseline', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('baseline'));
-  });
-
-  log('kapi GET widget w1');
-  const get = await withServer('./kapi-server.js', kapi, async (url, server) => {
-    await waitForWidgetsServed(client(url));
-    await expectSameBytes(client(url), w1.body, 'kapi');
-    return measure({ title: 'kapi GET', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('kapi-get'));
-  });
-
-  log('kapi create widgets');
-  const create = await withServer('./kapi-server.js', kapi, async (url, server) => {
-    await waitForWidgetsServed(client(url));
-    return measure(
-      {
-        title: 'kapi create',
-        url,
-        okStatus: 201,
-        method: 'POST',
-        path: widgetsCollectionPath,
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
-      },
-      cfg,
-      server,
-      profile('kapi-create'),
-    );
-  });
-
-  // The CEL phases. Each kind gets a fresh data dir of its own, set up alike in a throw-away process (both CRDs
-  // installed, the rules shown to be enforced), so neither phase inherits the other's rows; then it is measured in
-  // a fresh process, with the same body but for the kind.
-  const createCel = async (kind: CelKind) => {
-    const celKapi: KapiServerSettings = { ...kapi, dataDir: join(root, `data-${kind.toLowerCase()}`) };
-    await mkdir(celKapi.dataDir, { recursive: true, mode: 0o700 });
-    log(`set-up: CRDs plain.example.com and ruled.example.com (10 CEL rules) in ${celKapi.dataDir}`);
-    await withServer('./kapi-server.js', celKapi, async (url) => {
-      const c = client(url);
-      await installCelCrds(c);
-      await waitForCelServed(c);
-      await checkCelRulesEnforced(c);
-    });
-    log(`kapi create ${kind}${kind === 'Ruled' ? ' (10 CEL rules)' : ' (no rules)'}`);
-    return withServer('./kapi-server.js', celKapi, async (url, server) => {
-      await waitForCelServed(client(url));
-      return measure(
-        {
-          title: `kapi create ${kind}`,
-          url,
-          okStatus: 201,
-          method: 'POST',
-          path: celCollectionPath(kind),
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: (phase, seq) => JSON.stringify(celObject(kind, `bench-${phase}-${seq}`)),
-        },
-        cfg,
-        server,
-        profile(`kapi-create-${kind.toLowerCase()}`),
-      );
-    });
-  };
-  const createPlain = await createCel('Plain');
-  const createRuled = await createCel('Ruled');
-
-  const results = buildResults(cfg, environment, { baseline, get, create, createPlain, createRuled });
-  const out = join(resultsDir, 'latest.json');
+  const results = buildResults(cfg, environment, { ...(core ? { core } : {}), ...(watchFanout ? { watchFanout } : {}), ...(listLarge ? { listLarge } : {}) });
+  const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);
   console.log(formatResults(results));
   console.log(`  results: ${out}`);
   if (cfg.profile) {
-    const profiled = { baseline, 'kapi-get': get, 'kapi-create': create, 'kapi-create-plain': createPlain, 'kapi-create-ruled': createRuled };
-    for (const [name, figures] of Object.entries(profiled)) {
-      console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), figures.total));
+    const profiled: Record<string, number> = {
+      ...(core ? { baseline: core.baseline.total, 'kapi-get': core.get.total, 'kapi-create': core.create.total } : {}),
+      ...(core ? { 'kapi-create-plain': core.createPlain.total, 'kapi-create-ruled': core.createRuled.total } : {}),
+      ...watchFanout?.profiles,
+      ...listLarge?.profiles,
+    };
+    for (const [name, operations] of Object.entries(profiled)) {
+      console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), operations));
     }
+  }
+
+  /** Measurements 1–5: GET and create throughput against the bare koa baseline, and the CEL rules' cost. */
+  async function runCore(): Promise<CoreFigures> {
+    // Set-up in a throw-away kapi process: install the CRD, create w1, and capture what GET of w1 answers.
+    log(`set-up: CRD widgets.example.com and widget w1 in ${dataDir}`);
+    const w1 = await withServer('./kapi-server.js', kapi, async (url) => {
+      const c = client(url);
+      await installWidgetsCrd(c);
+      await waitForWidgetsServed(c);
+      await createWidgetW1(c);
+      return fetchWidgetW1(c);
+    });
+
+    log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1`);
+    const baselineSettings: BaselineServerSettings = { pkiDir, path: widgetPath, body: w1.body, contentType: w1.contentType };
+    const baseline = await withServer('./baseline-server.js', baselineSettings, async (url, server) => {
+      await expectSameBytes(client(url), w1.body, 'baseline');
+      return measure({ title: 'baseline', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('baseline'));
+    });
+
+    log('kapi GET widget w1');
+    const get = await withServer('./kapi-server.js', kapi, async (url, server) => {
+      await waitForWidgetsServed(client(url));
+      await expectSameBytes(client(url), w1.body, 'kapi');
+      return measure({ title: 'kapi GET', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('kapi-get'));
+    });
+
+    log('kapi create widgets');
+    const create = await withServer('./kapi-server.js', kapi, async (url, server) => {
+      await waitForWidgetsServed(client(url));
+      return measure(
+        {
+          title: 'kapi create',
+          url,
+          okStatus: 201,
+          method: 'POST',
+          path: widgetsCollectionPath,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
+        },
+        cfg,
+        server,
+        profile('kapi-create'),
+      );
+    });
+
+    // The CEL phases. Each kind gets a fresh data dir of its own, set up alike in a throw-away process (both CRDs
+    // installed, the rules shown to be enforced), so neither phase inherits the other's rows; then it is measured in
+    // a fresh process, with the same body but for the kind.
+    const createCel = async (kind: CelKind) => {
+      const celKapi: KapiServerSettings = { ...kapi, dataDir: join(root, `data-${kind.toLowerCase()}`) };
+      await mkdir(celKapi.dataDir, { recursive: true, mode: 0o700 });
+      log(`set-up: CRDs plain.example.com and ruled.example.com (10 CEL rules) in ${celKapi.dataDir}`);
+      await withServer('./kapi-server.js', celKapi, async (url) => {
+        const c = client(url);
+        await installCelCrds(c);
+        await waitForCelServed(c);
+        await checkCelRulesEnforced(c);
+      });
+      log(`kapi create ${kind}${kind === 'Ruled' ? ' (10 CEL rules)' : ' (no rules)'}`);
+      return withServer('./kapi-server.js', celKapi, async (url, server) => {
+        await waitForCelServed(client(url));
+        return measure(
+          {
+            title: `kapi create ${kind}`,
+            url,
+            okStatus: 201,
+            method: 'POST',
+            path: celCollectionPath(kind),
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: (phase, seq) => JSON.stringify(celObject(kind, `bench-${phase}-${seq}`)),
+          },
+          cfg,
+          server,
+          profile(`kapi-create-${kind.toLowerCase()}`),
+        );
+      });
+    };
+    const createPlain = await createCel('Plain');
+    const createRuled = await createCel('Ruled');
+    return { baseline, get, create, createPlain, createRuled };
   }
 } finally {
   if (process.env['BENCH_KEEP_DATA'] === '1') console.error(`bench: kept ${root}`);
   else await rm(root, { recursive: true, force: true });
-}
-
-/** Runs `body` against a freshly started server child and always stops the child afterwards. */
-async function withServer<S, T>(script: string, settings: S, body: (url: string, server: ServerProbe) => Promise<T>): Promise<T> {
-  const server = await startServerProcess(script, settings);
-  try {
-    return await body(server.url, server);
-  } finally {
-    await server.stop();
-  }
 }
 
 /** The comparison is only fair if both servers send the same bytes. */

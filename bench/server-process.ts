@@ -15,6 +15,8 @@ export interface ServerProbe {
 export interface ServerProcess extends ServerProbe {
   url: string;
   pid: number;
+  /** The server's V8 heap in use after a full GC, bytes (needs `execArgv: ['--expose-gc']`). */
+  heapUsedAfterGc(): Promise<number>;
   /** Asks the child to close and waits until it has exited. */
   stop(): Promise<void>;
 }
@@ -22,13 +24,21 @@ export interface ServerProcess extends ServerProbe {
 const startTimeoutMs = 30_000;
 const stopTimeoutMs = 15_000;
 
+export interface ServerProcessOptions {
+  /** Node options of the child, e.g. `['--expose-gc']`. */
+  execArgv?: string[];
+}
+
 /**
  * Forks `dist/bench/<script>` as its own Node process (so the server never shares an event loop with autocannon),
  * passes `settings` as JSON and waits for it to report where it listens.
  */
-export async function startServerProcess(script: string, settings: unknown): Promise<ServerProcess> {
+export async function startServerProcess(script: string, settings: unknown, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child = fork(path, [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path, [JSON.stringify(settings)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...(options.execArgv ?? [])],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${script} did not become ready within ${startTimeoutMs} ms`)), startTimeoutMs);
@@ -56,8 +66,24 @@ export async function startServerProcess(script: string, settings: unknown): Pro
     cpuMicros: async () => (await call({ method: 'cpuMicros' })) as number,
     startProfile: async () => void (await call({ method: 'startProfile' })),
     stopProfile: async (path) => void (await call({ method: 'stopProfile', path })),
+    heapUsedAfterGc: async () => (await call({ method: 'heapUsedAfterGc' })) as number,
     stop: () => stopChild(child, exited, call, script),
   };
+}
+
+/** Runs `body` against a freshly started server child and always stops the child afterwards. */
+export async function withServer<S, T>(
+  script: string,
+  settings: S,
+  body: (url: string, server: ServerProcess) => Promise<T>,
+  options: ServerProcessOptions = {},
+): Promise<T> {
+  const server = await startServerProcess(script, settings, options);
+  try {
+    return await body(server.url, server);
+  } finally {
+    await server.stop();
+  }
 }
 
 function caller(child: ChildProcess): (c: ChildCall) => Promise<unknown> {
