@@ -9,15 +9,30 @@ import { respondObject, toVersion } from './respond.js';
 import { admitUpdate } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
-import { applySimpleStrategicMergePatch } from '../patch/strategic-merge-patch.js';
+import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
+import { withObjectMeta } from '../../schemas/object-meta-model.js';
+import { compileSchema } from '../../schemas/structural-schema.js';
+import type { MergeModel } from '../../schemas/merge-strategy.js';
 
-/** The patch media types served to every resource (server-side apply is not served yet). */
-export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
+const jsonPatch = 'application/json-patch+json';
+const mergePatch = 'application/merge-patch+json';
 const strategicMergePatch = 'application/strategic-merge-patch+json';
 
-/** Built-in kinds also take strategic merge patches (kube refuses them for custom resources). */
+/** Every patch type kapi serves, for every resource (strategic merge patch for custom resources too). */
+const servedPatchTypes = [jsonPatch, mergePatch, strategicMergePatch];
+
+/**
+ * The patch types OpenAPI advertises, as kube-apiserver does: no strategic merge patch for custom resources (kubectl
+ * would otherwise compute its client-side apply patches from the schema; kapi still accepts them when sent).
+ */
 export function patchTypesFor(custom: boolean | undefined): string[] {
-  return custom ? patchTypes : [...patchTypes, strategicMergePatch];
+  return custom ? [jsonPatch, mergePatch] : [jsonPatch, mergePatch, strategicMergePatch];
+}
+
+/** The merge model of the addressed version, with ObjectMeta's for metadata. */
+export function modelOf(scope: Pick<RequestScope, 'versionDef'>): MergeModel {
+  const schema = scope.versionDef.schema;
+  return withObjectMeta(schema ? compileSchema(schema).mergeModel : { kind: 'deduced' });
 }
 
 /** Applies the request's patch to a document; returns the patched JSON object. */
@@ -26,20 +41,14 @@ export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 /** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
 export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  const accepted = patchTypesFor(scope.rt.custom);
-  if (!accepted.includes(mediaType)) throw errors.unsupportedMediaType(accepted);
+  if (!servedPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes);
   const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
   }
-  const merge = (doc: unknown) => {
-    if (mediaType !== strategicMergePatch) return applyMergePatch(doc, patch);
-    const patched = applySimpleStrategicMergePatch(doc, patch as Record<string, unknown>);
-    // Directives and merge-strategy lists need the full strategic merge engine, which is not there yet.
-    if (patched === undefined) throw errors.unsupportedMediaType(patchTypes);
-    return patched;
-  };
+  const merge = (doc: Record<string, unknown>) =>
+    mediaType === strategicMergePatch ? applyStrategicMergePatch(doc, patch as Record<string, unknown>, modelOf(scope)) : applyMergePatch(doc, patch);
   return (doc) => {
     const patched = operations ? applyJsonPatch(doc, operations) : merge(doc);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
