@@ -14,8 +14,11 @@ export interface BenchConfig {
   list: ListConfig;
 }
 
-/** The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large list. */
-export const benchPhases = ['core', 'fanout', 'list'] as const;
+/**
+ * The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large
+ * list; `apply` = server-side apply against PUT.
+ */
+export const benchPhases = ['core', 'fanout', 'list', 'apply'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -58,6 +61,8 @@ export const targets = {
   list10kMsMax: 300,
   /** Heap kept per cached object ÷ the object's JSON size. */
   cacheBytesOverJsonMax: 3,
+  /** Server-side applies/s (no-op, and with one field changed) of a 50-item list-map object ÷ PUTs/s of the same object. */
+  applyOverPut: 0.5,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { benchPhases, targets, type BenchConfig } from './config.js';
+import type { ApplyFigures, ApplyResults } from './apply-throughput.js';
 import type { Environment } from './environment.js';
 import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
@@ -35,6 +36,8 @@ export interface BenchResults {
   watchFanout?: Omit<WatchFanoutResults, 'profiles'>;
   /** Phase `list`: lists of a large collection against a bare koa baseline answering the same bytes, and memory per object. */
   listLarge?: Omit<ListLargeResults, 'profiles'>;
+  /** Phase `apply`: server-side applies (no-op, one field changed) against PUTs of the same object. */
+  apply?: Omit<ApplyResults, 'profiles'> & { ratios: ApplyRatios };
   verdicts: Verdict[];
 }
 
@@ -65,6 +68,16 @@ export interface CoreRatios {
   celRulesMicrosPerCreate?: number;
 }
 
+export interface ApplyRatios {
+  /** No-op applies/s ÷ PUTs/s. */
+  noopOverPut: number;
+  /** Applies/s with one field changed ÷ PUTs/s. */
+  changeOverPut: number;
+  /** The same by server CPU per request (PUT µs/req ÷ apply µs/req): insensitive to a busy machine (informational). */
+  noopOverPutByServerCpu?: number;
+  changeOverPutByServerCpu?: number;
+}
+
 export const method =
   'Each server runs alone in its own Node child process (forked, one at a time) over HTTPS on 127.0.0.1 with the same ensurePki serving ' +
   'certificate; autocannon runs in the parent process, 32 keep-alive connections, no pipelining, a warm-up before each measurement. ' +
@@ -84,10 +97,18 @@ const listMethod =
   'followed via the continue token found in the page head. The baseline is a bare koa process answering the same bytes as kapi\'s full list. ' +
   'Memory per object = (heapUsed after GC with the widgets − heapUsed after GC before creating them) ÷ widgets.';
 
+const applyMethod =
+  'Apply: a fresh kapi process per measurement (one data dir, set up in a throw-away process: a CRD whose spec has two scalars and a ' +
+  '50-item list-map keyed by name, and 32 objects per measurement); 32 workers in this process, each on its own object over its own ' +
+  'keep-alive TLS connection, send their next request when the previous one is answered, after a warm-up. Baseline: PUT of the full object ' +
+  'with the resourceVersion of the previous answer and spec.replicas changed; then apply (fieldManager=bench) of the unchanged ' +
+  'configuration, and of the configuration with spec.replicas changed. req/s counts 200s; every 200\'s resourceVersion is checked.';
+
 export interface MeasuredParts {
   core?: CoreFigures;
   watchFanout?: WatchFanoutResults;
   listLarge?: ListLargeResults;
+  apply?: ApplyResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -118,15 +139,35 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
       },
     );
   }
+  let apply: BenchResults['apply'];
+  if (parts.apply) {
+    const { profiles: _, ...rest } = parts.apply;
+    const byCpu = (f: ApplyFigures) => (rest.put.serverCpu && f.serverCpu?.microsPerOk ? rest.put.serverCpu.microsPerOk / f.serverCpu.microsPerOk : undefined);
+    const [noopByCpu, changeByCpu] = [byCpu(rest.noop), byCpu(rest.change)];
+    apply = {
+      ...rest,
+      ratios: {
+        noopOverPut: rest.noop.reqPerSec / rest.put.reqPerSec,
+        changeOverPut: rest.change.reqPerSec / rest.put.reqPerSec,
+        ...(noopByCpu !== undefined ? { noopOverPutByServerCpu: noopByCpu } : {}),
+        ...(changeByCpu !== undefined ? { changeOverPutByServerCpu: changeByCpu } : {}),
+      },
+    };
+    verdicts.push(
+      applyVerdict('apply no-op / PUT', apply.ratios.noopOverPut, rest.noop, rest.put),
+      applyVerdict('apply change / PUT', apply.ratios.changeOverPut, rest.change, rest.put),
+    );
+  }
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : ''].filter(Boolean).join(' '),
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : ''].filter(Boolean).join(' '),
     phases: cfg.only,
     ...(core ? { figures: parts.core, ratios: core.ratios } : {}),
     ...(watchFanout ? { watchFanout } : {}),
     ...(listLarge ? { listLarge } : {}),
+    ...(apply ? { apply } : {}),
     verdicts,
   };
 }
@@ -151,6 +192,28 @@ function fanoutVerdict(f: FanoutFigures): Verdict {
     pass: p99 <= targets.watchFanoutP99MsMax && rateMet && f.delivery.lost === 0,
     ...(notes.length ? { note: notes.join('; ') } : {}),
   };
+}
+
+/** An apply / PUT ratio against the target; failed requests or wrong resourceVersions in either measurement make it a MISS. */
+function applyVerdict(name: string, ratio: number, apply: ApplyFigures, put: ApplyFigures): Verdict {
+  const notes = [apply, put].flatMap((f) => applyProblems(f).map((p) => `${f.title}: ${p}`));
+  return {
+    name,
+    value: ratio,
+    target: targets.applyOverPut,
+    unit: 'ratio',
+    pass: ratio >= targets.applyOverPut && notes.length === 0,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+}
+
+function applyProblems(f: ApplyFigures): string[] {
+  const out: string[] = [];
+  const failed = Object.entries(f.failures);
+  const statuses = failed.map(([status, { count }]) => `${count} × ${status === '0' ? 'no answer' : `HTTP ${status}`}`);
+  if (failed.length) out.push(`${f.total - f.ok} of ${f.total} failed: ${statuses.join(', ')}`);
+  if (f.wrongResourceVersion.count) out.push(`${f.wrongResourceVersion.count} answers with ${f.workload === 'noop' ? 'a new' : 'an unchanged'} resourceVersion`);
+  return out;
 }
 
 function coreResults(figures: CoreFigures): { ratios: CoreRatios; verdicts: Verdict[] } {
@@ -191,6 +254,7 @@ export function formatResults(r: BenchResults): string {
       .filter((f) => (f.otherCoreShare ?? 0) >= 0.25)
       .map((f) => f.title),
     ...(r.watchFanout ? [r.watchFanout.baseline, r.watchFanout.fanout] : []).filter((f) => f.cpu.other >= 0.25).map((f) => f.title),
+    ...(r.apply ? [r.apply.put, r.apply.noop, r.apply.change] : []).filter((f) => (f.otherCoreShare ?? 0) >= 0.25).map((f) => f.title),
   ];
   const line = (label: string, f: Figures) =>
     `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}   p99 ${ms(f.latencyMs.p99)}   ` +
@@ -208,6 +272,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.figures && r.ratios ? formatCore(r.figures, r.ratios, line) : []),
     ...(r.watchFanout ? formatFanout(r.watchFanout, r.config) : []),
     ...(r.listLarge ? formatList(r.listLarge, r.config) : []),
+    ...(r.apply ? formatApply(r.apply, r.config) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
@@ -297,6 +362,37 @@ function formatList(l: NonNullable<BenchResults['listLarge']>, cfg: BenchConfig)
     `  memory: heap after GC ${mib(m.heapEmptyBytes)} with 0 widgets, ${mib(m.heapFullBytes)} with ${l.objects}: ${m.bytesPerObject.toFixed(0)} bytes per widget = ` +
       `${m.overJson.toFixed(2)}× its JSON`,
     `          (everything the server's heap holds per object: the watch cache's copy and event history if there is one, the storage engine's latest-value copy too)`,
+  ];
+}
+
+function formatApply(a: NonNullable<BenchResults['apply']>, cfg: BenchConfig): string[] {
+  const line = (label: string, f: ApplyFigures) => {
+    const rv = f.workload === 'noop' ? 'resourceVersion unchanged' : 'new resourceVersion';
+    const cpuParts = [
+      ...(f.serverCpu ? [`server ${share(f.serverCpu.coreShare)} (${f.serverCpu.microsPerOk.toFixed(0)} µs/req)`] : []),
+      `workers ${share(f.clientCoreShare)}`,
+      ...(f.otherCoreShare !== undefined ? [`other processes ${share(f.otherCoreShare)}`] : []),
+    ];
+    return [
+      `  ${label.padEnd(22)} ${f.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${ms(f.latencyMs.p50)}   p99 ${ms(f.latencyMs.p99)}   ` +
+        `(${f.ok} × 200 of ${f.total} in ${f.durationSeconds.toFixed(1)} s; ${rv} in ${f.ok - f.wrongResourceVersion.count} of ${f.ok}; ${f.requestBytes} bytes a request)`,
+      `  ${''.padEnd(22)} CPU, of one core: ${cpuParts.join(', ')}`,
+      ...Object.entries(f.failures).map(
+        ([status, { count, first }]) => `  WARNING: ${f.title}: ${count} × ${status === '0' ? 'no answer' : `HTTP ${status}`}, the first: ${first.slice(0, 300)}`,
+      ),
+      ...(f.wrongResourceVersion.first ? [`  WARNING: ${f.title}: ${f.wrongResourceVersion.count} answers not with a ${rv}, the first: ${f.wrongResourceVersion.first}`] : []),
+    ];
+  };
+  return [
+    `  apply — Gadgets with a ${a.items}-item list-map, ${a.workers} workers each on its own object (next request when answered), ` +
+      `${cfg.warmupSeconds} s warm-up + ${cfg.seconds} s, a fresh kapi process each`,
+    ...line('kapi PUT (baseline)', a.put),
+    ...line('kapi apply no-op', a.noop),
+    ...line('kapi apply 1 change', a.change),
+    `  ratios: apply no-op / PUT ${pct(a.ratios.noopOverPut)}, apply 1 change / PUT ${pct(a.ratios.changeOverPut)}` +
+      (a.ratios.noopOverPutByServerCpu !== undefined && a.ratios.changeOverPutByServerCpu !== undefined
+        ? `; by server CPU per request ${pct(a.ratios.noopOverPutByServerCpu)} and ${pct(a.ratios.changeOverPutByServerCpu)} (informational)`
+        : ''),
   ];
 }
 

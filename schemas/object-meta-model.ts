@@ -5,7 +5,7 @@ const stringMap: MergeModel = { kind: 'map', atomic: false, values: scalar };
 
 /**
  * How ObjectMeta merges (its markers in k8s.io/apimachinery): labels and annotations are granular maps, finalizers a
- * set (patch strategy merge), ownerReferences a map list keyed by uid (patch merge key uid). Server-side apply and
+ * set (patch strategy merge), ownerReferences a map list of atomic items keyed by uid (patch merge key uid). Server-side apply and
  * strategic merge patch use it for every resource's metadata, whatever a CRD schema says about `metadata`.
  */
 export const objectMetaModel: MergeModel = {
@@ -31,9 +31,10 @@ export const objectMetaModel: MergeModel = {
       keys: ['uid'],
       patchStrategy: 'merge',
       patchMergeKey: 'uid',
+      // metav1.OwnerReference is +structType=atomic: SSA owns an item as `k:{"uid":…}`, not its fields.
       items: {
         kind: 'struct',
-        atomic: false,
+        atomic: true,
         fields: { apiVersion: scalar, kind: scalar, name: scalar, uid: scalar, controller: scalar, blockOwnerDeletion: scalar },
       },
     },

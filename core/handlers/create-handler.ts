@@ -9,6 +9,8 @@ import { respondObject } from './respond.js';
 import { addWarnings } from './warnings.js';
 import { ApiError } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
+import { trackUpdate } from './field-tracking.js';
+import { validateWriteOptions } from './write-options.js';
 
 /** How often a name from generateName is redrawn when it collides (kube retries too). */
 const generateNameAttempts = 8;
@@ -18,11 +20,18 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   const { info, rt } = scope;
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  validateWriteOptions(scope.query, 'CreateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj, body.duplicates);
   prepareForCreate(obj, rt, scope.version, info.namespace);
+  await admitCreate(scope, trackUpdate(scope, undefined, obj), dryRun);
+}
+
+/** Runs the write pipeline for a new object and stores it (201). */
+export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<void> {
+  const { info, rt } = scope;
   const attrs = {
     operation: 'CREATE' as const,
     rt,

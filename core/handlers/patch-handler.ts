@@ -10,30 +10,25 @@ import { admitUpdate } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
-import { withObjectMeta } from '../../schemas/object-meta-model.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
-import type { MergeModel } from '../../schemas/merge-strategy.js';
+import { modelOf } from './merge-model.js';
+import { validateWriteOptions } from './write-options.js';
+import { applyPatchType, handleApply } from './apply-handler.js';
 
 const jsonPatch = 'application/json-patch+json';
 const mergePatch = 'application/merge-patch+json';
 const strategicMergePatch = 'application/strategic-merge-patch+json';
 
 /** Every patch type kapi serves, for every resource (strategic merge patch for custom resources too). */
-const servedPatchTypes = [jsonPatch, mergePatch, strategicMergePatch];
+const servedPatchTypes = [jsonPatch, mergePatch, strategicMergePatch, applyPatchType];
 
 /**
  * The patch types OpenAPI advertises, as kube-apiserver does: no strategic merge patch for custom resources (kubectl
  * would otherwise compute its client-side apply patches from the schema; kapi still accepts them when sent).
  */
 export function patchTypesFor(custom: boolean | undefined): string[] {
-  return custom ? [jsonPatch, mergePatch] : [jsonPatch, mergePatch, strategicMergePatch];
+  return custom ? [jsonPatch, mergePatch, applyPatchType] : [jsonPatch, mergePatch, strategicMergePatch, applyPatchType];
 }
 
-/** The merge model of the addressed version, with ObjectMeta's for metadata. */
-export function modelOf(scope: Pick<RequestScope, 'versionDef'>): MergeModel {
-  const schema = scope.versionDef.schema;
-  return withObjectMeta(schema ? compileSchema(schema).mergeModel : { kind: 'deduced' });
-}
 
 /** Applies the request's patch to a document; returns the patched JSON object. */
 export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
@@ -41,7 +36,8 @@ export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 /** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
 export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  if (!servedPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes);
+  const types = servedPatchTypes.filter((t) => t !== applyPatchType); // apply has its own handler
+  if (!types.includes(mediaType)) throw errors.unsupportedMediaType(types);
   const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
@@ -58,8 +54,12 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
   };
 }
 
-/** PATCH of one object (or its status) with a JSON patch or a JSON merge patch. */
+/** PATCH of one object (or its status): server-side apply, or a JSON / merge / strategic merge patch. */
 export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const mediaType = baseMediaType(scope.ctx.get('content-type'));
+  if (!servedPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes);
+  validateWriteOptions(scope.query, 'PatchOptions', mediaType === applyPatchType);
+  if (mediaType === applyPatchType) return handleApply(scope, maxBodyBytes);
   const applyPatch = await readPatch(scope, maxBodyBytes);
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const result = await scope.store.update(

@@ -8,14 +8,30 @@ import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
 import { respondObject, toVersion } from './respond.js';
 import { addWarnings } from './warnings.js';
 import type { KubeObject } from '../registry/resource-type.js';
+import { trackUpdate } from './field-tracking.js';
+import { keepTimesOfNoopWrite } from '../ssa/noop-timestamps.js';
+import { validateWriteOptions } from './write-options.js';
 
-/** Runs the write pipeline for an update of `current` into `desired` and returns the object to store. */
-export async function admitUpdate(scope: RequestScope, desired: KubeObject, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+/** Sets metadata.managedFields of the object about to be stored (`live`: the stored object in the request's version). */
+export type FieldTracker = (next: KubeObject, live: KubeObject) => KubeObject;
+
+/**
+ * Runs the write pipeline for an update of `current` into `desired` and returns the object to store. Managed fields
+ * are recorded as an Update by the request's manager unless the caller tracks them itself (apply).
+ */
+export async function admitUpdate(
+  scope: RequestScope,
+  desired: KubeObject,
+  current: KubeObject,
+  dryRun: boolean,
+  track: FieldTracker = (next, live) => trackUpdate(scope, live, next),
+): Promise<KubeObject> {
   // An unconditional update (allowed for some built-ins) is an update of whatever is stored now.
   if (scope.rt.allowUnconditionalUpdate && desired.metadata && !desired.metadata.resourceVersion) {
     desired.metadata.resourceVersion = current.metadata?.resourceVersion;
   }
-  const next = prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource);
+  const live = toVersion(current, scope);
+  const next = track(prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource), live);
   const attrs = {
     operation: 'UPDATE' as const,
     rt: scope.rt,
@@ -24,19 +40,21 @@ export async function admitUpdate(scope: RequestScope, desired: KubeObject, curr
     namespace: scope.info.namespace,
     name: scope.info.name,
     object: next,
-    oldObject: toVersion(current, scope),
+    oldObject: live,
     user: scope.user,
     dryRun,
     warnings: [],
   };
   await scope.pipeline.run(attrs);
   addWarnings(scope.ctx, attrs.warnings);
-  return attrs.object;
+  // A write that changes nothing but managedFields times keeps the stored times: storage sees a no-op.
+  return keepTimesOfNoopWrite(attrs.object, live);
 }
 
 /** PUT of one object (or its status). */
 export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  validateWriteOptions(scope.query, 'UpdateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);

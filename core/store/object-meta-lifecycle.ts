@@ -40,6 +40,20 @@ export function prepareForCreate(obj: KubeObject, rt: ResourceType, version: str
     if (!meta.finalizers?.includes(f)) (meta.finalizers ??= []).push(f);
   }
   rt.strategy?.prepareForCreate?.(obj);
+  dropEmptyMetadata(meta);
+}
+
+/**
+ * ObjectMeta's maps and lists are `omitempty` in Go: kube stores no empty labels, annotations, finalizers, …
+ * (managedFields are left to the field manager: an empty list there is a reset request).
+ */
+const omitEmptyMetadata = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+function dropEmptyMetadata(meta: NonNullable<KubeObject['metadata']>): void {
+  for (const field of omitEmptyMetadata) {
+    const value: unknown = meta[field];
+    if (value !== null && typeof value === 'object' && Object.keys(value).length === 0) delete meta[field];
+  }
 }
 
 /**
@@ -70,6 +84,7 @@ export function prepareForUpdate(obj: KubeObject, old: KubeObject, rt: ResourceT
     delete meta.deletionGracePeriodSeconds;
   }
   if (subresource !== 'status') rt.strategy?.prepareForUpdate?.(next, old);
+  dropEmptyMetadata(meta);
   if (specChanged(next, old, statusSplit)) meta.generation = (oldMeta.generation ?? 0) + 1;
   return next;
 }

@@ -161,6 +161,7 @@ test('the group-version document has kube-shaped paths, operations and kind sche
   t.deepEqual(Object.keys((patch.requestBody as { content: object }).content), [
     'application/json-patch+json',
     'application/merge-patch+json',
+    'application/apply-patch+yaml',
   ]);
   t.deepEqual(patch.responses, {
     200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/com.example.v1.Widget' } }, 'application/yaml': { schema: { $ref: '#/components/schemas/com.example.v1.Widget' } } } },
@@ -208,6 +209,7 @@ test('core kinds are named after their Go package and also take strategic merge 
     'application/json-patch+json',
     'application/merge-patch+json',
     'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
   ]);
   t.deepEqual(doc.paths['/api/v1/namespaces']!.get!.operationId, 'listCoreV1Namespace');
 });

@@ -1,0 +1,83 @@
+import type { RequestScope } from './request-scope.js';
+import type { KubeObject } from '../registry/resource-type.js';
+import { errors } from '../errors/api-error.js';
+import { parseDryRun } from './query-options.js';
+import { decodeForWrite } from './schema-stage.js';
+import { readRawBody } from './request-body.js';
+import { decodeBody } from '../codec/body-decoder.js';
+import { checkNameAndNamespace } from './type-meta.js';
+import { respondObject, toVersion } from './respond.js';
+import { admitUpdate } from './update-handler.js';
+import { admitCreate } from './create-handler.js';
+import { prepareForCreate } from '../store/object-meta-lifecycle.js';
+import { serverSideApply } from '../ssa/field-manager.js';
+import { fieldManagerContext } from './field-tracking.js';
+import { parseForce } from './write-options.js';
+
+/** The media type of server-side apply patches (YAML, so JSON too). */
+export const applyPatchType = 'application/apply-patch+yaml';
+
+/**
+ * Server-side apply (PATCH with application/apply-patch+yaml): the body is the manager's whole intent for the fields
+ * it sets. It is merged into the live object by the schema's merge model, with conflicts against other managers'
+ * fields (409 unless force=true); an object that does not exist yet is created (201).
+ */
+export async function handleApply(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  const force = parseForce(scope.query);
+  const applied = await readApplyBody(scope, maxBodyBytes);
+  const ctx = fieldManagerContext(scope);
+  const { namespace, name, subresource } = scope.info;
+
+  if (!subresource && !(await scope.store.find(namespace, name))) {
+    const obj = serverSideApply(undefined, applied, ctx, force);
+    decodeForWrite(scope, obj);
+    prepareForCreate(obj, scope.rt, scope.version, namespace);
+    await admitCreate(scope, obj, dryRun);
+    return;
+  }
+  const result = await scope.store.update(
+    namespace,
+    name,
+    async (current) => {
+      const merged = serverSideApply(toVersion(current, scope), structuredClone(applied), ctx, force);
+      const managedFields = merged.metadata?.managedFields;
+      decodeForWrite(scope, merged);
+      // The merge already decided the managed fields; keep them through the subresource split.
+      return admitUpdate(scope, merged, current, dryRun, (next) => ({ ...next, metadata: { ...next.metadata, managedFields } }));
+    },
+    { dryRun },
+  );
+  respondObject(scope, 200, result.object);
+}
+
+/**
+ * The applied configuration: one object without managedFields. Its apiVersion and kind must be the endpoint's, and
+ * are not filled in as for other writes: the apply checks them (400 "invalid object type").
+ */
+async function readApplyBody(scope: RequestScope, maxBodyBytes: number): Promise<KubeObject> {
+  const raw = await readRawBody(scope.ctx, maxBodyBytes);
+  // kubectl sends JSON, which is YAML too: parse it as JSON first, far faster than the YAML parser.
+  const value = raw[0] === 0x7b ? (tryJson(raw) ?? decodeBody(raw, 'application/yaml')) : decodeBody(raw, 'application/yaml');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
+  }
+  const obj = value as KubeObject;
+  const meta: unknown = obj.metadata;
+  if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) {
+    throw errors.badRequest('the object provided is unrecognized or malformed: metadata must be an object');
+  }
+  obj.metadata ??= {};
+  if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
+  checkNameAndNamespace(obj, scope);
+  return obj;
+}
+
+/** The body as JSON, or undefined when it is not JSON (then it is read as YAML, with YAML's errors). */
+function tryJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,54 @@
+import { errors, fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../errors/status.js';
+
+/** kube's FieldManagerMaxLength. */
+const maxFieldManagerLength = 128;
+
+export type WriteOptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
+
+/**
+ * `fieldManager` and `force` checked as kube's ValidateCreate/Update/PatchOptions do: 422 Invalid on
+ * `<kind>.meta.k8s.io ""`. `apply` marks a server-side apply patch, which requires a manager and alone may force.
+ */
+export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsKind, apply = false): void {
+  const causes: StatusCause[] = [];
+  const manager = query.get('fieldManager') ?? '';
+  if (kind === 'PatchOptions') {
+    if (!apply && query.has('force')) causes.push(fieldErrors.forbidden('force', 'may not be specified for non-apply patch'));
+    if (apply && manager === '') causes.push(fieldErrors.required('fieldManager', 'is required for apply patch'));
+  }
+  if (manager.length > maxFieldManagerLength) {
+    causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${maxFieldManagerLength} bytes`, field: 'fieldManager' });
+  }
+  for (const ch of manager) {
+    if (!isPrintable(ch)) {
+      causes.push(fieldErrors.invalid('fieldManager', manager, `invalid character ${goRuneQuote(ch)}`));
+      break;
+    }
+  }
+  if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: kind, kind, name: '' }, causes);
+}
+
+/** Whether `force=true` was asked (Go's ParseBool spellings). */
+export function parseForce(query: URLSearchParams): boolean {
+  const raw = query.get('force');
+  if (raw === null || raw === '') return false;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
+  throw errors.badRequest(`invalid value for force: ${JSON.stringify(raw)}: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+}
+
+/** The manager of a write: `fieldManager`, else the User-Agent up to its first "/" (as kube derives it). */
+export function managerName(query: URLSearchParams, userAgent: string): string {
+  return query.get('fieldManager') || userAgent.split('/')[0]!.slice(0, maxFieldManagerLength);
+}
+
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+function isPrintable(ch: string): boolean {
+  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+/** Go's %#U: U+0007 (with the character when printable, which it never is here). */
+function goRuneQuote(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
