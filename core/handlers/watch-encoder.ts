@@ -19,6 +19,8 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 export class WatchEventEncoder {
   /** Identifies everything the encoding depends on besides the event: watches with equal keys share encodings. */
   private readonly representation: string;
+  /** Memo keys per event type, built once (a key built per event would be hashed again for every watcher). */
+  private readonly keys: Record<WatchEventType, string>;
   /** Only Table watches read includeObject (kube ignores it otherwise). */
   private readonly include: ReturnType<typeof includeObject>;
   private readonly metaVersion: string;
@@ -27,14 +29,15 @@ export class WatchEventEncoder {
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
     this.representation = `${scope.version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
+    this.keys = { ADDED: `${this.representation}|ADDED`, MODIFIED: `${this.representation}|MODIFIED`, DELETED: `${this.representation}|DELETED` };
   }
 
-  event(type: WatchEventType, e: CacheEvent): string {
-    return encodedOnce(e, `${this.representation}|${type}`, () => line(type, this.present(e.object)));
+  event(type: WatchEventType, e: CacheEvent): Buffer {
+    return encodedOnce(e, this.keys[type], () => line(type, this.present(e.object)));
   }
 
   /** A BOOKMARK: an object of the watched kind carrying only its resourceVersion (and the initial-events-end mark). */
-  bookmark(revision: number, initialEventsEnd = false): string {
+  bookmark(revision: number, initialEventsEnd = false): Buffer {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (initialEventsEnd) metadata['annotations'] = { [initialEventsEndAnnotation]: 'true' };
     const apiVersion = `meta.k8s.io/${this.metaVersion}`;
@@ -48,7 +51,7 @@ export class WatchEventEncoder {
     }
   }
 
-  error(status: Status): string {
+  error(status: Status): Buffer {
     return line('ERROR', status);
   }
 
@@ -65,6 +68,6 @@ export class WatchEventEncoder {
   }
 }
 
-function line(type: string, object: unknown): string {
-  return JSON.stringify({ type, object }) + '\n';
+function line(type: string, object: unknown): Buffer {
+  return Buffer.from(JSON.stringify({ type, object }) + '\n');
 }

@@ -44,7 +44,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
 
   await new Promise<void>((resolve) => {
     let done = false;
-    const write = (text: string) => {
+    const write = (text: Buffer) => {
       if (done) return;
       res.write(text);
       if (res.writableLength > maxBufferedBytes) finish();
@@ -53,8 +53,8 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       keyPrefix: collectionPrefix(scope.rt, info.namespace),
       last: 0,
       deliver: (events) => {
-        const text = encodeEvents(events, matches, encoder);
-        if (text) write(text);
+        const data = encodeEvents(events, matches, encoder);
+        if (data) write(data);
       },
       terminate: () => finish(),
     };
@@ -115,27 +115,36 @@ async function watchStart(scope: RequestScope, o: ListOptions): Promise<WatchSta
   return { from: 'revision', revision: rv };
 }
 
-function writeInitial(initial: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder, write: (text: string) => void): void {
-  let chunk = '';
+function writeInitial(initial: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder, write: (data: Buffer) => void): void {
+  let chunk: Buffer[] = [];
+  let size = 0;
   for (const e of initial) {
     const type = eventType(e, matches);
     if (!type) continue;
-    chunk += encoder.event(type, e);
-    if (chunk.length >= initialChunkBytes) {
-      write(chunk);
-      chunk = '';
+    const line = encoder.event(type, e);
+    chunk.push(line);
+    size += line.length;
+    if (size >= initialChunkBytes) {
+      write(Buffer.concat(chunk, size));
+      chunk = [];
+      size = 0;
     }
   }
-  if (chunk) write(chunk);
+  if (size > 0) write(Buffer.concat(chunk, size));
 }
 
-function encodeEvents(events: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder): string {
-  let chunk = '';
+/** The watcher's bytes for a batch: the shared encoding itself when one event is visible (the usual case), no copy. */
+function encodeEvents(events: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder): Buffer | undefined {
+  let single: Buffer | undefined;
+  let many: Buffer[] | undefined;
   for (const e of events) {
     const type = eventType(e, matches);
-    if (type) chunk += encoder.event(type, e);
+    if (!type) continue;
+    const line = encoder.event(type, e);
+    if (!single) single = line;
+    else (many ??= [single]).push(line);
   }
-  return chunk;
+  return many ? Buffer.concat(many) : single;
 }
 
 /** The event as this watch sees it through its filter (undefined: not visible). */

@@ -47,7 +47,7 @@ export function serverSideApply(live: KubeObject | undefined, applied: KubeObjec
   try {
     managed = decodeManagedFields(readManagedFields(liveObj.metadata) ?? [], true);
   } catch (e) {
-    throw internalError(`failed to decode managed fields: ${(e as Error).message}`);
+    throw errors.internal(`failed to decode managed fields: ${(e as Error).message}`); // stored data, not the client's
   }
   if (applied.apiVersion !== ctx.apiVersion || applied.kind !== ctx.kind) throw errors.badRequest(`invalid object type: ${gvk(applied)}`);
   if (readManagedFields(applied.metadata) !== undefined) throw errors.badRequest('metadata.managedFields must be nil');
@@ -167,11 +167,12 @@ function gvk(obj: JsonObject): string {
   return `${group}/${version}, Kind=${typeof obj.kind === 'string' ? obj.kind : ''}`;
 }
 
-/** A 500 without a reason, as kube-apiserver answers errors that are not API statuses. */
-function internalError(message: string): ApiError {
-  const e = new ApiError(500, '', message);
-  delete e.status.reason;
-  return e;
+/**
+ * An applied configuration the schema cannot take (duplicate keys, missing key fields, undeclared fields). kube answers
+ * these with a bare 500 (kubernetes#122480); they are the client's mistake, so kapi answers 400 with kube's text.
+ */
+function invalidConfiguration(message: string): ApiError {
+  return errors.badRequest(message);
 }
 
 /** SMD validation errors of an object, in kube's words: `<what> (ns/name; gvk): <errors>`. */
@@ -180,5 +181,5 @@ function typedError(what: string, obj: JsonObject, e: unknown): ApiError {
   const meta = isObject(obj.metadata) ? obj.metadata : {};
   const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
   const name = typeof meta.name === 'string' ? meta.name : '';
-  return internalError(`${what} (${ns}/${name}; ${gvk(obj)}): ${e.message}`);
+  return invalidConfiguration(`${what} (${ns}/${name}; ${gvk(obj)}): ${e.message}`);
 }

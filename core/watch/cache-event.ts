@@ -11,13 +11,14 @@ export interface CacheEvent {
   revision: number;
   /**
    * This event already encoded for a watch representation (key: representation and event type), so that a thousand
-   * watchers with the same Accept and API version share one encoding.
+   * watchers with the same Accept and API version share one encoding — as bytes, so that no watcher's write converts
+   * the text again.
    */
-  encoded?: Map<string, string>;
+  encoded?: Map<string, Buffer>;
 }
 
 /** The event's encoding for `representation`, computed once per event and representation. */
-export function encodedOnce(event: CacheEvent, representation: string, encode: () => string): string {
+export function encodedOnce(event: CacheEvent, representation: string, encode: () => Buffer): Buffer {
   const memo = (event.encoded ??= new Map());
   let text = memo.get(representation);
   if (text === undefined) {

@@ -23,6 +23,12 @@ export type WatchStart = { from: 'state' } | { from: 'revision'; revision: numbe
 const reloadDelayMs = 1000;
 /** Watchers served per macrotask while fanning a batch out, so requests are not stalled behind a large fan-out. */
 const watchersPerSlice = 200;
+/**
+ * With this many watchers or more, a new round waits `fanOutLingerMs` for more events before it starts (like Nagle's
+ * algorithm): each watcher write costs far more than its bytes, so a wide fan-out delivers several events per write.
+ */
+const lingerFromWatchers = 256;
+const fanOutLingerMs = 10;
 
 /** One batch of events on its way to the watchers that existed when it started. */
 interface DispatchRound {
@@ -221,7 +227,8 @@ export class WatchCache {
   private scheduleDispatch(): void {
     if (this.dispatchScheduled) return;
     this.dispatchScheduled = true;
-    setImmediate(() => this.dispatchSlice());
+    if (!this.round && this.watchers.size >= lingerFromWatchers) setTimeout(() => this.dispatchSlice(), fanOutLingerMs);
+    else setImmediate(() => this.dispatchSlice());
   }
 
   private dispatchSlice(): void {

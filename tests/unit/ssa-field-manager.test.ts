@@ -247,15 +247,15 @@ test('client-side apply migration: kubectl takes over fields the last-applied an
   t.throws(() => serverSideApply(p, widget({ color: 'blue' }), ctx('my-manager'), false), { message: /Apply failed with 1 conflict/ });
 });
 
-test('invalid applies: kube’s 400s and its 500s for configurations that do not fit the schema', (t) => {
+test('invalid applies are 400s (kube answers a bare 500 for configurations that do not fit the schema; kapi a 400 with its text)', (t) => {
   const e1 = t.throws(() => serverSideApply(undefined, { ...widget({}), kind: 'Gadget' }, ctx('m'), false), { instanceOf: ApiError }) as ApiError;
   t.is(e1.code, 400);
   t.is(e1.message, 'invalid object type: example.com/v1, Kind=Gadget');
   const e2 = t.throws(() => serverSideApply(undefined, widget({}, { managedFields: [] }), ctx('m'), false), { instanceOf: ApiError }) as ApiError;
   t.is(e2.message, 'metadata.managedFields must be nil');
   const e3 = t.throws(() => serverSideApply(undefined, widget({ ports: [{ name: 'a' }, { name: 'a' }], size: 1 }), ctx('m'), false), { instanceOf: ApiError }) as ApiError;
-  t.is(e3.code, 500);
-  t.is(e3.status.reason, undefined);
+  t.is(e3.code, 400);
+  t.is(e3.status.reason, 'BadRequest');
   t.is(
     e3.message,
     'failed to create typed patch object (default/w1; example.com/v1, Kind=Widget): errors:\n  .spec.ports: duplicate entries for key [name="a"]\n  .spec.size: field not declared in schema',
@@ -267,7 +267,8 @@ test('invalid applies: kube’s 400s and its 500s for configurations that do not
   );
   const broken = { ...widget({}), metadata: { name: 'w1', managedFields: [{ manager: 'x', operation: 'Nope', apiVersion: 'v1', fieldsType: 'FieldsV1' }] } };
   const e5 = t.throws(() => serverSideApply(broken, widget({}), ctx('m'), false), { instanceOf: ApiError }) as ApiError;
-  t.is(e5.message, 'failed to decode managed fields: operation must be `Apply` or `Update`');
+  t.is(e5.code, 500); // stored data a client cannot have written (bad managedFields in a body are replaced)
+  t.is(e5.message, 'Internal error occurred: failed to decode managed fields: operation must be `Apply` or `Update`');
 });
 
 test('an update whose object cannot be typed drops managedFields instead of failing', (t) => {
