@@ -150,10 +150,6 @@ export class WatchCache {
     this.watchers.delete(watcher);
   }
 
-  get watcherCount(): number {
-    return this.watchers.size;
-  }
-
   /** Stops following storage and ends every watch. */
   stop(): void {
     this.stopped = true;
