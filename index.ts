@@ -14,6 +14,7 @@ import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
 import { memoryStorage, sqliteStorage } from './plugins/storage/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
+import { builtinAdmission } from './admission/builtin-admission.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -27,7 +28,11 @@ export type { Authenticator, UserInfo } from './core/auth/authenticator.js';
 export type { Authorizer, AuthorizationAttributes } from './core/auth/authorizer.js';
 export type { HealthCheck } from './core/health/health-check.js';
 export type { WriteStage, WriteAttributes } from './core/handlers/write-pipeline.js';
-export { namespacesModule, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, kubeProtobufCodec };
+export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/admission/admission-plugin.js';
+export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/admission/admission-attributes.js';
+export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
+export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, kubeProtobufCodec };
 export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
 
 export interface DefaultModulesOptions {
@@ -40,13 +45,17 @@ export interface DefaultModulesOptions {
   authModules: Module[];
 }
 
-/** The modules `kapi serve` runs: storage, the given auth, protobuf bodies, namespaces, CRDs, discovery, OpenAPI, health. */
+/**
+ * The modules `kapi serve` runs: storage, the given auth, protobuf bodies, namespaces, the built-in admission plugins,
+ * CRDs, discovery, OpenAPI, health.
+ */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     opts.storage === 'memory' ? memoryStorage() : sqliteStorage(join(opts.dataDir, 'kapi.db')),
     ...opts.authModules,
     kubeProtobufCodec(),
     namespacesModule(),
+    builtinAdmission(),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),
     openapiModule(),

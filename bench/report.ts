@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { benchPhases, targets, type BenchConfig } from './config.js';
 import type { ApplyFigures, ApplyResults } from './apply-throughput.js';
+import type { AdmissionResults } from './admission-throughput.js';
 import type { Environment } from './environment.js';
 import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
@@ -38,6 +39,8 @@ export interface BenchResults {
   listLarge?: Omit<ListLargeResults, 'profiles'>;
   /** Phase `apply`: server-side applies (no-op, one field changed) against PUTs of the same object. */
   apply?: Omit<ApplyResults, 'profiles'> & { ratios: ApplyRatios };
+  /** Phase `admission`: creates with 5 trivial in-process admission plugins against none. */
+  admission?: Omit<AdmissionResults, 'profiles'>;
   verdicts: Verdict[];
 }
 
@@ -109,6 +112,7 @@ export interface MeasuredParts {
   watchFanout?: WatchFanoutResults;
   listLarge?: ListLargeResults;
   apply?: ApplyResults;
+  admission?: AdmissionResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -139,6 +143,13 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
       },
     );
   }
+  let admission: BenchResults['admission'];
+  if (parts.admission) {
+    const { profiles: _, ...rest } = parts.admission;
+    admission = rest;
+    const max = targets.admissionPluginsCostMax;
+    verdicts.push({ name: `${rest.plugins} admission plugins' cost`, value: rest.pluginsCost, target: max, unit: 'ratio', atMost: true, pass: rest.pluginsCost <= max });
+  }
   let apply: BenchResults['apply'];
   if (parts.apply) {
     const { profiles: _, ...rest } = parts.apply;
@@ -168,6 +179,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(watchFanout ? { watchFanout } : {}),
     ...(listLarge ? { listLarge } : {}),
     ...(apply ? { apply } : {}),
+    ...(admission ? { admission } : {}),
     verdicts,
   };
 }
@@ -273,6 +285,13 @@ export function formatResults(r: BenchResults): string {
     ...(r.watchFanout ? formatFanout(r.watchFanout, r.config) : []),
     ...(r.listLarge ? formatList(r.listLarge, r.config) : []),
     ...(r.apply ? formatApply(r.apply, r.config) : []),
+    ...(r.admission
+      ? [
+          line('create, no plugins', r.admission.none),
+          line(`create, ${r.admission.plugins} plugins`, r.admission.withPlugins),
+          `  ratio: ${r.admission.plugins} plugins / none ${pct(r.admission.pluginsOverNone)}`,
+        ]
+      : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

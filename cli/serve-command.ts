@@ -34,6 +34,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const server = createApiServer({
+    config: opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : undefined,
     modules: defaultModules({
       storage: opts.storage,
       dataDir: opts.dataDir,

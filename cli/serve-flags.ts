@@ -13,6 +13,7 @@ Flags:
   --bind-address ADDR         address to listen on (default 127.0.0.1)
   --storage sqlite|memory     storage engine (default sqlite)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
+  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   -h, --help                  show this help
 `;
 
@@ -24,6 +25,8 @@ export interface ServeOptions {
   storage: 'sqlite' | 'memory';
   /** Absolute. */
   crdPaths: string[];
+  /** Absent: the registered plugins that are enabled by default. */
+  admissionPlugins?: string[];
 }
 
 /** Parses `kapi serve` flags; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
@@ -40,6 +43,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     bindAddress: values['bind-address'],
     storage,
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
+    ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
   };
 }
 
@@ -55,12 +59,18 @@ function parse(args: string[]) {
         'bind-address': { type: 'string', default: '127.0.0.1' },
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
+        'admission-plugins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** "a, b" → ['a', 'b']; "" → [] (none). */
+function parseList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
 function parsePort(text: string): number {

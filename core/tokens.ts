@@ -7,7 +7,9 @@ import type { ResourceType } from './registry/resource-type.js';
 import type { ServerRoute } from './server/server-route.js';
 import type { Controller } from './server/controller.js';
 import type { ResourceRegistry } from './registry/resource-registry.js';
-import type { WritePipeline, WriteStage } from './handlers/write-pipeline.js';
+import type { WritePipeline } from './handlers/write-pipeline.js';
+import type { AdmissionPlugin } from './admission/admission-plugin.js';
+import type { NamespaceLookup } from './builtin/namespaces/namespace-lookup.js';
 import type { BodyCodec } from './codec/body-codec.js';
 
 function token<T>(name: string): InjectionToken<T> {
@@ -35,8 +37,10 @@ export const Tokens = {
   Controller: token<Controller>('Controller'),
   /** The live set of served resource types. */
   Registry: token<ResourceRegistry>('Registry'),
-  /** many: checks every write passes before mutation and validation (e.g. namespace lifecycle). */
-  WriteGate: token<WriteStage>('WriteGate'),
+  /** many: in-process admission plugins; enabled and ordered by `ServerConfig.admissionPlugins`. */
+  AdmissionPlugin: token<AdmissionPlugin>('AdmissionPlugin'),
+  /** Finds namespaces (registered by the namespaces module; used by namespace lifecycle admission). */
+  NamespaceLookup: token<NamespaceLookup>('NamespaceLookup'),
   /** The assembled write pipeline (registered by the server at start). */
   WritePipeline: token<WritePipeline>('WritePipeline'),
   /** many: decoders for request bodies beyond JSON and YAML. */

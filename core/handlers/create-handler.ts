@@ -11,6 +11,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
 import { validateWriteOptions } from './write-options.js';
+import { writeAttributes } from './write-attributes.js';
 
 /** How often a name from generateName is redrawn when it collides (kube retries too). */
 const generateNameAttempts = 8;
@@ -31,19 +32,15 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
 
 /** Runs the write pipeline for a new object and stores it (201). */
 export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<void> {
-  const { info, rt } = scope;
-  const attrs = {
-    operation: 'CREATE' as const,
-    rt,
-    version: scope.version,
-    subresource: '',
+  const { info } = scope;
+  const attrs = writeAttributes(scope, {
+    operation: 'CREATE',
+    object: obj,
     namespace: info.namespace,
     name: obj.metadata?.name ?? '',
-    object: obj,
-    user: scope.user,
+    subresource: '',
     dryRun,
-    warnings: [],
-  };
+  });
   await scope.pipeline.run(attrs);
   addWarnings(scope.ctx, attrs.warnings);
   respondObject(scope, 201, await createWithGeneratedNameRetry(scope, attrs.object, dryRun));

@@ -14,7 +14,7 @@ export async function handleDeleteCollection(scope: RequestScope, maxBodyBytes: 
   for (const item of list.items) {
     const meta = item.metadata!;
     try {
-      await admitDelete(scope, opts.dryRun, meta.name!, meta.namespace ?? '');
+      await admitDelete(scope, opts, meta.name!, meta.namespace ?? '');
       const res = await scope.store.delete(meta.namespace ?? '', meta.name!, {}, { dryRun: opts.dryRun });
       deleted.push(res.object);
     } catch (err) {

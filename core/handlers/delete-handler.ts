@@ -1,6 +1,8 @@
 import type { RequestScope } from './request-scope.js';
-import { readDeleteOptions } from './delete-options.js';
-import { encodeBody, respondObject } from './respond.js';
+import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
+import { encodeBody, respondObject, toVersion } from './respond.js';
+import { writeAttributes } from './write-attributes.js';
+import { addWarnings } from './warnings.js';
 import type { KubeObject } from '../registry/resource-type.js';
 
 /**
@@ -10,7 +12,7 @@ import type { KubeObject } from '../registry/resource-type.js';
  */
 export async function handleDelete(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
-  await admitDelete(scope, opts.dryRun);
+  await admitDelete(scope, opts);
   const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, opts.preconditions, { dryRun: opts.dryRun });
   if (deleted && !scope.rt.custom) {
     respondSuccessStatus(scope, object);
@@ -19,22 +21,22 @@ export async function handleDelete(scope: RequestScope, maxBodyBytes: number): P
   respondObject(scope, !deleted && opts.orphanDependents === false ? 202 : 200, object);
 }
 
-/** Runs the delete admission gates against the stored object. */
-export async function admitDelete(scope: RequestScope, dryRun: boolean, name = scope.info.name, namespace = scope.info.namespace): Promise<void> {
-  const current = await scope.store.get(namespace, name);
-  await scope.pipeline.admitDelete({
+/** Runs delete admission against the stored object (in the request's version). */
+export async function admitDelete(scope: RequestScope, opts: DeleteOptions, name = scope.info.name, namespace = scope.info.namespace): Promise<void> {
+  const current = toVersion(await scope.store.get(namespace, name), scope);
+  const { dryRun, preconditions, propagationPolicy, gracePeriodSeconds } = opts;
+  const attrs = writeAttributes(scope, {
     operation: 'DELETE',
-    rt: scope.rt,
-    version: scope.version,
-    subresource: '',
-    namespace,
-    name,
     object: current,
     oldObject: current,
-    user: scope.user,
+    namespace,
+    name,
+    subresource: '',
     dryRun,
-    warnings: [],
+    options: { propagationPolicy, gracePeriodSeconds, preconditions },
   });
+  await scope.pipeline.admitDelete(attrs);
+  addWarnings(scope.ctx, attrs.warnings);
 }
 
 function respondSuccessStatus(scope: RequestScope, obj: KubeObject): void {

@@ -11,6 +11,7 @@ import type { KubeObject } from '../registry/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
 import { keepTimesOfNoopWrite } from '../ssa/noop-timestamps.js';
 import { validateWriteOptions } from './write-options.js';
+import { writeAttributes } from './write-attributes.js';
 
 /** Sets metadata.managedFields of the object about to be stored (`live`: the stored object in the request's version). */
 export type FieldTracker = (next: KubeObject, live: KubeObject) => KubeObject;
@@ -32,19 +33,15 @@ export async function admitUpdate(
   }
   const live = toVersion(current, scope);
   const next = track(prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource), live);
-  const attrs = {
-    operation: 'UPDATE' as const,
-    rt: scope.rt,
-    version: scope.version,
-    subresource: scope.info.subresource,
-    namespace: scope.info.namespace,
-    name: scope.info.name,
+  const attrs = writeAttributes(scope, {
+    operation: 'UPDATE',
     object: next,
     oldObject: live,
-    user: scope.user,
+    namespace: scope.info.namespace,
+    name: scope.info.name,
+    subresource: scope.info.subresource,
     dryRun,
-    warnings: [],
-  };
+  });
   await scope.pipeline.run(attrs);
   addWarnings(scope.ctx, attrs.warnings);
   // A write that changes nothing but managedFields times keeps the stored times: storage sees a no-op.

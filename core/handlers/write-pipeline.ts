@@ -1,23 +1,12 @@
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
-import type { UserInfo } from '../auth/authenticator.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { AdmissionAttributes } from '../admission/admission-attributes.js';
+import type { AdmissionChain } from '../admission/admission-chain.js';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
-
-/** The attributes of one write, handed to every stage (the shape admission plugins will receive). */
-export interface WriteAttributes {
-  operation: Operation;
+/** The attributes of one write, handed to every stage: what admission plugins see, plus the resource type. */
+export interface WriteAttributes extends AdmissionAttributes {
   rt: ResourceType;
+  /** The API version the client addressed. */
   version: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  /** The object to be stored; stages may replace or change it. */
-  object: KubeObject;
-  oldObject?: KubeObject;
-  user: UserInfo;
-  dryRun: boolean;
-  /** Warnings for the client (sent as `Warning: 299` headers). */
-  warnings: string[];
 }
 
 /** One step of the write path; throws an ApiError to refuse the write. */
@@ -27,26 +16,24 @@ export interface WriteStage {
 }
 
 /**
- * The fixed order every write goes through before storage:
- * admission gates (e.g. namespace lifecycle) → mutating stages → validation → validating stages.
+ * The fixed order every write goes through before storage, as in kube-apiserver:
+ * mutating admission → validation (schema, defaults, the resource's rules) → validating admission.
  */
 export class WritePipeline {
   constructor(
-    private readonly gates: WriteStage[],
-    private readonly mutating: WriteStage[],
+    private readonly admission: AdmissionChain,
     private readonly validation: WriteStage[],
-    private readonly validating: WriteStage[],
   ) {}
 
-  /** Deletes pass the gates only: there is no new object to mutate or validate. */
+  /** Deletes run both admission phases (the object is the stored one); there is nothing new to validate. */
   async admitDelete(attrs: WriteAttributes): Promise<void> {
-    for (const stage of this.gates) await stage.run(attrs);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
   }
 
   async run(attrs: WriteAttributes): Promise<void> {
-    for (const stage of this.gates) await stage.run(attrs);
-    for (const stage of this.mutating) await stage.run(attrs);
+    await this.admission.admit(attrs);
     for (const stage of this.validation) await stage.run(attrs);
-    for (const stage of this.validating) await stage.run(attrs);
+    await this.admission.validate(attrs);
   }
 }

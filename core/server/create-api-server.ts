@@ -10,6 +10,7 @@ import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js
 import { createHttpApp } from './http-app.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
+import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
 import type { Controller } from './controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { Compactor } from '../storage/compactor.js';
@@ -41,7 +42,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const kv = container.resolve(Tokens.KVStore);
       const registry = container.resolve(Tokens.Registry);
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
-      const pipeline = new WritePipeline(resolveAllOrNone(container, Tokens.WriteGate), [], [validationStage], []);
+      const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
+      const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
       container.registerInstance(Tokens.WritePipeline, pipeline);
       caches = new WatchCaches(kv, registry, config.watchCache);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered

@@ -7,6 +7,8 @@ export interface ServerConfig {
   watchCache: WatchCacheConfig;
   /** Storage history older than one interval is compacted every interval, as kube-apiserver does (0 = never). */
   compactionIntervalMs: number;
+  /** The admission plugins to run, by name, in order; absent: every registered one enabled by default, as registered. */
+  admissionPlugins?: string[];
 }
 
 /** The per-resource watch cache (core/watch). */

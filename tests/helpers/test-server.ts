@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens } from '../../index.js';
+import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type Module } from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/server/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
 
@@ -29,6 +29,8 @@ export interface StartOptions {
   crdPaths?: string[];
   /** Server settings to override (e.g. a short bookmark interval or a small watch-cache history). */
   config?: ServerConfigOverrides;
+  /** Modules added after the default ones (e.g. test admission plugins). */
+  modules?: Module[];
 }
 
 export interface RequestOptions {
@@ -91,12 +93,15 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const pki = await ensurePki(join(dataDir, 'pki'), { hosts: ['127.0.0.1'] });
   const server = createApiServer({
     config: opts.config,
-    modules: defaultModules({
-      storage: opts.storage ?? 'sqlite',
-      dataDir,
-      crdPaths: opts.crdPaths,
-      authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
-    }),
+    modules: [
+      ...defaultModules({
+        storage: opts.storage ?? 'sqlite',
+        dataDir,
+        crdPaths: opts.crdPaths,
+        authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+      }),
+      ...(opts.modules ?? []),
+    ],
   });
   const { url, port } = await server.listen({ port: 0, host: '127.0.0.1', tls: { cert: pki.certPem, key: pki.keyPem } });
   const ca = pki.caCertPem;

@@ -24,6 +24,14 @@ test('all flags', (t) => {
   });
 });
 
+test('--admission-plugins names the plugins to run, in order; empty runs none', (t) => {
+  t.deepEqual((parseServeFlags(['--admission-plugins', 'CreatedBy, NamespaceLifecycle']) as { admissionPlugins?: string[] }).admissionPlugins, [
+    'CreatedBy',
+    'NamespaceLifecycle',
+  ]);
+  t.deepEqual((parseServeFlags(['--admission-plugins=']) as { admissionPlugins?: string[] }).admissionPlugins, []);
+});
+
 test('help', (t) => {
   t.is(parseServeFlags(['--help']), 'help');
   t.is(parseServeFlags(['-h']), 'help');

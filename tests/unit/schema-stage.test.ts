@@ -108,12 +108,15 @@ const attrs = (object: KubeObject, subresource = '', resource: ResourceType = rt
   operation: 'CREATE',
   rt: resource,
   version: 'v1',
+  kind: { group: resource.group, version: 'v1', kind: resource.names.kind },
+  resource: { group: resource.group, version: 'v1', resource: resource.names.plural },
   subresource,
   namespace: 'demo',
   name: 'w',
   object,
-  user: { username: 'admin', groups: [] },
+  userInfo: { username: 'admin', groups: [] },
   dryRun: false,
+  options: {},
   warnings: [],
 });
 

@@ -52,7 +52,19 @@ export class CrdFileLoader implements Controller {
     for (const crd of this.paths.flatMap(readCrdFiles)) {
       const name = String(crd.metadata?.name ?? '');
       const existing = await store.find('', name);
-      const base = { rt: store.rt, version: 'v1', subresource: '', namespace: '', name, user: admin, dryRun: false, warnings: [] };
+      const base = {
+        rt: store.rt,
+        version: 'v1',
+        kind: { group: store.rt.group, version: 'v1', kind: store.rt.names.kind },
+        resource: { group: store.rt.group, version: 'v1', resource: store.rt.names.plural },
+        subresource: '',
+        namespace: '',
+        name,
+        userInfo: admin,
+        dryRun: false,
+        options: {},
+        warnings: [],
+      };
       try {
         if (!existing) {
           prepareForCreate(crd, store.rt, 'v1', '');

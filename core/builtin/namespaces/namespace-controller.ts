@@ -4,6 +4,7 @@ import type { KVStore, KVWatch } from '../../storage/kv.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { KubeObject } from '../../registry/resource-type.js';
 import { Tokens } from '../../tokens.js';
+import type { NamespaceLookup } from './namespace-lookup.js';
 import { ResourceStore } from '../../store/resource-store.js';
 import { prepareForCreate } from '../../store/object-meta-lifecycle.js';
 import { ApiError } from '../../errors/api-error.js';
@@ -16,13 +17,13 @@ const retryMs = 500;
  * Creates the initial namespaces, and empties terminating namespaces: deletes everything in them, then removes the
  * `kubernetes` finalizer so the namespace itself goes away (kube's namespace controller).
  */
-export class NamespaceController implements Controller {
+export class NamespaceController implements Controller, NamespaceLookup {
   readonly name = 'namespace-controller';
   private kv!: KVStore;
   private registry!: ResourceRegistry;
   private namespaces!: ResourceStore;
   private watch?: KVWatch;
-  /** The namespaces as last seen by the watch: a fast path for the lifecycle gate. */
+  /** The namespaces as last seen by the watch: a fast path for NamespaceLifecycle admission. */
   private readonly known = new Map<string, KubeObject>();
   private readonly working = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();

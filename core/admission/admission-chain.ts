@@ -1,0 +1,48 @@
+import { errors } from '../errors/api-error.js';
+import type { AdmissionAttributes } from './admission-attributes.js';
+import type { AdmissionPlugin } from './admission-plugin.js';
+import { pluginMatches } from './plugin-matching.js';
+
+/** The enabled admission plugins, in order: `admit` of each in the mutating phase, `validate` in the validating one. */
+export class AdmissionChain {
+  private readonly mutating: AdmissionPlugin[];
+  private readonly validating: AdmissionPlugin[];
+
+  constructor(plugins: AdmissionPlugin[]) {
+    this.mutating = plugins.filter((p) => p.admit);
+    this.validating = plugins.filter((p) => p.validate);
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.mutating) if (this.handles(p, attrs)) await p.admit!(attrs);
+  }
+
+  async validate(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.validating) if (this.handles(p, attrs)) await p.validate!(attrs);
+  }
+
+  private handles(plugin: AdmissionPlugin, attrs: AdmissionAttributes): boolean {
+    if (!pluginMatches(plugin, attrs)) return false;
+    // kube refuses a dry run that would reach a webhook with side effects, with this message (for webhooks).
+    if (attrs.dryRun && plugin.sideEffects === 'Some') throw errors.badRequest(`admission plugin "${plugin.name}" does not support dry run`);
+    return true;
+  }
+}
+
+/**
+ * The plugins a server runs: those named in `names`, in that order; without names, every registered plugin that is
+ * enabled by default, in registration order. An unknown name is a configuration error.
+ */
+export function selectAdmissionPlugins(registered: AdmissionPlugin[], names?: readonly string[]): AdmissionPlugin[] {
+  const byName = new Map<string, AdmissionPlugin>();
+  for (const p of registered) {
+    if (byName.has(p.name)) throw new Error(`admission plugin "${p.name}" is registered twice`);
+    byName.set(p.name, p);
+  }
+  if (!names) return registered.filter((p) => p.enabledByDefault !== false);
+  return names.map((name) => {
+    const p = byName.get(name);
+    if (!p) throw new Error(`admission plugin "${name}" is unknown (registered: ${[...byName.keys()].join(', ') || 'none'})`);
+    return p;
+  });
+}

@@ -1,0 +1,17 @@
+import type { AdmissionAttributes } from './admission-attributes.js';
+import type { AdmissionPlugin, AdmissionRule } from './admission-plugin.js';
+
+/** Whether a plugin handles a request: one of its operations, and one of its rules matching the (sub)resource. */
+export function pluginMatches(plugin: AdmissionPlugin, attrs: AdmissionAttributes): boolean {
+  if (!plugin.operations.includes('*') && !plugin.operations.includes(attrs.operation)) return false;
+  return plugin.rules.some((rule) => ruleMatches(rule, attrs.resource.group, attrs.resource.resource, attrs.subresource));
+}
+
+function ruleMatches(rule: AdmissionRule, group: string, resource: string, subresource: string): boolean {
+  if (!rule.apiGroups.includes('*') && !rule.apiGroups.includes(group)) return false;
+  return rule.resources.some((pattern) => {
+    const [res, sub = ''] = pattern.split('/', 2) as [string, string?];
+    if (res !== '*' && res !== resource) return false;
+    return sub === '*' || sub === subresource;
+  });
+}
