@@ -1,25 +1,9 @@
 // The admission-plugin example: its WidgetPolicy labels new widgets with their color and refuses color "forbidden".
 import test from 'ava';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { repoPath } from '../helpers/kapi-process.js';
+import { startExample } from '../helpers/example-process.js';
 
 test('examples/admission-plugin labels widgets on create and forbids a color, over HTTP', async (t) => {
-  const child = spawn(process.execPath, [repoPath('dist/examples/admission-plugin/server.js')], { env: { ...process.env, PORT: '0' } });
-  t.teardown(async () => {
-    child.kill('SIGINT');
-    if (child.exitCode === null) await once(child, 'exit');
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`example exited with ${code}: ${out}`)));
-  });
+  const url = await startExample(t, 'admission-plugin');
   const widgets = `${url}/apis/example.com/v1/namespaces/default/widgets`;
   const post = (name: string, color: string) =>
     fetch(widgets, {

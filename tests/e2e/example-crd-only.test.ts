@@ -1,27 +1,12 @@
 // The crd-only example is a runnable server built with createApiServer in a few lines; kubectl can use it.
 import test from 'ava';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { describe, removeDir, repoPath, runKubectl, table, tempDir } from '../helpers/kapi-process.js';
+import { startExample } from '../helpers/example-process.js';
 
 test('examples/crd-only serves the widgets CRD to kubectl without a restart or setup', async (t) => {
-  const child = spawn(process.execPath, [repoPath('dist/examples/crd-only/server.js')], { env: { ...process.env, PORT: '0' } });
   const home = tempDir('kapi-example-home-');
-  t.teardown(async () => {
-    child.kill('SIGINT');
-    if (child.exitCode === null) await once(child, 'exit');
-    removeDir(home);
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`example exited with ${code}: ${out}`)));
-  });
+  t.teardown(() => removeDir(home));
+  const url = await startExample(t, 'crd-only');
   const kubectl = (args: string[]) => runKubectl(['--server', url, ...args], { env: { HOME: home } });
 
   const apply = await kubectl(['apply', '-n', 'default', '-f', repoPath('examples/crd-only/widget.yaml')]);
