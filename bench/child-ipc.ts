@@ -21,10 +21,10 @@ export type ChildCall =
   | { method: 'stop' };
 
 /** A call from the parent, numbered so the reply can be matched. */
-export interface CallMessage {
+export interface CallMessage<C = ChildCall> {
   type: 'call';
   id: number;
-  call: ChildCall;
+  call: C;
 }
 
 export interface ReplyMessage {

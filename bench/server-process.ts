@@ -59,7 +59,7 @@ export async function startServerProcess(script: string, settings: unknown, opti
       resolve(m.url);
     });
   });
-  const call = caller(child);
+  const call = childCaller<ChildCall>(child);
   return {
     url,
     pid: child.pid!,
@@ -86,7 +86,8 @@ export async function withServer<S, T>(
   }
 }
 
-function caller(child: ChildProcess): (c: ChildCall) => Promise<unknown> {
+/** Numbered request/reply calls to a child process over IPC (the child answers `{type:'reply', id, value|error}`). */
+export function childCaller<C>(child: ChildProcess, what = 'server process'): (call: C) => Promise<unknown> {
   let next = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   child.on('message', (m: ReplyMessage) => {
@@ -97,14 +98,14 @@ function caller(child: ChildProcess): (c: ChildCall) => Promise<unknown> {
     else p?.resolve(m.value);
   });
   child.once('exit', () => {
-    for (const p of pending.values()) p.reject(new Error('server process exited'));
+    for (const p of pending.values()) p.reject(new Error(`${what} exited`));
     pending.clear();
   });
   return (call) =>
     new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject });
-      child.send({ type: 'call', id, call } satisfies CallMessage);
+      child.send({ type: 'call', id, call } satisfies CallMessage<C>);
     });
 }
 

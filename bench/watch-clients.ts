@@ -11,6 +11,7 @@
 import https from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { CallMessage, ReplyMessage } from './child-ipc.js';
 
 export interface WatchClientsSettings {
   url: string;
@@ -31,19 +32,6 @@ export type WatchClientsCall =
   | { method: 'collect'; acks: [number, number][] }
   /** Closes every watch and exits. */
   | { method: 'close' };
-
-export interface WatchClientsCallMessage {
-  type: 'call';
-  id: number;
-  call: WatchClientsCall;
-}
-
-export interface WatchClientsReplyMessage {
-  type: 'reply';
-  id: number;
-  value?: unknown;
-  error?: string;
-}
 
 export interface OpenResult {
   opened: number;
@@ -277,11 +265,11 @@ async function handle(call: WatchClientsCall): Promise<unknown> {
   }
 }
 
-process.on('message', (m: WatchClientsCallMessage) => {
+process.on('message', (m: CallMessage<WatchClientsCall>) => {
   if (m?.type !== 'call') return;
   handle(m.call).then(
-    (value) => send({ type: 'reply', id: m.id, value } satisfies WatchClientsReplyMessage),
-    (err: unknown) => send({ type: 'reply', id: m.id, error: String(err) } satisfies WatchClientsReplyMessage),
+    (value) => send({ type: 'reply', id: m.id, value } satisfies ReplyMessage),
+    (err: unknown) => send({ type: 'reply', id: m.id, error: String(err) } satisfies ReplyMessage),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -26,8 +26,8 @@ import type { BenchContext } from './context.js';
 import { machineCpuMs } from './environment.js';
 import { expectStatus, httpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
-import { withServer, type ServerProcess } from './server-process.js';
-import type { DeliveryStats, LoopDelay, OpenResult, WatchClientsCall, WatchClientsCallMessage, WatchClientsReplyMessage, WatchClientsSettings } from './watch-clients.js';
+import { childCaller, withServer, type ServerProcess } from './server-process.js';
+import type { DeliveryStats, LoopDelay, OpenResult, WatchClientsCall, WatchClientsSettings } from './watch-clients.js';
 import { createWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetPath, widgetsCollectionPath } from './widgets.js';
 
 export interface FanoutFigures {
@@ -329,25 +329,7 @@ async function startWatchClients(settings: WatchClientsSettings): Promise<WatchC
       resolve();
     });
   });
-  let next = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  child.on('message', (m: WatchClientsReplyMessage) => {
-    if (m?.type !== 'reply') return;
-    const p = pending.get(m.id);
-    pending.delete(m.id);
-    if (m.error !== undefined) p?.reject(new Error(m.error));
-    else p?.resolve(m.value);
-  });
-  child.once('exit', () => {
-    for (const p of pending.values()) p.reject(new Error('watch-clients exited'));
-    pending.clear();
-  });
-  const call = (c: WatchClientsCall) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      child.send({ type: 'call', id, call: c } satisfies WatchClientsCallMessage);
-    });
+  const call = childCaller<WatchClientsCall>(child, 'watch-clients');
   return {
     call,
     close: async () => {

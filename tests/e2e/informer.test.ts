@@ -2,9 +2,9 @@
 // connection; and a raw watch resumed from the last resourceVersion it received.
 import test from 'ava';
 import * as k8s from '@kubernetes/client-node';
-import { createNamespace, createWidget, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
+import { createNamespace, createWidget, useTestServer, widget, widgetsPath, type WatchEvent } from '../helpers/test-server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { openRawWatch, type RawWatchEvent } from '../helpers/https-watch.js';
+import { openRawWatch } from '../helpers/https-watch.js';
 
 const server = useTestServer({ widgetsCrd: true });
 
@@ -231,7 +231,7 @@ test('an informer whose watch connection is cut catches up with the create, upda
   }
 });
 
-function summary(e: RawWatchEvent): string {
+function summary(e: WatchEvent): string {
   return `${e.type} ${e.object?.metadata?.name}@${e.object?.metadata?.resourceVersion}`;
 }
 
@@ -249,7 +249,7 @@ test('a raw watch re-opened after a cut from the last received resourceVersion g
   t.is(first.status, 200);
   const x3 = await createWidget(server, ns, 'x3');
   const x1 = await mergePatch(ns, 'x1', { spec: { color: 'blue' } });
-  const got = await first.waitForEvents(2);
+  const got = [await first.next(), await first.next()];
   t.deepEqual(got.map(summary), [`ADDED x3@${x3.metadata.resourceVersion}`, `MODIFIED x1@${x1.body.metadata.resourceVersion}`]);
   const lastRv: string = got[1]!.object.metadata.resourceVersion;
 
@@ -265,7 +265,7 @@ test('a raw watch re-opened after a cut from the last received resourceVersion g
   const second = await openRawWatch(target, `${widgetsPath(ns)}?watch=1&resourceVersion=${lastRv}`);
   try {
     t.is(second.status, 200);
-    const events = await second.waitForEvents(3);
+    const events = [await second.next(), await second.next(), await second.next()];
     const types = events.map((e) => `${e.type} ${e.object?.metadata?.name}`);
     t.deepEqual(types, ['ADDED x4', 'MODIFIED x2', 'DELETED x3'], events.map(summary).join(', '));
     t.is(events[0]!.object.metadata.resourceVersion, x4.metadata.resourceVersion, 'ADDED x4 has the create response resourceVersion');
@@ -290,7 +290,7 @@ test('the object a DELETE returns carries the resourceVersion of its DELETED wat
   try {
     const del = await server.request('DELETE', widgetsPath(ns, 'd1'));
     t.is(del.status, 200, del.text);
-    const [event] = await watch.waitForEvents(1);
+    const event = await watch.next();
     t.is(`${event!.type} ${event!.object.metadata.name}`, 'DELETED d1');
     t.not(event!.object.metadata.resourceVersion, created.metadata.resourceVersion, 'the deletion has its own resourceVersion');
     t.is(del.body.metadata?.resourceVersion, event!.object.metadata.resourceVersion, `DELETE response rv vs DELETED event rv (created at ${created.metadata.resourceVersion})`);

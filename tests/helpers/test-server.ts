@@ -194,7 +194,8 @@ function parseBody(headers: IncomingHttpHeaders, text: string): unknown {
   }
 }
 
-function watchStream(res: IncomingMessage, destroy: () => void): WatchStream {
+/** Reads a watch response as JSON-lines events (also for watches opened by other clients, e.g. through a proxy). */
+export function watchStream(res: IncomingMessage, destroy: () => void): WatchStream {
   const events: WatchEvent[] = [];
   let taken = 0;
   let done = false;
@@ -213,6 +214,7 @@ function watchStream(res: IncomingMessage, destroy: () => void): WatchStream {
     res.on('end', finish);
     res.on('close', finish);
     res.on('error', finish);
+    res.on('aborted', finish);
   });
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => {
