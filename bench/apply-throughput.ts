@@ -14,12 +14,11 @@
  * Only 200s count; every 200's resourceVersion is checked against the lane's previous one: new after a PUT or a change
  * apply, the same after a no-op apply (a no-op apply must not write).
  */
-import https from 'node:https';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from './context.js';
 import { machineCpuMs } from './environment.js';
-import { expectStatus, httpsClient } from './https-client.js';
+import { expectStatus, httpsClient, type HttpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
 import { waitForServed } from './served.js';
 import { withServer, type ServerProcess } from './server-process.js';
@@ -77,13 +76,13 @@ export async function runApplyThroughput(ctx: BenchContext): Promise<ApplyResult
     const c = httpsClient(url, ctx.caCertPem, ctx.token);
     expectStatus(await c.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', gadgetsCrd), [201], `create CRD gadgets.${group}`);
     await waitForServed(c, groupVersionPath, ['gadgets']);
-    const conn = connection(url, ctx.caCertPem, ctx.token);
+    const conn = httpsClient(url, ctx.caCertPem, ctx.token, 1);
     try {
       for (let i = 0; i < workers; i++) {
         expectStatus(await c.request('POST', collectionPath, gadget(`put-${i}`, 0)), [201], `create gadget put-${i}`);
         for (const name of [`noop-${i}`, `change-${i}`]) {
           const res = await conn.send('PATCH', applyPath(name), applyType, JSON.stringify(gadget(name, 0)));
-          if (res.status !== 201) throw new Error(`create gadget ${name} by apply: HTTP ${res.status}: ${res.body.slice(0, 500)}`);
+          if (res.status !== 201) throw new Error(`create gadget ${name} by apply: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 500)}`);
         }
       }
     } finally {
@@ -110,7 +109,7 @@ export async function runApplyThroughput(ctx: BenchContext): Promise<ApplyResult
 /** One worker's object and what it last saw of it. */
 interface Lane {
   name: string;
-  conn: Connection;
+  conn: HttpsClient;
   /** The resourceVersion its last 200 answered (the object's before the warm-up, at first). */
   rv: string;
   seq: number;
@@ -138,7 +137,7 @@ async function drive(
   const lanes: Lane[] = [];
   try {
     for (let i = 0; i < cfg.connections; i++) {
-      const lane: Lane = { name: `${workload}-${i}`, conn: connection(url, ctx.caCertPem, ctx.token), rv: '', seq: 0 };
+      const lane: Lane = { name: `${workload}-${i}`, conn: httpsClient(url, ctx.caCertPem, ctx.token, 1), rv: '', seq: 0 };
       lanes.push(lane);
       lane.rv = await currentRv(lane.conn, lane.name);
     }
@@ -187,16 +186,16 @@ async function run(lanes: Lane[], workload: ApplyWorkload, seconds: number): Pro
         const { method, path, contentType, body } = request(lane, workload);
         t.bytes = Buffer.byteLength(body);
         const sent = nowMs();
-        const res = await lane.conn.send(method, path, contentType, body).catch((err: unknown) => ({ status: 0, body: String(err) }));
+        const res = await lane.conn.send(method, path, contentType, body).catch((err: unknown) => ({ status: 0, body: Buffer.from(String(err)) }));
         t.total++;
         if (res.status !== 200) {
-          const f = (t.failures[String(res.status)] ??= { count: 0, first: res.body.slice(0, 300) });
+          const f = (t.failures[String(res.status)] ??= { count: 0, first: res.body.toString('utf8').slice(0, 300) });
           f.count++;
           if (workload === 'put') lane.rv = await currentRv(lane.conn, lane.name).catch(() => lane.rv); // e.g. after a 409
           continue;
         }
         t.latencies.push(nowMs() - sent);
-        const rv = (JSON.parse(res.body) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? '';
+        const rv = (JSON.parse(res.body.toString('utf8')) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? '';
         const changed = rv !== lane.rv;
         if (changed !== (workload !== 'noop')) {
           t.wrong.count++;
@@ -220,10 +219,10 @@ function request(lane: Lane, workload: ApplyWorkload): { method: string; path: s
   return { method: 'PATCH', path: applyPath(lane.name), contentType: applyType, body: JSON.stringify(gadget(lane.name, replicas)) };
 }
 
-async function currentRv(conn: Connection, name: string): Promise<string> {
-  const res = await conn.send('GET', `${collectionPath}/${name}`);
-  if (res.status !== 200) throw new Error(`get gadget ${name}: HTTP ${res.status}: ${res.body.slice(0, 300)}`);
-  return (JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+async function currentRv(conn: HttpsClient, name: string): Promise<string> {
+  const res = await conn.request('GET', `${collectionPath}/${name}`);
+  if (res.status !== 200) throw new Error(`get gadget ${name}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  return (JSON.parse(res.body.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 }
 
 const applyPath = (name: string) => `${collectionPath}/${name}?fieldManager=${fieldManager}`;
@@ -276,43 +275,3 @@ const gadgetsCrd = {
     ],
   },
 };
-
-interface Connection {
-  send(method: string, path: string, contentType?: string, body?: string): Promise<{ status: number; body: string }>;
-  close(): void;
-}
-
-/** Requests over one keep-alive TLS connection of its own. */
-function connection(url: string, caPem: string, token: string): Connection {
-  const base = new URL(url);
-  const agent = new https.Agent({ ca: caPem, keepAlive: true, maxSockets: 1 });
-  return {
-    send: (method, path, contentType, body) =>
-      new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : Buffer.from(body);
-        const req = https.request(
-          {
-            agent,
-            hostname: base.hostname,
-            port: base.port,
-            method,
-            path,
-            headers: {
-              authorization: `Bearer ${token}`,
-              accept: 'application/json',
-              ...(payload ? { 'content-type': contentType ?? 'application/json', 'content-length': payload.length } : {}),
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        req.end(payload);
-      }),
-    close: () => agent.destroy(),
-  };
-}

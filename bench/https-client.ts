@@ -1,8 +1,12 @@
 import https from 'node:https';
 
-/** A small verifying HTTPS client for the set-up requests (autocannon does the load). */
+/** A small verifying HTTPS client: set-up requests, and loads autocannon cannot drive (per-worker connections). */
 export interface HttpsClient {
+  /** An object `body` is sent as JSON. */
   request(method: string, path: string, body?: unknown): Promise<HttpsResponse>;
+  /** `body` sent as is, in `contentType`. */
+  send(method: string, path: string, contentType: string, body: string): Promise<HttpsResponse>;
+  close(): void;
 }
 
 export interface HttpsResponse {
@@ -11,38 +15,42 @@ export interface HttpsResponse {
   body: Buffer;
 }
 
-/** Requests to `baseUrl`, trusting only `caPem`, with `Authorization: Bearer <token>`; object bodies are sent as JSON. */
-export function httpsClient(baseUrl: string, caPem: string, token: string): HttpsClient {
+/**
+ * Requests to `baseUrl`, trusting only `caPem`, with `Authorization: Bearer <token>`, over keep-alive connections
+ * (at most `maxSockets`, e.g. 1 for a worker that owns its connection).
+ */
+export function httpsClient(baseUrl: string, caPem: string, token: string, maxSockets = Infinity): HttpsClient {
   const base = new URL(baseUrl);
-  const agent = new https.Agent({ ca: caPem, keepAlive: true });
+  const agent = new https.Agent({ ca: caPem, keepAlive: true, maxSockets });
+  const send = (method: string, path: string, contentType?: string, payload?: Buffer): Promise<HttpsResponse> =>
+    new Promise((resolve, reject) => {
+      const req = https.request(
+        {
+          agent,
+          hostname: base.hostname,
+          port: base.port,
+          method,
+          path,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'application/json',
+            ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
   return {
-    request(method, path, body) {
-      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      return new Promise((resolve, reject) => {
-        const req = https.request(
-          {
-            agent,
-            hostname: base.hostname,
-            port: base.port,
-            method,
-            path,
-            headers: {
-              authorization: `Bearer ${token}`,
-              accept: 'application/json',
-              ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        req.end(payload);
-      });
-    },
+    request: (method, path, body) => send(method, path, 'application/json', body === undefined ? undefined : Buffer.from(JSON.stringify(body))),
+    send: (method, path, contentType, body) => send(method, path, contentType, Buffer.from(body)),
+    close: () => agent.destroy(),
   };
 }
 

@@ -16,7 +16,6 @@
  * The baseline is a bare koa process answering the exact bytes of kapi's full list: the floor of sending them over
  * TLS with Node.
  */
-import https from 'node:https';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaselineServerSettings } from './baseline-server.js';
@@ -226,22 +225,11 @@ interface OneList {
 
 /** Lists over one keep-alive TLS connection, timing each from request to last byte. */
 function listTimer(url: string, caPem: string, token: string, server: ServerProbe) {
-  const base = new URL(url);
-  const agent = new https.Agent({ ca: caPem, keepAlive: true, maxSockets: 1 });
-  const get = (path: string) =>
-    new Promise<{ status: number; body: Buffer; contentType: string }>((resolve, reject) => {
-      const req = https.request(
-        { agent, hostname: base.hostname, port: base.port, method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), contentType: String(res.headers['content-type'] ?? '') }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+  const client = httpsClient(url, caPem, token, 1);
+  const get = async (path: string) => {
+    const res = await client.request('GET', path);
+    return { status: res.status, body: res.body, contentType: String(res.headers['content-type'] ?? '') };
+  };
   const itemsOf = (body: Buffer): number => {
     const items = (JSON.parse(body.toString('utf8')) as { items?: unknown[] }).items;
     return Array.isArray(items) ? items.length : -1;
@@ -288,7 +276,7 @@ function listTimer(url: string, caPem: string, token: string, server: ServerProb
       const bytes = pages.reduce((s, p) => s + p.length, 0);
       return { ms, serverCpuMs, bytes, pages: pages.length, items, problems, body: pages[0] ?? Buffer.alloc(0), contentType: '' };
     },
-    close: () => agent.destroy(),
+    close: () => client.close(),
   };
 }
 

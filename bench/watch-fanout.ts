@@ -18,7 +18,6 @@
  * so a saturated client (whose late reads would count as server latency) shows.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import https from 'node:https';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,42 +196,16 @@ interface Patcher {
 
 /** Merge patches of w1 over keep-alive connections, one per write in flight. */
 function patcher(url: string, caPem: string, token: string): Patcher {
-  const base = new URL(url);
-  const agent = new https.Agent({ ca: caPem, keepAlive: true, maxSockets: maxWritesInFlight });
+  const client = httpsClient(url, caPem, token, maxWritesInFlight);
   return {
-    patch: (seq) =>
-      new Promise((resolve, reject) => {
-        const body = Buffer.from(JSON.stringify({ spec: { replicas: seq } }));
-        const req = https.request(
-          {
-            agent,
-            hostname: base.hostname,
-            port: base.port,
-            method: 'PATCH',
-            path: widgetPath,
-            headers: {
-              authorization: `Bearer ${token}`,
-              accept: 'application/json',
-              'content-type': 'application/merge-patch+json',
-              'content-length': body.length,
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => {
-              const status = res.statusCode ?? 0;
-              if (status !== 200) return resolve({ status, error: Buffer.concat(chunks).toString('utf8').slice(0, 300) });
-              const rv = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
-              resolve({ status, ...(rv !== undefined && /^\d+$/.test(rv) ? { rv: Number(rv) } : {}) });
-            });
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      }),
-    close: () => agent.destroy(),
+    patch: async (seq) => {
+      const res = await client.send('PATCH', widgetPath, 'application/merge-patch+json', JSON.stringify({ spec: { replicas: seq } }));
+      const text = res.body.toString('utf8');
+      if (res.status !== 200) return { status: res.status, error: text.slice(0, 300) };
+      const rv = (JSON.parse(text) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      return { status: res.status, ...(rv !== undefined && /^\d+$/.test(rv) ? { rv: Number(rv) } : {}) };
+    },
+    close: () => client.close(),
   };
 }
 
