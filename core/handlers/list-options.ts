@@ -1,6 +1,6 @@
 import { errors, fieldErrors } from '../errors/api-error.js';
 import type { StatusCause } from '../errors/status.js';
-import { parseIntParam } from './query-options.js';
+import { parseBool, parseIntParam } from './query-options.js';
 import { parseResourceVersion } from './read-options.js';
 
 /** The query parameters of a list or watch, parsed and checked together as kube's ValidateListOptions does. */
@@ -60,13 +60,4 @@ function watchCauses(o: ListOptions): StatusCause[] {
     if (o.continueToken) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
   }
   return causes;
-}
-
-/** A boolean query parameter as Go's strconv.ParseBool reads it; absent → undefined. */
-function parseBool(query: URLSearchParams, name: string): boolean | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return undefined;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
-  throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
 }

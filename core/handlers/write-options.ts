@@ -1,5 +1,6 @@
 import { errors, fieldErrors } from '../errors/api-error.js';
 import type { StatusCause } from '../errors/status.js';
+import { parseBool } from './query-options.js';
 
 /** kube's FieldManagerMaxLength. */
 const maxFieldManagerLength = 128;
@@ -29,13 +30,9 @@ export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsK
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: kind, kind, name: '' }, causes);
 }
 
-/** Whether `force=true` was asked (Go's ParseBool spellings). */
+/** Whether `force=true` was asked. */
 export function parseForce(query: URLSearchParams): boolean {
-  const raw = query.get('force');
-  if (raw === null || raw === '') return false;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
-  throw errors.badRequest(`invalid value for force: ${JSON.stringify(raw)}: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  return parseBool(query, 'force') ?? false;
 }
 
 /** The manager of a write: `fieldManager`, else the User-Agent up to its first "/" (as kube derives it). */
