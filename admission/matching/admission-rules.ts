@@ -1,4 +1,5 @@
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { resourcePatternsMatch } from '../../core/admission/plugin-matching.js';
 
 /** admissionregistration.k8s.io/v1 RuleWithOperations (also a NamedRuleWithOperations without resourceNames). */
 export interface RuleWithOperations {
@@ -15,17 +16,6 @@ export type MatchPolicy = 'Exact' | 'Equivalent';
 
 const has = (list: string[] | undefined, value: string) => !!list && (list.includes('*') || list.includes(value));
 
-/** kube's `resources` patterns: 'r' (no subresource), 'r/s', 'r/*', '*' (no subresources), '*\/s', '*\/*'. */
-function resourceMatches(patterns: string[] | undefined, resource: string, subresource: string): boolean {
-  return (patterns ?? []).some((pattern) => {
-    const slash = pattern.indexOf('/');
-    const res = slash < 0 ? pattern : pattern.slice(0, slash);
-    const sub = slash < 0 ? '' : pattern.slice(slash + 1);
-    if (res !== '*' && res !== resource) return false;
-    return sub === '*' || sub === subresource;
-  });
-}
-
 /**
  * Whether a rule covers a request (kube's rules.Matcher). A Namespace is cluster-scoped even though its requests
  * carry its own name as namespace. With `Equivalent`, the version is not compared: every served version of a
@@ -37,7 +27,7 @@ export function ruleMatches(rule: RuleWithOperations, attrs: AdmissionAttributes
   if (!has(rule.apiGroups, group)) return false;
   if (matchPolicy === 'Exact' && !has(rule.apiVersions, version)) return false;
   if (matchPolicy === 'Equivalent' && !rule.apiVersions?.length) return false;
-  if (!resourceMatches(rule.resources, resource, attrs.subresource)) return false;
+  if (!resourcePatternsMatch(rule.resources ?? [], resource, attrs.subresource)) return false;
   const isNamespace = group === '' && resource === 'namespaces';
   switch (rule.scope ?? '*') {
     case 'Namespaced':

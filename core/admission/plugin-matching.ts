@@ -9,8 +9,15 @@ export function pluginMatches(plugin: AdmissionPlugin, attrs: AdmissionAttribute
 
 function ruleMatches(rule: AdmissionRule, group: string, resource: string, subresource: string): boolean {
   if (!rule.apiGroups.includes('*') && !rule.apiGroups.includes(group)) return false;
-  return rule.resources.some((pattern) => {
-    const [res, sub = ''] = pattern.split('/', 2) as [string, string?];
+  return resourcePatternsMatch(rule.resources, resource, subresource);
+}
+
+/** kube's `resources` patterns: 'r' (no subresource), 'r/s', 'r/*', '*' (no subresources), '*\/s', '*\/*'. */
+export function resourcePatternsMatch(patterns: readonly string[], resource: string, subresource: string): boolean {
+  return patterns.some((pattern) => {
+    const slash = pattern.indexOf('/');
+    const res = slash < 0 ? pattern : pattern.slice(0, slash);
+    const sub = slash < 0 ? '' : pattern.slice(slash + 1);
     if (res !== '*' && res !== resource) return false;
     return sub === '*' || sub === subresource;
   });
