@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { benchPhases, targets, type BenchConfig } from './config.js';
 import type { ApplyFigures, ApplyResults } from './apply-throughput.js';
-import type { AdmissionResults } from './admission-throughput.js';
+import type { AdmissionResults, AdmissionRow } from './admission-throughput.js';
 import type { Environment } from './environment.js';
 import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
@@ -39,7 +39,7 @@ export interface BenchResults {
   listLarge?: Omit<ListLargeResults, 'profiles'>;
   /** Phase `apply`: server-side applies (no-op, one field changed) against PUTs of the same object. */
   apply?: Omit<ApplyResults, 'profiles'> & { ratios: ApplyRatios };
-  /** Phase `admission`: creates with 5 trivial in-process admission plugins against none. */
+  /** Phase `admission`: creates with in-process plugins, policies and a webhook, each against none. */
   admission?: Omit<AdmissionResults, 'profiles'>;
   verdicts: Verdict[];
 }
@@ -147,8 +147,15 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   if (parts.admission) {
     const { profiles: _, ...rest } = parts.admission;
     admission = rest;
-    const max = targets.admissionPluginsCostMax;
-    verdicts.push({ name: `${rest.plugins} admission plugins' cost`, value: rest.pluginsCost, target: max, unit: 'ratio', atMost: true, pass: rest.pluginsCost <= max });
+    for (const v of rest.variants) {
+      if (v.judgedByLatency) {
+        const max = targets.admissionWebhookAddedP50MsMax;
+        verdicts.push({ name: `${v.title}: added p50`, value: v.addedP50Ms, target: max, unit: 'ms', atMost: true, pass: v.addedP50Ms <= max });
+      } else {
+        const max = targets.admissionCostMax;
+        verdicts.push({ name: `${v.title}: cost`, value: v.cost, target: max, unit: 'ratio', atMost: true, pass: v.cost <= max });
+      }
+    }
   }
   let apply: BenchResults['apply'];
   if (parts.apply) {
@@ -285,13 +292,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.watchFanout ? formatFanout(r.watchFanout, r.config) : []),
     ...(r.listLarge ? formatList(r.listLarge, r.config) : []),
     ...(r.apply ? formatApply(r.apply, r.config) : []),
-    ...(r.admission
-      ? [
-          line('create, no plugins', r.admission.none),
-          line(`create, ${r.admission.plugins} plugins`, r.admission.withPlugins),
-          `  ratio: ${r.admission.plugins} plugins / none ${pct(r.admission.pluginsOverNone)}`,
-        ]
-      : []),
+    ...(r.admission ? formatAdmission(r.admission, line) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
@@ -447,3 +448,17 @@ const ms = (v: number) => {
   return `${(Number.isInteger(r) ? String(r) : r.toFixed(1)).padStart(4)} ms`;
 };
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+
+function formatAdmission(a: Omit<AdmissionResults, 'profiles'>, line: (label: string, f: Figures) => string): string[] {
+  const single = (r: AdmissionRow) =>
+    `  ${'  one at a time'.padEnd(22)} p50 ${r.single.latencyMs.p50.toFixed(2)} ms   p90 ${r.single.latencyMs.p90.toFixed(2)} ms   p99 ${r.single.latencyMs.p99.toFixed(2)} ms   (${r.single.requests} creates)`;
+  return [
+    line('create, none', a.none.load),
+    single(a.none),
+    ...a.variants.flatMap((v) => [
+      line(`create, ${v.key}`, v.load),
+      single(v),
+      `  ${v.title}: ${pct(v.overNone)} of the creates/s without admission; p50 one at a time ${v.addedP50Ms >= 0 ? '+' : ''}${v.addedP50Ms.toFixed(2)} ms`,
+    ]),
+  ];
+}

@@ -1,0 +1,7 @@
+import type { AdmissionVariant } from './admission-variant.js';
+
+/**
+ * The rows of the admission benchmark, each measured against creates without admission configuration. A row is an
+ * `AdmissionVariant` in a file of its own (bench/bench-admission-<what>.ts) and one entry here.
+ */
+export const admissionVariants: AdmissionVariant[] = [{ key: 'plugins', title: '5 in-process plugins', admissionPlugins: 5 }];
