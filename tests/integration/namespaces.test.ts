@@ -39,6 +39,20 @@ test('a new namespace is Active with the kubernetes finalizer', async (t) => {
   t.deepEqual(res.body.spec.finalizers, ['kubernetes']);
 });
 
+test('every namespace carries its name as the kubernetes.io/metadata.name label, which a client cannot change', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  const created = await server.request('GET', `/api/v1/namespaces/${ns}`);
+  t.deepEqual(created.body.metadata.labels, { 'kubernetes.io/metadata.name': ns });
+  const patched = await server.request('PATCH', `/api/v1/namespaces/${ns}`, {
+    body: { metadata: { labels: { 'kubernetes.io/metadata.name': 'other', team: 'a' } } },
+    contentType: 'application/merge-patch+json',
+  });
+  t.is(patched.status, 200);
+  t.deepEqual(patched.body.metadata.labels, { 'kubernetes.io/metadata.name': ns, team: 'a' });
+  const system = await server.request('GET', '/api/v1/namespaces?labelSelector=kubernetes.io/metadata.name%20in%20(default,kube-system)');
+  t.deepEqual(system.body.items.map((n: { metadata: { name: string } }) => n.metadata.name).sort(), ['default', 'kube-system']);
+});
+
 test('creating in a namespace that does not exist is 404 naming the namespace', async (t) => {
   const res = await server.request('POST', widgetsPath('nope'), { body: widget('w1') });
   expectStatus(t, res, { code: 404, reason: 'NotFound', message: 'namespaces "nope" not found' });

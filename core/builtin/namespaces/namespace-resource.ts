@@ -8,6 +8,14 @@ export const namespaceFinalizer = 'kubernetes';
 /** Namespaces every cluster starts with; kube refuses to delete them. */
 export const systemNamespaces = ['default', 'kube-system', 'kube-public'];
 
+/** The label kube-apiserver keeps on every namespace, its name: what namespaceSelectors select a namespace by. */
+export const namespaceNameLabel = 'kubernetes.io/metadata.name';
+
+function labelWithName(obj: KubeObject): void {
+  const meta = (obj.metadata ??= {});
+  if (meta.name) meta.labels = { ...meta.labels, [namespaceNameLabel]: meta.name };
+}
+
 function spec(obj: KubeObject): { finalizers?: string[] } {
   return (obj.spec ?? {}) as { finalizers?: string[] };
 }
@@ -37,11 +45,14 @@ export function namespaceResource(): ResourceType {
         if (!finalizers.includes(namespaceFinalizer)) finalizers.push(namespaceFinalizer);
         obj.spec = { ...spec(obj), finalizers };
         obj.status = { phase: 'Active' };
+        labelWithName(obj);
       },
       prepareForUpdate(obj, old) {
+        labelWithName(obj);
         // spec.finalizers only change through /finalize (the namespace controller writes storage directly).
         obj.spec = { ...spec(obj), finalizers: spec(old).finalizers };
       },
+      prepareForStatusUpdate: labelWithName,
       extraFinalizers: (obj) => spec(obj).finalizers ?? [],
       prepareForDeletion(obj) {
         obj.status = { ...(obj.status as object), phase: 'Terminating' };
