@@ -2,11 +2,20 @@ import type { Module } from '../core/module.js';
 import { Tokens } from '../core/tokens.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { CreatedBy } from './created-by.js';
+import { registerMutatingWebhooks, registerValidatingWebhooks } from './webhook/admission-webhooks-module.js';
+import { registerValidatingAdmissionPolicy } from './policy/validating-admission-policy-module.js';
 
-/** kapi's own admission plugins: NamespaceLifecycle (on by default) and CreatedBy (off unless enabled by name). */
+/**
+ * kapi's own admission plugins, in kube-apiserver's default order: NamespaceLifecycle, CreatedBy (off unless enabled
+ * by name), MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook — with the
+ * admissionregistration.k8s.io resources the last three are configured by.
+ */
 export function builtinAdmission(): Module {
   return (c) => {
     c.register(Tokens.AdmissionPlugin, { useClass: NamespaceLifecycle });
     c.register(Tokens.AdmissionPlugin, { useClass: CreatedBy });
+    registerMutatingWebhooks(c);
+    registerValidatingAdmissionPolicy(c);
+    registerValidatingWebhooks(c);
   };
 }

@@ -34,4 +34,22 @@ export interface AdmissionAttributes {
   options: Record<string, unknown>;
   /** Warnings for the client (sent as `Warning: 299` headers); plugins may push to it. */
   warnings: string[];
+  /**
+   * Audit annotations added during admission (kube's Attributes.AddAnnotation), key → value. kapi has no audit log
+   * yet: they stay on the request's attributes, for plugins after the one that added them.
+   */
+  auditAnnotations?: Record<string, string>;
+  /** Set by a mutating plugin that asks for the mutating phase to run once more (kube's reinvocation); see AdmissionReinvocation. */
+  reinvocation?: AdmissionReinvocation;
+}
+
+/**
+ * kube's admission reinvocation: a mutating plugin that changed the object after others ran (a mutating webhook whose
+ * patch changed it) sets `shouldReinvoke`, and the chain runs every mutating plugin once more with `isReinvoke` set,
+ * so earlier plugins see the change. `state` keeps a plugin's bookkeeping across the two rounds, keyed by plugin name.
+ */
+export interface AdmissionReinvocation {
+  shouldReinvoke: boolean;
+  isReinvoke: boolean;
+  state: Map<string, unknown>;
 }

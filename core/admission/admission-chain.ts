@@ -14,6 +14,16 @@ export class AdmissionChain {
   }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
+    await this.runMutating(attrs);
+    // kube's reinvocation: one more round when a plugin changed the object after others had run
+    const reinvocation = attrs.reinvocation;
+    if (reinvocation?.shouldReinvoke && !reinvocation.isReinvoke) {
+      reinvocation.isReinvoke = true;
+      await this.runMutating(attrs);
+    }
+  }
+
+  private async runMutating(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.mutating) {
       if (!this.handles(p, attrs)) continue;
       const pending = p.admit!(attrs);

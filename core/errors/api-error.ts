@@ -17,7 +17,8 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message,
-      reason,
+      // kube's StatusReasonUnknown is "" and left out of the JSON
+      ...(reason ? { reason } : {}),
       ...(details ? { details } : {}),
       code,
     };
@@ -113,6 +114,10 @@ export const errors = {
   },
   tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
     return new ApiError(429, StatusReason.TooManyRequests, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  },
+  /** An error kube-apiserver returns as a plain Go error rather than a Status (e.g. a failed conversion): 500, no reason. */
+  unknown(message: string): ApiError {
+    return new ApiError(500, '', message);
   },
   internal(message: string): ApiError {
     return new ApiError(500, StatusReason.InternalError, `Internal error occurred: ${message}`, { causes: [{ message }] });

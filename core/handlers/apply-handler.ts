@@ -6,8 +6,8 @@ import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import { checkNameAndNamespace } from './type-meta.js';
-import { respondObject, toVersion } from './respond.js';
-import { admitUpdate } from './update-handler.js';
+import { respondObject } from './respond.js';
+import { admitUpdate, inRequestVersion } from './update-handler.js';
 import { admitCreate } from './create-handler.js';
 import { prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { serverSideApply } from '../ssa/field-manager.js';
@@ -39,16 +39,16 @@ export async function handleApply(scope: RequestScope, maxBodyBytes: number): Pr
   const result = await scope.store.update(
     namespace,
     name,
-    async (current) => {
-      const merged = serverSideApply(toVersion(current, scope), structuredClone(applied), ctx, force);
+    inRequestVersion(scope, async (live) => {
+      const merged = serverSideApply(live, structuredClone(applied), ctx, force);
       const managedFields = merged.metadata?.managedFields;
       decodeForWrite(scope, merged);
       // The merge already decided the managed fields; keep them through the subresource split.
-      return admitUpdate(scope, merged, current, dryRun, (next) => ({ ...next, metadata: { ...next.metadata, managedFields } }));
-    },
+      return admitUpdate(scope, merged, live, dryRun, (next) => ({ ...next, metadata: { ...next.metadata, managedFields } }));
+    }),
     { dryRun },
   );
-  respondObject(scope, 200, result.object);
+  return respondObject(scope, 200, result.object);
 }
 
 /**

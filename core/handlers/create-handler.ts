@@ -12,6 +12,7 @@ import type { KubeObject } from '../registry/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
 import { validateWriteOptions } from './write-options.js';
 import { writeAttributes } from './write-attributes.js';
+import { toStorageVersion } from '../conversion/versioned-objects.js';
 
 /** How often a name from generateName is redrawn when it collides (kube retries too). */
 const generateNameAttempts = 8;
@@ -43,7 +44,10 @@ export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: 
   });
   await scope.pipeline.run(attrs);
   addWarnings(scope.ctx, attrs.warnings);
-  respondObject(scope, 201, await createWithGeneratedNameRetry(scope, attrs.object, dryRun));
+  // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
+  const converted = toStorageVersion(scope.rt, attrs.object);
+  const stored = converted instanceof Promise ? await converted : converted;
+  return respondObject(scope, 201, await createWithGeneratedNameRetry(scope, stored, dryRun));
 }
 
 async function createWithGeneratedNameRetry(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {

@@ -21,5 +21,5 @@ export async function handleDeleteCollection(scope: RequestScope, maxBodyBytes: 
       if (!(err instanceof ApiError && err.code === 404)) throw err; // already gone: fine
     }
   }
-  respondList(scope, { items: deleted, resourceVersion: list.resourceVersion });
+  return respondList(scope, { items: deleted, resourceVersion: list.resourceVersion });
 }

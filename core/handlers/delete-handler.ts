@@ -18,12 +18,14 @@ export async function handleDelete(scope: RequestScope, maxBodyBytes: number): P
     respondSuccessStatus(scope, object);
     return;
   }
-  respondObject(scope, !deleted && opts.orphanDependents === false ? 202 : 200, object);
+  return respondObject(scope, !deleted && opts.orphanDependents === false ? 202 : 200, object);
 }
 
 /** Runs delete admission against the stored object (in the request's version). */
 export async function admitDelete(scope: RequestScope, opts: DeleteOptions, name = scope.info.name, namespace = scope.info.namespace): Promise<void> {
-  const current = toVersion(await scope.store.get(namespace, name), scope);
+  // kube reads the object into the request's version before deleting: a failing conversion fails the delete.
+  const converted = toVersion(await scope.store.get(namespace, name), scope);
+  const current = converted instanceof Promise ? await converted : converted;
   const { dryRun, preconditions, propagationPolicy, gracePeriodSeconds } = opts;
   const attrs = writeAttributes(scope, {
     operation: 'DELETE',

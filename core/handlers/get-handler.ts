@@ -9,10 +9,7 @@ import { getFromCache, waitForCache } from './cached-reads.js';
  */
 export async function handleGet(scope: RequestScope): Promise<void> {
   const rv = parseResourceVersion(scope.query.get('resourceVersion'));
-  if (rv === undefined) {
-    respondObject(scope, 200, await scope.store.get(scope.info.namespace, scope.info.name));
-    return;
-  }
+  if (rv === undefined) return respondObject(scope, 200, await scope.store.get(scope.info.namespace, scope.info.name));
   await waitForCache(scope, rv);
-  respondObject(scope, 200, getFromCache(scope));
+  return respondObject(scope, 200, getFromCache(scope));
 }

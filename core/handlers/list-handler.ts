@@ -35,5 +35,5 @@ export async function handleList(scope: RequestScope): Promise<void> {
   } else {
     list = await fromStorage();
   }
-  respondList(scope, list);
+  return respondList(scope, list);
 }

@@ -5,8 +5,8 @@ import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
 import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
-import { respondObject, toVersion } from './respond.js';
-import { admitUpdate } from './update-handler.js';
+import { respondObject } from './respond.js';
+import { admitUpdate, inRequestVersion } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
@@ -65,13 +65,13 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
   const result = await scope.store.update(
     scope.info.namespace,
     scope.info.name,
-    async (current) => {
-      const obj = checkTypeMeta(applyPatch(toVersion(structuredClone(current), scope)), scope);
+    inRequestVersion(scope, async (live) => {
+      const obj = checkTypeMeta(applyPatch(structuredClone(live)), scope);
       checkNameAndNamespace(obj, scope);
       decodeForWrite(scope, obj);
-      return admitUpdate(scope, obj, current, dryRun);
-    },
+      return admitUpdate(scope, obj, live, dryRun);
+    }),
     { dryRun },
   );
-  respondObject(scope, 200, result.object);
+  return respondObject(scope, 200, result.object);
 }

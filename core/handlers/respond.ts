@@ -5,26 +5,14 @@ import { apiVersionOf } from '../registry/resource-type.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
-import { toTable, type TableColumns } from '../table/table-convertor.js';
+import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';
 import { errors } from '../errors/api-error.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
+import type { MaybePromise } from '../conversion/object-converter.js';
+import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 
-/**
- * The object as the addressed API version presents it: CRD versions convert with strategy None, and a custom
- * resource read from storage gets its schema's defaults (as kube applies them on read). Returns a new object and
- * leaves `obj` alone: objects from the watch cache are shared between requests.
- */
-export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version' | 'versionDef'>): KubeObject {
-  const apiVersion = apiVersionOf(scope.rt.group, scope.version);
-  const kind = scope.rt.names.kind;
-  const schema = scope.rt.custom ? scope.versionDef.schema : undefined;
-  const compiled = schema ? compileSchema(schema) : undefined;
-  if (!compiled?.hasDefaults) return { ...obj, apiVersion, kind };
-  const copy = structuredClone(obj);
-  copy.apiVersion = apiVersion;
-  copy.kind = kind;
-  compiled.applyDefaults(copy);
-  return copy;
+/** A stored object as the addressed API version presents it (see core/conversion/versioned-objects.ts). */
+export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'version'>): MaybePromise<KubeObject> {
+  return toRequestVersion(scope.rt, scope.version, obj);
 }
 
 /** Writes a body in the negotiated format. */
@@ -36,7 +24,7 @@ export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' |
 }
 
 /** The Table rows' `includeObject` query parameter (absent or empty: Metadata). */
-export function includeObject(scope: Pick<RequestScope, 'query'>): 'None' | 'Metadata' | 'Object' {
+export function includeObject(scope: Pick<RequestScope, 'query'>): IncludeObject {
   const v = scope.query.get('includeObject') || 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
     throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`);
@@ -58,29 +46,44 @@ export function metaVersionOf(n: Negotiated): 'v1' | 'v1beta1' {
   return n.metaVersion ?? 'v1';
 }
 
-/** Responds with one object in the requested version and representation. */
-export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void {
-  const n = scope.negotiated;
+/**
+ * Responds with one stored object in the requested version and representation. Synchronous unless the object needs a
+ * conversion webhook: callers `return` the result rather than awaiting it, so strategy None costs no microtask.
+ */
+export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void | Promise<void> {
+  const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata'; // a bad includeObject is a 400 before any conversion
   const versioned = toVersion(obj, scope);
+  if (versioned instanceof Promise) return versioned.then((v) => writeObject(scope, code, v, include));
+  writeObject(scope, code, versioned, include);
+}
+
+function writeObject(scope: RequestScope, code: number, versioned: KubeObject, include: IncludeObject): void {
+  const n = scope.negotiated;
   let body: unknown = versioned;
   if (n.as === 'Table') {
-    body = toTable([versioned], tableColumns(scope), { includeObject: includeObject(scope), metaVersion: metaVersionOf(n) });
+    body = toTable([versioned], tableColumns(scope), { includeObject: include, metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {
     body = partialMetadata(versioned, metaVersionOf(n));
   }
   encodeBody(scope.ctx, n, code, body);
 }
 
-/** Responds with a list (or its Table / PartialObjectMetadataList form). */
-export function respondList(scope: RequestScope, list: ListResult): void {
+/** Responds with a list (or its Table / PartialObjectMetadataList form); synchronous as respondObject is. */
+export function respondList(scope: RequestScope, list: ListResult): void | Promise<void> {
+  const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
+  const items = listToRequestVersion(scope.rt, scope.version, list.items);
+  if (items instanceof Promise) return items.then((converted) => writeList(scope, list, converted, include));
+  writeList(scope, list, items, include);
+}
+
+function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
   const n = scope.negotiated;
   const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
   if (list.continueToken) listMeta['continue'] = list.continueToken;
   if (list.remainingItemCount !== undefined) listMeta['remainingItemCount'] = list.remainingItemCount;
-  const items = list.items.map((o) => toVersion(o, scope));
   let body: unknown;
   if (n.as === 'Table') {
-    body = toTable(items, tableColumns(scope), { includeObject: includeObject(scope), listMeta, metaVersion: metaVersionOf(n) });
+    body = toTable(items, tableColumns(scope), { includeObject: include, listMeta, metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {
     const v = metaVersionOf(n);
     body = { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, v)) };

@@ -4,7 +4,7 @@ import { errors, fieldErrors } from '../errors/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { readObjectBody } from './request-body.js';
 import { encodeBody, toVersion } from './respond.js';
-import { admitUpdate } from './update-handler.js';
+import { admitUpdate, inRequestVersion } from './update-handler.js';
 import { readPatch } from './patch-handler.js';
 
 /** An autoscaling/v1 Scale, the view of a custom resource served at `/scale`. */
@@ -80,7 +80,7 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
   const paths = scaleSpec(scope);
   const { namespace, name } = scope.info;
   if (scope.info.verb === 'get') {
-    const obj = toVersion(await scope.store.get(namespace, name), scope);
+    const obj = await toVersion(await scope.store.get(namespace, name), scope);
     encodeBody(scope.ctx, scope.negotiated, 200, toScale(obj, paths));
     return;
   }
@@ -92,12 +92,12 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
   const result = await scope.store.update(
     namespace,
     name,
-    async (current) => {
-      const obj = toVersion(structuredClone(current), scope);
+    inRequestVersion(scope, async (live) => {
+      const obj = structuredClone(live);
       const desired = applyScale(scope, obj, update(obj), paths);
-      return admitUpdate(scope, desired, current, dryRun);
-    },
+      return admitUpdate(scope, desired, live, dryRun);
+    }),
     { dryRun },
   );
-  encodeBody(scope.ctx, scope.negotiated, 200, toScale(toVersion(result.object, scope), paths));
+  encodeBody(scope.ctx, scope.negotiated, 200, toScale(await toVersion(result.object, scope), paths));
 }

@@ -6,6 +6,8 @@ import { readObjectBody } from './request-body.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
 import { respondObject, toVersion } from './respond.js';
+import type { UpdateFn } from '../store/resource-store.js';
+import { toStorageVersion } from '../conversion/versioned-objects.js';
 import { addWarnings } from './warnings.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
@@ -17,22 +19,35 @@ import { writeAttributes } from './write-attributes.js';
 export type FieldTracker = (next: KubeObject, live: KubeObject) => KubeObject;
 
 /**
- * Runs the write pipeline for an update of `current` into `desired` and returns the object to store. Managed fields
- * are recorded as an Update by the request's manager unless the caller tracks them itself (apply).
+ * The store's update function for a write through this request: `update` receives the stored object in the
+ * request's version (the write's oldObject) and returns the desired object, which is stored in the storage version.
+ * Conversions that fail (a conversion webhook) fail the write before anything is stored.
+ */
+export function inRequestVersion(scope: RequestScope, update: (live: KubeObject) => Promise<KubeObject>): UpdateFn {
+  return async (current) => {
+    const converted = toVersion(current, scope);
+    const next = await update(converted instanceof Promise ? await converted : converted);
+    return toStorageVersion(scope.rt, next);
+  };
+}
+
+/**
+ * Runs the write pipeline for an update of `live` (the stored object in the request's version) into `desired` and
+ * returns the object to store. Managed fields are recorded as an Update by the request's manager unless the caller
+ * tracks them itself (apply).
  */
 export async function admitUpdate(
   scope: RequestScope,
   desired: KubeObject,
-  current: KubeObject,
+  live: KubeObject,
   dryRun: boolean,
-  track: FieldTracker = (next, live) => trackUpdate(scope, live, next),
+  track: FieldTracker = (next, old) => trackUpdate(scope, old, next),
 ): Promise<KubeObject> {
   // An unconditional update (allowed for some built-ins) is an update of whatever is stored now.
   if (scope.rt.allowUnconditionalUpdate && desired.metadata && !desired.metadata.resourceVersion) {
-    desired.metadata.resourceVersion = current.metadata?.resourceVersion;
+    desired.metadata.resourceVersion = live.metadata?.resourceVersion;
   }
-  const live = toVersion(current, scope);
-  const next = track(prepareForUpdate(desired, current, scope.rt, scope.version, scope.info.subresource), live);
+  const next = track(prepareForUpdate(desired, live, scope.rt, scope.version, scope.info.subresource), live);
   const attrs = writeAttributes(scope, {
     operation: 'UPDATE',
     object: next,
@@ -64,6 +79,7 @@ export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): P
       [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
     );
   }
-  const result = await scope.store.update(scope.info.namespace, scope.info.name, (current) => admitUpdate(scope, structuredClone(obj), current, dryRun), { dryRun });
-  respondObject(scope, 200, result.object);
+  const update = inRequestVersion(scope, (live) => admitUpdate(scope, structuredClone(obj), live, dryRun));
+  const result = await scope.store.update(scope.info.namespace, scope.info.name, update, { dryRun });
+  return respondObject(scope, 200, result.object);
 }

@@ -5,7 +5,10 @@ import type { CacheEvent } from '../watch/cache-event.js';
 import { encodedOnce } from '../watch/cache-event.js';
 import { apiVersionOf } from '../registry/resource-type.js';
 import { toTable } from '../table/table-convertor.js';
-import { includeObject, metaVersionOf, partialMetadata, tableColumns, toVersion } from './respond.js';
+import { includeObject, metaVersionOf, partialMetadata, tableColumns } from './respond.js';
+import { converterFor } from '../conversion/converters.js';
+import { toRequestVersion } from '../conversion/versioned-objects.js';
+import { EventConversion } from '../watch/event-conversion.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -14,7 +17,8 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 /**
  * Encodes watch events as JSON lines in the watch's representation (the object in the addressed version, a Table, or
- * PartialObjectMetadata). An event shared by many watches is encoded once per representation and event type.
+ * PartialObjectMetadata). An event shared by many watches is encoded once per representation and event type. With a
+ * conversion webhook, events must be `prepare`d (converted, once per event and version) before they are encoded.
  */
 export class WatchEventEncoder {
   /** Identifies everything the encoding depends on besides the event: watches with equal keys share encodings. */
@@ -24,16 +28,35 @@ export class WatchEventEncoder {
   /** Only Table watches read includeObject (kube ignores it otherwise). */
   private readonly include: ReturnType<typeof includeObject>;
   private readonly metaVersion: string;
+  /** Set when objects convert through a webhook: the conversion every watch of this version shares. */
+  private readonly conversion?: EventConversion;
 
   constructor(private readonly scope: RequestScope) {
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
-    this.representation = `${scope.version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
+    if (!converterFor(scope.rt).synchronous) this.conversion = new EventConversion(scope.rt, scope.version);
+    const version = this.conversion ? this.conversion.id : scope.version;
+    this.representation = `${version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
     this.keys = { ADDED: `${this.representation}|ADDED`, MODIFIED: `${this.representation}|MODIFIED`, DELETED: `${this.representation}|DELETED` };
   }
 
+  /** Whether events must be prepared (converted by a webhook) before `event` encodes them. */
+  get converts(): boolean {
+    return this.conversion !== undefined;
+  }
+
+  /** Converts the events' objects that are not converted yet (undefined: nothing to wait for). */
+  prepare(events: readonly CacheEvent[]): Promise<void> | undefined {
+    return this.conversion?.prepare(events);
+  }
+
   event(type: WatchEventType, e: CacheEvent): Buffer {
-    return encodedOnce(e, this.keys[type], () => line(type, this.present(e.object)));
+    return encodedOnce(e, this.keys[type], () => line(type, this.present(this.versioned(e))));
+  }
+
+  /** The event's object in the watched version: prepared by the webhook, or converted now (strategy None never waits). */
+  private versioned(e: CacheEvent): KubeObject {
+    return this.conversion ? this.conversion.object(e) : (toRequestVersion(this.scope.rt, this.scope.version, e.object) as KubeObject);
   }
 
   /** A BOOKMARK: an object of the watched kind carrying only its resourceVersion (and the initial-events-end mark). */
@@ -55,8 +78,7 @@ export class WatchEventEncoder {
     return line('ERROR', status);
   }
 
-  private present(obj: KubeObject): unknown {
-    const versioned = toVersion(obj, this.scope);
+  private present(versioned: KubeObject): unknown {
     switch (this.scope.negotiated.as) {
       case 'Table':
         return toTable([versioned], tableColumns(this.scope), { includeObject: this.include, metaVersion: metaVersionOf(this.scope.negotiated) });

@@ -1,5 +1,5 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import { qualifiedName, type KubeObject } from '../registry/resource-type.js';
 import type { CacheEvent } from '../watch/cache-event.js';
 import type { CacheWatcher, WatchStart } from '../watch/watch-cache.js';
 import { ApiError, errors } from '../errors/api-error.js';
@@ -13,6 +13,8 @@ import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 const defaultWatchSeconds = 1800;
 /** A watcher whose client reads slower than this much output piles up is dropped (it re-watches), as kube does. */
 const maxBufferedBytes = 64 * 1024 * 1024;
+/** Deliveries a watch may have waiting for a conversion webhook before it is dropped. */
+const maxQueuedDeliveries = 10_000;
 /** Initial events are written in pieces of about this size. */
 const initialChunkBytes = 256 * 1024;
 
@@ -49,13 +51,42 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       res.write(text);
       if (res.writableLength > maxBufferedBytes) finish();
     };
+    // With a conversion webhook, output waits for the conversion of its events; a queue keeps it in order.
+    let queue = Promise.resolve();
+    let queued = 0;
+    /** Writes what `produce` encodes from `events` (it may write itself), once their visible objects are converted. */
+    const send = (events: readonly CacheEvent[], produce: () => Buffer | undefined) => {
+      if (!encoder.converts) {
+        const data = produce();
+        if (data) write(data);
+        return;
+      }
+      // A watch that falls this far behind a slow webhook is dropped (it re-watches), as kube drops blocked watchers.
+      if (++queued > maxQueuedDeliveries) return finish();
+      queue = queue
+        .then(() => (done ? undefined : encoder.prepare(events.filter((e) => eventType(e, matches)))))
+        .then(() => {
+          queued--;
+          if (done) return;
+          const data = produce();
+          if (data) write(data);
+        })
+        .catch((err: Error) => {
+          // kube-apiserver logs an event it cannot encode and ends the watch, without an ERROR event.
+          console.error(`kapi: ending a watch of ${qualifiedName(scope.rt)} ${scope.version}: ${err.message}`);
+          finish();
+        });
+    };
     const watcher: CacheWatcher = {
       keyPrefix: collectionPrefix(scope.rt, info.namespace),
       last: 0,
-      deliver: (events) => {
-        const data = encodeEvents(events, matches, encoder);
-        if (data) write(data);
-      },
+      // Without conversion, no closure per delivery: this is the fan-out's hot path.
+      deliver: encoder.converts
+        ? (events) => send(events, () => encodeEvents(events, matches, encoder))
+        : (events) => {
+            const data = encodeEvents(events, matches, encoder);
+            if (data) write(data);
+          },
       terminate: () => finish(),
     };
     const timers: NodeJS.Timeout[] = [];
@@ -79,16 +110,21 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       finish();
       return;
     }
-    writeInitial(initial, matches, encoder, write);
+    send(initial, () => {
+      writeInitial(initial, matches, encoder, write);
+      return undefined;
+    });
     if (o.allowWatchBookmarks && start.from === 'state') {
       // A streaming list's state ends with the marked bookmark; a legacy initial list gets a plain one.
-      write(encoder.bookmark(watcher.last, o.sendInitialEvents === true));
+      const revision = watcher.last;
+      send([], () => encoder.bookmark(revision, o.sendInitialEvents === true));
     }
     if (o.allowWatchBookmarks) {
       timers.push(
         setInterval(() => {
           if (watcher.last > cache.revision) return; // waiting for a future resourceVersion: nothing to vouch for yet
-          write(encoder.bookmark(Math.max(cache.dispatchedRevision, watcher.last)));
+          const revision = Math.max(cache.dispatchedRevision, watcher.last); // vouches for what was handed over until now
+          send([], () => encoder.bookmark(revision));
         }, scope.watchConfig.bookmarkIntervalMs),
       );
     }

@@ -1,6 +1,7 @@
 import type { TablePrinter } from '../table/table-types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { StatusCause } from '../errors/status.js';
+import type { CustomResourceConversion } from '../conversion/conversion-settings.js';
 
 /** A column of `kubectl get` output (CRD additionalPrinterColumns shape). */
 export interface PrinterColumn {
@@ -78,6 +79,8 @@ export interface ResourceType {
   nameValidation?: 'subdomain' | 'label' | 'path-segment';
   /** True for custom resources defined by a CRD. */
   custom?: boolean;
+  /** How objects convert between versions (a CRD's spec.conversion); absent: strategy None. */
+  conversion?: CustomResourceConversion;
 }
 
 /** Any Kubernetes object as it travels through kapi. */

@@ -15,6 +15,11 @@ export interface CacheEvent {
    * the text again.
    */
   encoded?: Map<string, Buffer>;
+  /**
+   * `object` converted by a conversion webhook, per converter and API version (the converted object once known, the
+   * pending conversion before): every watch of that version shares one conversion of the event.
+   */
+  converted?: Map<string, KubeObject | Promise<KubeObject>>;
 }
 
 /** The event's encoding for `representation`, computed once per event and representation. */

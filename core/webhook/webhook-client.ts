@@ -23,12 +23,16 @@ export class WebhookCallError extends Error {
 export interface WebhookResponse {
   status: number;
   body: Buffer;
+  /** The response's Content-Type header ('' when absent). */
+  contentType: string;
+  /** The response's Retry-After header, when it is a whole number of seconds. */
+  retryAfterSeconds?: number;
 }
 
 /** Webhook responses larger than this are refused rather than buffered (a misbehaving webhook must not exhaust memory). */
 const maxResponseBytes = 32 * 1024 * 1024;
 
-/** One keep-alive agent per CA bundle, so repeated calls reuse TLS sessions (a webhook call must cost ~1 ms). */
+/** One keep-alive agent per CA bundle, so repeated calls reuse connections and TLS sessions (no handshake per call). */
 const agents = new Map<string, https.Agent>();
 
 function agentFor(caBundle: string | undefined): https.Agent {
@@ -36,6 +40,7 @@ function agentFor(caBundle: string | undefined): https.Agent {
   let agent = agents.get(key);
   if (!agent) {
     const ca = caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined;
+    // HTTP/1.1 only, as kube's webhook client (it turns HTTP/2 off so calls spread over a webhook's replicas).
     agent = new https.Agent({ keepAlive: true, maxSockets: 64, ...(ca ? { ca } : {}) });
     agents.set(key, agent);
   }
@@ -43,13 +48,17 @@ function agentFor(caBundle: string | undefined): https.Agent {
 }
 
 /** Go's wording of a transport failure, so messages read as kube-apiserver's do. */
-function goCause(err: NodeJS.ErrnoException, url: URL): string {
+function goCause(err: NodeJS.ErrnoException, url: URL, req: http.ClientRequest): string {
   const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   switch (err.code) {
     case 'ECONNREFUSED':
       return `dial tcp ${hostPort}: connect: connection refused`;
-    case 'ECONNRESET':
-      return `read tcp ${hostPort}: read: connection reset by peer`;
+    case 'ECONNRESET': {
+      // Node says "socket hang up" when the peer closed the connection cleanly: Go's net/http reports EOF.
+      if (err.message === 'socket hang up') return 'EOF';
+      const local = req.socket ? `${req.socket.localAddress}:${req.socket.localPort}->` : '';
+      return `read tcp ${local}${hostPort}: read: connection reset by peer`;
+    }
     case 'ENOTFOUND':
       return `dial tcp: lookup ${url.hostname}: no such host`;
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
@@ -58,12 +67,38 @@ function goCause(err: NodeJS.ErrnoException, url: URL): string {
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `tls: failed to verify certificate: x509: certificate is not valid for ${url.hostname}`;
+      return `tls: failed to verify certificate: x509: certificate is valid for ${altNames(err)}, not ${url.hostname}`;
     case 'CERT_HAS_EXPIRED':
       return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
     default:
       return err.message;
   }
+}
+
+/** The names a certificate covers, from Node's altname error (`Cert's altnames: IP:1.2.3.4, DNS:x`). */
+function altNames(err: NodeJS.ErrnoException): string {
+  const reason = (err as { reason?: string }).reason ?? '';
+  const names = /altnames: (.*)$/.exec(reason)?.[1]?.split(', ').map((n) => n.replace(/^(IP Address|IP|DNS):/, '')) ?? [];
+  return names.join(', ');
+}
+
+/** Go's rendering of the request URL: the configured URL and kube's `?timeout=<n>s` (ceil of the deadline in seconds). */
+function requestUrl(rawUrl: string, timeoutMs: number): string {
+  return `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}timeout=${Math.max(1, Math.ceil(timeoutMs / 1000))}s`;
+}
+
+/** Parsed request URLs, per configured URL and timeout (a webhook is called with the same ones again and again). */
+const parsedUrls = new Map<string, URL>();
+const maxParsedUrls = 1024;
+
+function parsedUrl(href: string): URL {
+  let url = parsedUrls.get(href);
+  if (!url) {
+    url = new URL(href);
+    if (parsedUrls.size >= maxParsedUrls) parsedUrls.clear();
+    parsedUrls.set(href, url);
+  }
+  return url;
 }
 
 /**
@@ -75,10 +110,15 @@ export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutM
   if (!config.url) {
     return Promise.reject(new WebhookCallError('webhook clientConfig.service is not supported by kapi (no Services to route to): use clientConfig.url', false));
   }
-  const url = new URL(config.url);
-  url.searchParams.set('timeout', `${Math.max(1, Math.round(timeoutMs / 1000))}s`);
+  const href = requestUrl(config.url, timeoutMs);
+  let url: URL;
+  try {
+    url = parsedUrl(href);
+  } catch {
+    return Promise.reject(new WebhookCallError(`parse ${JSON.stringify(config.url)}: invalid URL`, false));
+  }
   const payload = Buffer.from(JSON.stringify(body));
-  const post = `Post "${url.href}"`;
+  const post = `Post "${href}"`;
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -91,7 +131,7 @@ export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutM
     };
     const options: https.RequestOptions = {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': payload.length },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
       ...(secure ? { agent: agentFor(config.caBundle) } : {}),
     };
     const req = (secure ? https : http).request(url, options, (res) => {
@@ -106,13 +146,86 @@ export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutM
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+        const retryAfter = Number(res.headers['retry-after']);
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          contentType: res.headers['content-type'] ?? '',
+          ...(Number.isInteger(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+        });
       });
-      res.on('error', (err) => fail(goCause(err, url), false));
+      res.on('error', (err) => fail(goCause(err, url, req), false));
     });
     // One deadline for the whole exchange (connect, TLS, response), as Go's request context.
     const timer = setTimeout(() => fail('context deadline exceeded', true), timeoutMs);
-    req.on('error', (err) => fail(goCause(err, url), false));
+    req.on('error', (err) => fail(goCause(err, url, req), false));
     req.end(payload);
   });
+}
+
+/** client-go's NewGenericServerResponse text for a non-2xx answer without a Status body. */
+function genericServerResponse(code: number, serverMessage: string): string {
+  switch (code) {
+    case 409:
+      return 'the server reported a conflict';
+    case 404:
+      return 'the server could not find the requested resource';
+    case 400:
+      return 'the server rejected our request for an unknown reason';
+    case 401:
+      return 'the server has asked for the client to provide credentials';
+    case 403:
+      return serverMessage;
+    case 406:
+      return !serverMessage || serverMessage === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : serverMessage;
+    case 415:
+      return serverMessage;
+    case 405:
+      return 'the server does not allow this method on the requested resource';
+    case 422:
+      return 'the server rejected our request due to an error in our request';
+    case 503:
+      return 'the server is currently unable to handle the request';
+    case 504:
+      return 'the server was unable to return a response in the time allotted, but may still be processing the request';
+    case 429:
+      return 'the server has received too many requests and has asked us to try again later';
+    default:
+      if (code >= 500) return `an error on the server (${JSON.stringify(serverMessage)}) has prevented the request from succeeding`;
+      return `the server responded with the status code ${code} but did not return more information`;
+  }
+}
+
+/** At most this much of an unexpected body is quoted in an error (client-go's maxUnstructuredResponseTextBytes). */
+const maxUnstructuredResponseTextBytes = 2048;
+
+/**
+ * What client-go's rest client makes of an answer before decoding it (Result.Into): undefined for a 2xx answer with
+ * a body; else the error text — a Status body's message, client-go's generic text for the status code, or
+ * `0-length response with status code: 200 and content type: application/json`.
+ */
+export function restResultError(res: WebhookResponse): string | undefined {
+  const contentType = res.contentType || 'application/json';
+  if (res.status >= 200 && res.status <= 206) {
+    return res.body.length ? undefined : `0-length response with status code: ${res.status} and content type: ${contentType}`;
+  }
+  const status = statusBody(res.body);
+  if (status) return status;
+  const media = res.contentType.split(';')[0].trim().toLowerCase();
+  const isText = !res.contentType || media.startsWith('text/');
+  const message = isText ? res.body.subarray(0, maxUnstructuredResponseTextBytes).toString('utf8').trim() : 'unknown';
+  return genericServerResponse(res.status, message);
+}
+
+/** A failure Status in a body (kube prefers its message over the generic text), else undefined. */
+function statusBody(body: Buffer): string | undefined {
+  if (!body.length) return undefined;
+  try {
+    const value = JSON.parse(body.toString('utf8')) as { kind?: unknown; apiVersion?: unknown; status?: unknown; message?: unknown };
+    const versionOk = value.apiVersion === undefined || value.apiVersion === 'v1';
+    if (value?.kind === 'Status' && versionOk && value.status === 'Failure') return typeof value.message === 'string' ? value.message : '';
+  } catch {
+    // not JSON: the generic text
+  }
+  return undefined;
 }

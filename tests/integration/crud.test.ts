@@ -244,14 +244,14 @@ test('namespaces: create, get, list, update and patch a cluster-scoped object', 
     body: { ...get.body, metadata: { ...get.body.metadata, labels: { team: 'a' } } },
   });
   t.is(put.status, 200);
-  t.deepEqual(put.body.metadata.labels, { team: 'a' });
+  t.deepEqual(put.body.metadata.labels, { team: 'a', 'kubernetes.io/metadata.name': name });
 
   const patch = await server.request('PATCH', `/api/v1/namespaces/${name}`, {
     body: { metadata: { labels: { team: 'b' } } },
     contentType: 'application/merge-patch+json',
   });
   t.is(patch.status, 200);
-  t.deepEqual(patch.body.metadata.labels, { team: 'b' });
+  t.deepEqual(patch.body.metadata.labels, { team: 'b', 'kubernetes.io/metadata.name': name });
 });
 
 test('a namespace can be updated without a resourceVersion (unconditional update)', async (t) => {
@@ -262,7 +262,7 @@ test('a namespace can be updated without a resourceVersion (unconditional update
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { team: 'a' } } },
   });
   t.is(put.status, 200, put.text);
-  t.deepEqual(put.body.metadata?.labels, { team: 'a' });
+  t.deepEqual(put.body.metadata?.labels, { team: 'a', 'kubernetes.io/metadata.name': name });
 });
 
 test('a method the resource does not support is 405 MethodNotAllowed', async (t) => {

@@ -36,6 +36,11 @@ async function namespaceWith(metadata: Record<string, unknown>): Promise<{ name:
   return { name, path: `/api/v1/namespaces/${name}` };
 }
 
+/** A namespace's labels as kube keeps them: the given ones and its name under kubernetes.io/metadata.name. */
+function nsLabels(name: string, labels: Record<string, string> = {}): Record<string, string> {
+  return { ...labels, 'kubernetes.io/metadata.name': name };
+}
+
 function uids(obj: any): string[] {
   return ((obj?.metadata?.ownerReferences ?? []) as { uid: string }[]).map((r) => r.uid);
 }
@@ -96,13 +101,13 @@ test('$patch: replace in a list replaces the whole list', async (t) => {
 });
 
 test('$patch: replace and $patch: delete on a map', async (t) => {
-  const { path } = await namespaceWith({ labels: { a: '1', b: '2' } });
+  const { name, path } = await namespaceWith({ labels: { a: '1', b: '2' } });
   const replaced = await patch(path, { metadata: { labels: { $patch: 'replace', c: '3' } } }, smp);
   t.is(replaced.status, 200, replaced.text);
-  t.deepEqual(replaced.body.metadata.labels, { c: '3' });
+  t.deepEqual(replaced.body.metadata.labels, nsLabels(name, { c: '3' }));
   const deleted = await patch(path, { metadata: { labels: { $patch: 'delete' } } }, smp);
   t.is(deleted.status, 200, deleted.text);
-  t.deepEqual(deleted.body.metadata.labels ?? {}, {});
+  t.deepEqual(deleted.body.metadata.labels, nsLabels(name), 'only the label kube keeps on every namespace');
 });
 
 test('$setElementOrder orders the merged list', async (t) => {
@@ -132,13 +137,13 @@ test('$setElementOrder of primitives orders a merged primitive list', async (t) 
 });
 
 test('an unknown $patch directive is refused and changes nothing', async (t) => {
-  const { path } = await namespaceWith({ labels: { a: '1' } });
+  const { name, path } = await namespaceWith({ labels: { a: '1' } });
   const res = await patch(path, { metadata: { labels: { $patch: 'explode', b: '2' } } }, smp);
   // kube-apiserver answers 500 with "unknown patch type: explode in map: ..." (the error is not a Status).
   t.true(refusedCodes.includes(res.status), `refused with 400, 422 or 500 (got ${res.status}: ${res.text.slice(0, 300)})`);
   t.regex(String(res.body?.message), /explode/);
   const get = await server.request('GET', path);
-  t.deepEqual(get.body.metadata.labels, { a: '1' });
+  t.deepEqual(get.body.metadata.labels, nsLabels(name, { a: '1' }));
 });
 
 test('a $setElementOrder that is not a list, or does not list the patch items, is refused', async (t) => {
@@ -221,7 +226,7 @@ test('non-apply patches record an Update managedFields entry for their fieldMana
 // force is for apply only
 
 test('force is forbidden on JSON patch, merge patch and strategic merge patch', async (t) => {
-  const { path } = await namespaceWith({ labels: { a: '1' } });
+  const { name, path } = await namespaceWith({ labels: { a: '1' } });
   const cases: [string, unknown][] = [
     ['application/json-patch+json', [{ op: 'add', path: '/metadata/labels/b', value: '2' }]],
     ['application/merge-patch+json', { metadata: { labels: { b: '2' } } }],
@@ -233,5 +238,5 @@ test('force is forbidden on JSON patch, merge patch and strategic merge patch', 
     t.true(String(res.body?.message).includes('force: Forbidden: may not be specified for non-apply patch'), `${contentType}: ${res.body?.message}`);
   }
   const get = await server.request('GET', path);
-  t.deepEqual(get.body.metadata.labels, { a: '1' });
+  t.deepEqual(get.body.metadata.labels, nsLabels(name, { a: '1' }));
 });

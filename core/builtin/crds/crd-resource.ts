@@ -70,7 +70,7 @@ export function crdResource(): ResourceType {
   };
 }
 
-/** kube's defaults for a v1 CRD: singular and listKind from the kind, conversion strategy None. */
+/** kube's defaults for a v1 CRD: singular and listKind from the kind, conversion strategy None, webhook service port 443. */
 function applyCrdDefaults(crd: Crd): void {
   const spec = crd.spec;
   if (!spec || typeof spec !== 'object') return;
@@ -79,4 +79,6 @@ function applyCrdDefaults(crd: Crd): void {
     spec.names.listKind ||= `${spec.names.kind}List`;
   }
   spec.conversion ??= { strategy: 'None' };
+  const service = spec.conversion?.webhook?.clientConfig?.service;
+  if (service && typeof service === 'object') service.port ??= 443;
 }

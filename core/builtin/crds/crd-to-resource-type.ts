@@ -1,6 +1,7 @@
 import { customResourceColumns } from '../../table/column-printer.js';
 import type { ResourceType } from '../../registry/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
+import type { CustomResourceConversion } from '../../conversion/conversion-settings.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 
 /** In the order kube lists them in discovery. */
@@ -16,6 +17,7 @@ export function crdToResourceType(crd: Crd): ResourceType {
     allowUnconditionalUpdate: false,
     verbs: customResourceVerbs,
     custom: true,
+    conversion: conversionOf(crd),
     versions: crd.spec.versions.map((v) => {
       // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
       if (v.schema?.openAPIV3Schema) compileSchema(v.schema.openAPIV3Schema);
@@ -32,4 +34,12 @@ export function crdToResourceType(crd: Crd): ResourceType {
       };
     }),
   };
+}
+
+/** The CRD's conversion settings (validation made sure a Webhook strategy comes with a webhook); none for strategy None. */
+function conversionOf(crd: Crd): CustomResourceConversion | undefined {
+  const conversion = crd.spec.conversion;
+  const clientConfig = conversion?.webhook?.clientConfig;
+  if (conversion?.strategy !== 'Webhook' || !clientConfig) return undefined;
+  return { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? [] } };
 }

@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
 import type { KubeObject, PrinterColumn, ResourceNames, ScaleSubresource } from '../../registry/resource-type.js';
+import type { WebhookClientConfig } from '../../webhook/webhook-client.js';
 
 /** The apiextensions.k8s.io/v1 CustomResourceDefinition fields kapi reads. */
 export interface CrdVersion {
@@ -36,8 +37,14 @@ export interface CrdSpec {
   names: CrdNames;
   scope: 'Namespaced' | 'Cluster';
   versions: CrdVersion[];
-  conversion?: { strategy: string };
+  conversion?: CrdConversion;
   preserveUnknownFields?: boolean;
+}
+
+/** spec.conversion (apiextensions.k8s.io/v1 CustomResourceConversion), as written: types are checked by validation. */
+export interface CrdConversion {
+  strategy: string;
+  webhook?: { clientConfig?: WebhookClientConfig; conversionReviewVersions?: string[] };
 }
 
 export interface CrdStatus {

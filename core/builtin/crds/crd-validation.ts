@@ -6,6 +6,7 @@ import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSche
 import { compileCrdRules } from '../../../schemas/cel/crd-rules.js';
 import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
+import { validateCrdConversion } from './crd-conversion-validation.js';
 
 const scopes = ['Cluster', 'Namespaced'];
 
@@ -38,6 +39,7 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
   if (!scopes.includes(spec.scope)) causes.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', scopes));
   const requirements = old ? requirementsForUpdate((old.spec?.versions ?? []).map((v) => v?.schema?.openAPIV3Schema)) : allRequirements;
   causes.push(...validateVersions(spec.versions, requirements));
+  causes.push(...validateCrdConversion(crd, old));
   if (old) {
     if (old.spec?.scope !== spec.scope) causes.push(fieldErrors.invalid('spec.scope', spec.scope, 'field is immutable'));
     if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));

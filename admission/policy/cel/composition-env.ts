@@ -1,0 +1,48 @@
+/**
+ * The environments one policy's expressions compile in (Kubernetes' CompositionEnv): the admission environment
+ * for the policy's optional variables, plus `variables`, a kubernetes.variables object whose fields are the
+ * variables compiled so far, typed by their results. Variables therefore see only the variables before them.
+ */
+import type { Env } from '../../../schemas/cel/env.js';
+import { T, type Type } from '../../../schemas/cel/types.js';
+import type { NamedExpression } from './admission-activation.js';
+import { admissionEnv } from './admission-cel-env.js';
+import { compileExpression, type CompiledExpression } from './compiled-expression.js';
+
+export class CompositionEnv {
+  readonly variables: NamedExpression[] = [];
+  private readonly fields = new Map<string, Type>();
+  private readonly withAuthorizer: Env;
+  private readonly withoutAuthorizer: Env;
+
+  /** `declareVariables`: false compiles as kube's stateless compiler does (no `variables` at all). */
+  constructor(hasParams: boolean, declareVariables = true) {
+    const variablesType: Type = { kind: 'object', name: 'kubernetes.variables', decl: { name: 'kubernetes.variables', field: (f) => this.fields.get(f) } };
+    const make = (hasAuthorizer: boolean): Env => {
+      const env = admissionEnv({ hasParams, hasAuthorizer }).extend();
+      return declareVariables ? env.declare('variables', variablesType) : env;
+    };
+    this.withAuthorizer = make(true);
+    this.withoutAuthorizer = make(false);
+  }
+
+  /** Compiles a variable (any result type) and makes it visible to what compiles after it. */
+  addVariable(name: string, expression: string): CompiledExpression {
+    const compiled = compileExpression(this.withAuthorizer, expression);
+    this.fields.set(name, compiled.error ? T.dyn : compiled.outputType);
+    this.variables.push({ name, compiled });
+    return compiled;
+  }
+
+  compile(expression: string, returnTypes: readonly Type[], hasAuthorizer: boolean): CompiledExpression {
+    return compileExpression(hasAuthorizer ? this.withAuthorizer : this.withoutAuthorizer, expression, returnTypes);
+  }
+}
+
+/** What each kind of policy expression must evaluate to. */
+export const RETURN_TYPES = {
+  validation: [T.bool],
+  matchCondition: [T.bool],
+  messageExpression: [T.string],
+  auditAnnotation: [T.string, T.null],
+} as const;

@@ -1,0 +1,22 @@
+/**
+ * JSON data as CEL values without a schema, as Kubernetes hands unstructured objects to admission expressions:
+ * objects are maps with string keys (values converted on first access), arrays lists, integral numbers int,
+ * other numbers double.
+ */
+import { StringKeyMap, type Value } from '../../../schemas/cel/values.js';
+
+export function dynValue(raw: unknown): Value {
+  switch (typeof raw) {
+    case 'string':
+    case 'boolean':
+      return raw;
+    case 'number':
+      return Number.isInteger(raw) && Math.abs(raw) < 2 ** 63 ? BigInt(raw) : raw;
+    case 'object':
+      if (raw === null) return null;
+      if (Array.isArray(raw)) return raw.map(dynValue);
+      return new StringKeyMap(raw as Record<string, unknown>, dynValue);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * A ValidatingAdmissionPolicy compiled once per generation (kube's compilePolicy): its match constraints as
+ * selectors and rules, its variables, validations (with message expressions), audit annotations and match
+ * conditions as planned CEL programs. Requests then only evaluate.
+ */
+import type { MatchResources, ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import { MatchConditionsEvaluator } from '../matching/match-conditions.js';
+import { admissionSelector } from '../matching/selectors.js';
+import type { MatchPolicy, RuleWithOperations } from '../matching/admission-rules.js';
+import type { LabelSelector } from '../../core/selectors/label-selector.js';
+import type { CompiledExpression } from './cel/compiled-expression.js';
+import { CompositionEnv, RETURN_TYPES } from './cel/composition-env.js';
+import type { NamedExpression } from './cel/admission-activation.js';
+
+export interface CompiledRule extends RuleWithOperations {
+  resourceNames?: string[];
+}
+
+/** MatchResources ready to match: selectors parsed once (an unparsable selector is a configuration error). */
+export interface CompiledMatchResources {
+  namespaceSelector: LabelSelector;
+  objectSelector: LabelSelector;
+  resourceRules: CompiledRule[];
+  excludeResourceRules: CompiledRule[];
+  matchPolicy: MatchPolicy;
+}
+
+export interface CompiledValidation {
+  expression: string;
+  message?: string;
+  reason?: string;
+  compiled: CompiledExpression;
+  messageExpression?: CompiledExpression;
+}
+
+export interface CompiledPolicy {
+  name: string;
+  failurePolicy: 'Fail' | 'Ignore';
+  /** apiVersion and kind of the params, when the policy takes params. */
+  paramKind?: { apiVersion: string; kind: string };
+  matchConstraints?: CompiledMatchResources;
+  /** A problem that makes every matching request fail per failurePolicy (kube's ConfigurationError). */
+  configurationError?: string;
+  variables: NamedExpression[];
+  validations: CompiledValidation[];
+  auditAnnotations: { key: string; compiled: CompiledExpression }[];
+  matchConditions?: MatchConditionsEvaluator;
+  /** Whether an expression reads `namespaceObject` (only then is the request's namespace read). */
+  usesNamespaceObject: boolean;
+}
+
+const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+
+export function compileMatchResources(m: MatchResources): CompiledMatchResources {
+  return {
+    namespaceSelector: admissionSelector(m.namespaceSelector),
+    objectSelector: admissionSelector(m.objectSelector),
+    resourceRules: arr(m.resourceRules),
+    excludeResourceRules: arr(m.excludeResourceRules),
+    matchPolicy: m.matchPolicy === 'Exact' ? 'Exact' : 'Equivalent',
+  };
+}
+
+export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
+  const spec = policy.spec ?? {};
+  const hasParams = !!spec.paramKind;
+  const composition = new CompositionEnv(hasParams);
+  for (const v of arr(spec.variables)) composition.addVariable(v.name, v.expression);
+  const conditions = arr(spec.matchConditions);
+  const conditionExpressions = conditions.map((c) => composition.compile(c.expression, RETURN_TYPES.matchCondition, true));
+  const compiled: CompiledPolicy = {
+    name: policy.metadata?.name ?? '',
+    failurePolicy: spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+    ...(spec.paramKind ? { paramKind: { apiVersion: spec.paramKind.apiVersion ?? '', kind: spec.paramKind.kind ?? '' } } : {}),
+    variables: composition.variables,
+    validations: arr(spec.validations).map((v) => ({
+      expression: v.expression,
+      ...(v.message !== undefined ? { message: v.message } : {}),
+      ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      compiled: composition.compile(v.expression, RETURN_TYPES.validation, true),
+      ...(v.messageExpression ? { messageExpression: composition.compile(v.messageExpression, RETURN_TYPES.messageExpression, false) } : {}),
+    })),
+    auditAnnotations: arr(spec.auditAnnotations).map((a) => ({ key: a.key, compiled: composition.compile(a.valueExpression, RETURN_TYPES.auditAnnotation, true) })),
+    ...(conditions.length
+      ? { matchConditions: new MatchConditionsEvaluator(conditions, conditionExpressions) }
+      : {}),
+    usesNamespaceObject: false,
+  };
+  const expressions = [
+    ...compiled.variables.map((v) => v.compiled),
+    ...compiled.validations.flatMap((v) => (v.messageExpression ? [v.compiled, v.messageExpression] : [v.compiled])),
+    ...compiled.auditAnnotations.map((a) => a.compiled),
+    ...conditionExpressions,
+  ];
+  compiled.usesNamespaceObject = expressions.some((e) => e.references.has('namespaceObject'));
+  if (spec.matchConstraints) {
+    try {
+      compiled.matchConstraints = compileMatchResources(spec.matchConstraints);
+    } catch (e) {
+      compiled.configurationError = (e as Error).message;
+    }
+  }
+  return compiled;
+}

@@ -1,0 +1,74 @@
+/**
+ * kube's ValidatingAdmissionPolicy status controller: when a policy's generation is newer than its
+ * status.observedGeneration, type-checks it and writes status.observedGeneration and status.typeChecking
+ * (warnings, or `{}` when there are none) through storage, so every kapi instance on the same storage agrees.
+ */
+import type { Controller } from '../../core/server/controller.js';
+import type { KVStore } from '../../core/storage/kv.js';
+import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import type { ResourceType } from '../../core/registry/resource-type.js';
+import { ResourceStore } from '../../core/store/resource-store.js';
+import { ApiError } from '../../core/errors/api-error.js';
+import type { ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { PolicySource } from './policy-source.js';
+import { typeCheckPolicy } from './type-checker.js';
+
+export class PolicyStatusController implements Controller {
+  readonly name = 'validatingadmissionpolicy-status-controller';
+  private store?: ResourceStore;
+  private readonly pending = new Set<string>();
+  private running = false;
+  private stopped = false;
+
+  constructor(
+    private readonly kv: () => KVStore,
+    private readonly rt: ResourceType,
+    private readonly source: PolicySource,
+    private readonly registry: () => ResourceRegistry,
+  ) {
+    source.onChange(() => this.enqueueStale());
+  }
+
+  async start(): Promise<void> {
+    this.store = new ResourceStore(this.kv(), this.rt);
+    this.enqueueStale();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+
+  private enqueueStale(): void {
+    if (!this.store || this.stopped) return;
+    for (const p of this.source.allPolicies()) {
+      if ((p.metadata?.generation ?? 0) > (p.status?.observedGeneration ?? 0)) this.pending.add(p.metadata!.name!);
+    }
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.pending.size && !this.stopped) {
+        const name = this.pending.values().next().value as string;
+        this.pending.delete(name);
+        await this.reconcile(name).catch((err: Error) => {
+          if (!(err instanceof ApiError && err.reason === 'NotFound')) console.error(`kapi: status of ValidatingAdmissionPolicy ${name}: ${err.message}`);
+        });
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async reconcile(name: string): Promise<void> {
+    await this.store!.update('', name, (current) => {
+      const policy = current as ValidatingAdmissionPolicy;
+      const generation = policy.metadata?.generation ?? 0;
+      if (generation <= (policy.status?.observedGeneration ?? 0)) return current;
+      const expressionWarnings = typeCheckPolicy(policy, this.registry());
+      return { ...policy, status: { ...policy.status, observedGeneration: generation, typeChecking: expressionWarnings.length ? { expressionWarnings } : {} } };
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { DependencyContainer } from 'tsyringe';
+import { Tokens } from '../../core/tokens.js';
+import type { Controller } from '../../core/server/controller.js';
+import type { ResourceType } from '../../core/registry/resource-type.js';
+import { ResourceInformer } from '../../core/store/resource-informer.js';
+import {
+  validatingAdmissionPolicyBindingResource,
+  validatingAdmissionPolicyResource,
+} from '../../core/builtin/admissionregistration/validating-admission-policy-resource.js';
+import { ParamInformers } from './param-informers.js';
+import { policyExpressionChecker } from './policy-expression-checker.js';
+import { PolicySource } from './policy-source.js';
+import { PolicyStatusController } from './policy-status-controller.js';
+import { ValidatingAdmissionPolicyPlugin } from './validating-admission-policy-plugin.js';
+
+/**
+ * Registers ValidatingAdmissionPolicy(Binding) resources, the informers that follow them from storage, the
+ * type-checking status controller and the `ValidatingAdmissionPolicy` admission plugin.
+ */
+export function registerValidatingAdmissionPolicy(c: DependencyContainer): void {
+  const policyResource = validatingAdmissionPolicyResource(policyExpressionChecker);
+  const bindingResource = validatingAdmissionPolicyBindingResource();
+  c.register(Tokens.BuiltinResource, { useValue: policyResource });
+  c.register(Tokens.BuiltinResource, { useValue: bindingResource });
+
+  const kv = () => c.resolve(Tokens.KVStore);
+  const registry = () => c.resolve(Tokens.Registry);
+  const source = new PolicySource();
+  const params = new ParamInformers(kv, registry);
+  // params of the policies in force are followed before requests need them
+  source.onChange(() => {
+    const inUse = new Set<ResourceType>();
+    for (const { policy } of source.hooks) {
+      const rt = policy.paramKind && params.resourceFor(policy.paramKind);
+      if (rt) inUse.add(rt);
+    }
+    params.retain(inUse);
+    for (const rt of inUse) params.source(rt);
+  });
+  const paramsLifetime: Controller = { name: 'validating-admission-policy-params', start: async () => {}, stop: () => params.stop() };
+
+  c.register(Tokens.Controller, { useValue: new ResourceInformer(kv, policyResource, source.policiesChanged) });
+  c.register(Tokens.Controller, { useValue: new ResourceInformer(kv, bindingResource, source.bindingsChanged) });
+  c.register(Tokens.Controller, { useValue: paramsLifetime });
+  c.register(Tokens.Controller, { useValue: new PolicyStatusController(kv, policyResource, source, registry) });
+  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup)) });
+}

@@ -1,0 +1,245 @@
+/**
+ * The `ValidatingAdmissionPolicy` admission plugin (kube's validating policy dispatcher), in the validating phase:
+ * for each bound policy whose matchConstraints match the request, each binding whose matchResources match, and each
+ * of the binding's params, the policy's expressions are evaluated; failed validations are enforced per the
+ * binding's validationActions (Deny: the request fails with the first denial; Warn: a `Warning` header; Audit: a
+ * `validation.policy.admission.k8s.io/validation_failure` audit annotation). Configuration and runtime errors
+ * follow the policy's failurePolicy. Requests on policies and bindings themselves are never checked.
+ *
+ * Policies without params, namespace selectors or `namespaceObject` are evaluated synchronously; the others wait
+ * for the namespace or their params.
+ */
+import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
+import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
+import type { KubeObject } from '../../core/registry/resource-type.js';
+import { ApiError, errors, groupResource } from '../../core/errors/api-error.js';
+import type { Value } from '../../schemas/cel/values.js';
+import type { AdmissionInputs } from './cel/admission-activation.js';
+import { attributesInputs, namespaceValue } from './cel/admission-inputs.js';
+import { dynValue } from './cel/dyn-values.js';
+import type { CompiledPolicy } from './compiled-policy.js';
+import { collectParams } from './param-collection.js';
+import type { ParamInformers, ParamSource } from './param-informers.js';
+import { matchResources, type MatchOutcome } from './policy-matcher.js';
+import type { BindingHook, PolicyHook, PolicySource } from './policy-source.js';
+import { validatePolicy } from './policy-validator.js';
+
+interface Denial {
+  policy: string;
+  binding?: string;
+  message: string;
+  reason: string;
+}
+
+const VALIDATION_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
+const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
+
+const REASON_CODES: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
+
+function isPolicyResource(attrs: AdmissionAttributes): boolean {
+  const { group, resource } = attrs.resource;
+  return group === 'admissionregistration.k8s.io' && (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings');
+}
+
+/** attributes.AddAnnotation: the first value of a key stays. */
+function addAnnotation(attrs: AdmissionAttributes, key: string, value: string): void {
+  const annotations = (attrs.auditAnnotations ??= {});
+  if (!(key in annotations)) annotations[key] = value;
+}
+
+/** The error kube answers a denial with: admission.NewForbidden's message and details, the decision's reason and code. */
+function denialError(attrs: AdmissionAttributes, d: Denial): ApiError {
+  const message = d.binding
+    ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`
+    : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
+  const name = attrs.name || attrs.object?.metadata?.name || '';
+  const qualified = groupResource(attrs.resource);
+  const reason = d.reason || 'Invalid';
+  return new ApiError(REASON_CODES[reason] ?? 422, reason, `${name ? `${qualified} "${name}"` : qualified} is forbidden: ${message}`, {
+    ...(name ? { name } : {}),
+    ...(attrs.resource.group ? { group: attrs.resource.group } : {}),
+    kind: attrs.resource.resource,
+    causes: [{ message }],
+  });
+}
+
+const paramValues = new WeakMap<KubeObject, Value>();
+
+/** A param object's CEL value, shared by every request (stored objects are not changed). */
+function paramValue(obj: KubeObject | null): Value {
+  if (!obj) return null;
+  let v = paramValues.get(obj);
+  if (v === undefined) {
+    v = dynValue(obj);
+    paramValues.set(obj, v);
+  }
+  return v;
+}
+
+/** One request's dispatch: its inputs (built once, lazily), the denials and audit annotations collected. */
+class Dispatch {
+  readonly denials: Denial[] = [];
+  readonly inputs: AdmissionInputs;
+  private namespace?: Value;
+
+  constructor(
+    readonly attrs: AdmissionAttributes,
+    readonly namespaces: NamespaceLookup,
+  ) {
+    this.inputs = attributesInputs(attrs);
+  }
+
+  configError(policy: CompiledPolicy, message: string, binding?: string): void {
+    if (policy.failurePolicy === 'Ignore') return;
+    this.denials.push({ policy: policy.name, binding, message: `failed to configure ${binding ? 'binding' : 'policy'}: ${message}`, reason: '' });
+  }
+
+  /** A match outcome's configuration error is reported; true when the request matches. */
+  matched(outcome: MatchOutcome, policy: CompiledPolicy, binding?: string): boolean {
+    if (outcome.error) this.configError(policy, outcome.error, binding);
+    return outcome.matches;
+  }
+
+  /** kube reads the request's namespace for `namespaceObject` (not for Namespaces themselves); a missing one is 404. */
+  async namespaceObject(): Promise<Value> {
+    if (this.namespace !== undefined) return this.namespace;
+    const { attrs } = this;
+    const isNamespace = attrs.kind.group === '' && attrs.kind.version === 'v1' && attrs.kind.kind === 'Namespace';
+    if (!attrs.namespace || isNamespace) return (this.namespace = null);
+    const ns = await this.namespaces.lookup(attrs.namespace);
+    if (!ns) throw errors.notFound({ group: '', resource: 'namespaces', name: attrs.namespace });
+    return (this.namespace = namespaceValue(ns));
+  }
+
+  /** Evaluates a policy for a binding's params and enforces the decisions per the binding's validationActions. */
+  evaluate(policy: CompiledPolicy, binding: BindingHook, params: readonly (KubeObject | null)[], namespaceObject: Value, annotations: Map<string, string[]>): void {
+    const { attrs } = this;
+    for (const param of params) {
+      const result = validatePolicy(policy, this.inputs, { params: paramValue(param), namespaceObject });
+      result.decisions.forEach((d, i) => {
+        if (d.action !== 'deny') return;
+        for (const action of binding.validationActions) {
+          if (action === 'Deny') this.denials.push({ policy: policy.name, binding: binding.name, message: d.message, reason: d.reason });
+          else if (action === 'Warn') attrs.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${binding.name}': ${d.message}`);
+          else if (action === 'Audit') {
+            const failure = { message: d.message, policy: binding.spec.policyName, binding: binding.name, expressionIndex: i, validationActions: binding.validationActions };
+            addAnnotation(attrs, VALIDATION_FAILURE_KEY, JSON.stringify([failure]));
+          }
+        }
+      });
+      for (const a of result.auditAnnotations) {
+        if (a.action === 'publish') {
+          const values = annotations.get(a.key) ?? [];
+          const value = a.value!.slice(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
+          if (!values.includes(value)) values.push(value);
+          annotations.set(a.key, values);
+        } else if (a.action === 'error') {
+          this.denials.push({ policy: policy.name, binding: binding.name, message: a.error!, reason: '' });
+        }
+      }
+    }
+  }
+
+  /** A policy's audit annotations, published as `<policy>/<key>` (distinct values of several bindings joined). */
+  publish(policy: CompiledPolicy, annotations: Map<string, string[]>): void {
+    for (const [key, values] of annotations) addAnnotation(this.attrs, `${policy.name}/${key}`, values.join(', '));
+  }
+
+  finish(): void {
+    if (this.denials.length) throw denialError(this.attrs, this.denials[0]);
+  }
+}
+
+const NO_PARAMS: readonly null[] = [null];
+
+export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
+  readonly name = 'ValidatingAdmissionPolicy';
+  readonly operations = ['*'] as const;
+  readonly rules = [{ apiGroups: ['*'], resources: ['*/*'] }];
+  readonly sideEffects = 'None';
+
+  private namespaceLookup?: NamespaceLookup;
+
+  constructor(
+    private readonly source: PolicySource,
+    private readonly params: ParamInformers,
+    private readonly resolveNamespaces: () => NamespaceLookup,
+  ) {}
+
+  /** Resolved on first use (the namespaces module registers it; resolving per request would cost every request). */
+  private get namespaces(): NamespaceLookup {
+    return (this.namespaceLookup ??= this.resolveNamespaces());
+  }
+
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
+    const hooks = this.source.hooks;
+    if (!hooks.length || isPolicyResource(attrs)) return;
+    const d = new Dispatch(attrs, this.namespaces);
+    for (let i = 0; i < hooks.length; i++) {
+      if (hooks[i].synchronous) {
+        this.runSync(hooks[i], d);
+        continue;
+      }
+      return this.runAsync(hooks, i, d);
+    }
+    d.finish();
+  }
+
+  private runSync({ policy, bindings }: PolicyHook, d: Dispatch): void {
+    if (!policy.matchConstraints || !d.matched(matchResources(policy.matchConstraints, d.attrs, d.namespaces) as MatchOutcome, policy)) return;
+    if (policy.configurationError) return d.configError(policy, policy.configurationError);
+    const annotations = new Map<string, string[]>();
+    for (const binding of bindings) {
+      if (binding.configurationError) d.configError(policy, binding.configurationError, binding.name);
+      else if (!binding.matchResources || d.matched(matchResources(binding.matchResources, d.attrs, d.namespaces) as MatchOutcome, policy, binding.name)) {
+        d.evaluate(policy, binding, NO_PARAMS, null, annotations);
+      }
+    }
+    d.publish(policy, annotations);
+  }
+
+  /** The hooks from `from` on, waiting where a hook needs the namespace or params. */
+  private async runAsync(hooks: readonly PolicyHook[], from: number, d: Dispatch): Promise<void> {
+    for (let i = from; i < hooks.length; i++) {
+      if (hooks[i].synchronous) this.runSync(hooks[i], d);
+      else await this.runHook(hooks[i], d);
+    }
+    d.finish();
+  }
+
+  private async runHook({ policy, bindings }: PolicyHook, d: Dispatch): Promise<void> {
+    if (!policy.matchConstraints || !d.matched(await matchResources(policy.matchConstraints, d.attrs, d.namespaces), policy)) return;
+    if (policy.configurationError) return d.configError(policy, policy.configurationError);
+    const paramSource = this.paramSource(policy);
+    if (typeof paramSource === 'string') return d.configError(policy, paramSource);
+    const annotations = new Map<string, string[]>();
+    for (const binding of bindings) {
+      if (binding.configurationError) {
+        d.configError(policy, binding.configurationError, binding.name);
+        continue;
+      }
+      if (binding.matchResources && !d.matched(await matchResources(binding.matchResources, d.attrs, d.namespaces), policy, binding.name)) continue;
+      const collected = await collectParams(policy.paramKind, paramSource, binding.spec.paramRef, d.attrs.namespace);
+      if ('error' in collected) {
+        d.configError(policy, collected.error, binding.name);
+        continue;
+      }
+      if (!collected.params.length) continue;
+      const namespaceObject = policy.usesNamespaceObject ? await d.namespaceObject() : null;
+      d.evaluate(policy, binding, collected.params, namespaceObject, annotations);
+    }
+    d.publish(policy, annotations);
+  }
+
+  /** The params' source of a policy with paramKind: undefined without, an error text when the kind is not served. */
+  private paramSource(policy: CompiledPolicy): ParamSource | undefined | string {
+    if (!policy.paramKind) return undefined;
+    const rt = this.params.resourceFor(policy.paramKind);
+    if (!rt) {
+      const { apiVersion, kind } = policy.paramKind;
+      return `failed to find resource referenced by paramKind: '${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}'`;
+    }
+    return this.params.source(rt);
+  }
+}

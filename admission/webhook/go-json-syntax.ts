@@ -1,0 +1,158 @@
+/**
+ * Go's encoding/json syntax check (checkValid): undefined for valid JSON, else the error Go reports
+ * (`invalid character 'x' looking for beginning of value`, `unexpected end of JSON input`), so messages about a
+ * webhook's malformed answer read as kube-apiserver's.
+ */
+export function goJsonSyntaxError(text: string): string | undefined {
+  const s = new Scanner(text);
+  try {
+    s.skipSpace();
+    s.value();
+    s.skipSpace();
+    if (s.pos < text.length) s.fail('after top-level value');
+    return undefined;
+  } catch (err) {
+    if (err instanceof SyntaxFailure) return err.message;
+    throw err;
+  }
+}
+
+class SyntaxFailure extends Error {}
+
+/** strconv.Quote of one character, in single quotes as Go's quoteChar writes it. */
+function quoteChar(c: string): string {
+  if (c === "'") return `'\\''`;
+  if (c === '"') return `'"'`;
+  const q = JSON.stringify(c);
+  return `'${q.slice(1, -1)}'`;
+}
+
+class Scanner {
+  pos = 0;
+  constructor(private readonly text: string) {}
+
+  fail(context: string): never {
+    if (this.pos >= this.text.length) throw new SyntaxFailure('unexpected end of JSON input');
+    throw new SyntaxFailure(`invalid character ${quoteChar(this.text[this.pos])} ${context}`);
+  }
+
+  skipSpace(): void {
+    while (this.pos < this.text.length && ' \t\r\n'.includes(this.text[this.pos])) this.pos++;
+  }
+
+  private peek(): string {
+    return this.text[this.pos] ?? '';
+  }
+
+  value(): void {
+    const c = this.peek();
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === '-' || (c >= '0' && c <= '9')) return this.number();
+    for (const literal of ['true', 'false', 'null']) {
+      if (c === literal[0]) return this.literal(literal);
+    }
+    this.fail('looking for beginning of value');
+  }
+
+  private literal(word: string): void {
+    this.pos++;
+    for (let i = 1; i < word.length; i++, this.pos++) {
+      if (this.peek() !== word[i]) this.fail(`in literal ${word} (expecting ${quoteChar(word[i])})`);
+    }
+  }
+
+  private object(): void {
+    this.pos++;
+    this.skipSpace();
+    if (this.peek() === '}') {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      if (this.peek() !== '"') this.fail('looking for beginning of object key string');
+      this.string();
+      this.skipSpace();
+      if (this.peek() !== ':') this.fail('after object key');
+      this.pos++;
+      this.skipSpace();
+      this.value();
+      this.skipSpace();
+      const c = this.peek();
+      if (c === '}') {
+        this.pos++;
+        return;
+      }
+      if (c !== ',') this.fail('after object key:value pair');
+      this.pos++;
+      this.skipSpace();
+    }
+  }
+
+  private array(): void {
+    this.pos++;
+    this.skipSpace();
+    if (this.peek() === ']') {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.value();
+      this.skipSpace();
+      const c = this.peek();
+      if (c === ']') {
+        this.pos++;
+        return;
+      }
+      if (c !== ',') this.fail('after array element');
+      this.pos++;
+      this.skipSpace();
+    }
+  }
+
+  private string(): void {
+    this.pos++;
+    for (;;) {
+      const c = this.peek();
+      if (c === '') this.fail('in string literal');
+      if (c === '"') {
+        this.pos++;
+        return;
+      }
+      if (c < ' ') this.fail('in string literal');
+      this.pos++;
+      if (c !== '\\') continue;
+      const e = this.peek();
+      if (e === 'u') {
+        this.pos++;
+        for (let i = 0; i < 4; i++, this.pos++) if (!/[0-9a-fA-F]/.test(this.peek())) this.fail('in \\u hexadecimal character escape');
+      } else if ('"\\/bfnrt'.includes(e) && e !== '') this.pos++;
+      else this.fail('in string escape code');
+    }
+  }
+
+  private digits(): number {
+    const start = this.pos;
+    while (this.peek() >= '0' && this.peek() <= '9') this.pos++;
+    return this.pos - start;
+  }
+
+  private number(): void {
+    if (this.peek() === '-') {
+      this.pos++;
+      if (!(this.peek() >= '0' && this.peek() <= '9')) this.fail('in numeric literal');
+    }
+    if (this.peek() === '0') this.pos++;
+    else this.digits();
+    if (this.peek() === '.') {
+      this.pos++;
+      if (!this.digits()) this.fail('after decimal point in numeric literal');
+    }
+    if (this.peek() === 'e' || this.peek() === 'E') {
+      this.pos++;
+      if (this.peek() === '+' || this.peek() === '-') this.pos++;
+      if (!this.digits()) this.fail('in exponent of numeric literal');
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
+import { addAuditAnnotation, callWebhook } from './webhook-call.js';
+import { WebhookCallFailed } from './webhook-errors.js';
+import { shouldCallHook, type MatchContext, type WebhookInvocation } from './webhook-invocation.js';
+import { isExemptFromWebhooks } from './exempt-resources.js';
+import type { WebhookSource } from './webhook-source.js';
+import type { WebhookAccessor } from './webhook-accessor.js';
+
+/** kube's key of the audit annotation recording that a validating webhook failed open. */
+const failedOpenPrefix = 'failed-open.validating.webhook.admission.k8s.io/';
+
+/**
+ * kube's ValidatingAdmissionWebhook: every ValidatingWebhookConfiguration's webhooks that match the request are
+ * called at once, in the validating phase; the first refusal to arrive fails the request. A webhook that cannot be
+ * called fails the request (500) under failurePolicy Fail and is ignored under Ignore.
+ */
+export class ValidatingWebhookPlugin implements AdmissionPlugin {
+  readonly name = 'ValidatingAdmissionWebhook';
+  readonly operations = ['*'] as const;
+  readonly rules = [{ apiGroups: ['*'], resources: ['*/*'] }];
+  readonly sideEffects = 'None';
+
+  constructor(
+    private readonly source: WebhookSource,
+    private readonly ctx: MatchContext,
+  ) {}
+
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
+    const hooks = this.source.webhooks();
+    if (!hooks.length || isExemptFromWebhooks(attrs)) return;
+    return this.dispatch(attrs, hooks);
+  }
+
+  private async dispatch(attrs: AdmissionAttributes, hooks: readonly WebhookAccessor[]): Promise<void> {
+    const invocations: WebhookInvocation[] = [];
+    for (const hook of hooks) {
+      const invocation = await shouldCallHook(hook, attrs, this.ctx);
+      if (invocation) invocations.push(invocation);
+    }
+    if (!invocations.length) return;
+    const failures: unknown[] = [];
+    await Promise.all(
+      invocations.map(async (invocation, index) => {
+        try {
+          await callWebhook(invocation, attrs, false);
+        } catch (err) {
+          if (err instanceof WebhookCallFailed) {
+            if (invocation.hook.ignoreFailures) {
+              addAuditAnnotation(attrs, `${failedOpenPrefix}round_0_index_${index}`, invocation.hook.name);
+              return;
+            }
+            failures.push(err.toApiError());
+            return;
+          }
+          failures.push(err);
+        }
+      }),
+    );
+    // kube reports the first error to arrive and drops the others
+    if (failures.length) throw failures[0];
+  }
+}

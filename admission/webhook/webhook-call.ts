@@ -1,0 +1,45 @@
+import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { postWebhook, WebhookCallError } from '../../core/webhook/webhook-client.js';
+import { isQualifiedName } from '../../core/validation/names.js';
+import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';
+import { dryRunUnsupported, WebhookCallFailed, webhookDenial } from './webhook-errors.js';
+import type { WebhookInvocation } from './webhook-invocation.js';
+
+/**
+ * Records an audit annotation as kube's Attributes.AddAnnotation does: the key must be a qualified name and a value
+ * once set is not overwritten (kube logs and drops such annotations).
+ */
+export function addAuditAnnotation(attrs: AdmissionAttributes, key: string, value: string): void {
+  if (isQualifiedName(key).length) return;
+  const annotations = (attrs.auditAnnotations ??= {});
+  if (!Object.hasOwn(annotations, key)) annotations[key] = value;
+}
+
+/**
+ * Calls one webhook (kube's callHook): a dry run refused when it has side effects (400), the AdmissionReview posted
+ * with its timeout, the answer decoded and verified; its audit annotations (prefixed with the webhook's name) and
+ * warnings are recorded; a denial throws the webhook's Status. A failure to call it or a nonsensical answer throws
+ * WebhookCallFailed, which the failurePolicy decides on.
+ */
+export async function callWebhook(invocation: WebhookInvocation, attrs: AdmissionAttributes, mutating: boolean): Promise<AdmissionResponse> {
+  const { hook, request } = invocation;
+  if (attrs.dryRun && !hook.dryRunSafe) throw dryRunUnsupported(hook.name);
+  const version = hook.reviewVersion;
+  if (!version) {
+    throw new WebhookCallFailed(hook.name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  }
+  let response: AdmissionResponse;
+  try {
+    const answer = await postWebhook(hook.hook.clientConfig, admissionReview(version, request), hook.timeoutMs);
+    const review = decodeReviewResponse(answer, version);
+    response = verifyAdmissionResponse(request.uid, mutating, review, version);
+  } catch (err) {
+    if (err instanceof WebhookCallError) throw new WebhookCallFailed(hook.name, `failed to call webhook: ${err.message}`);
+    if (err instanceof WebhookAnswerError) throw new WebhookCallFailed(hook.name, err.message);
+    throw err;
+  }
+  for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) addAuditAnnotation(attrs, `${hook.name}/${key}`, value);
+  for (const warning of response.warnings ?? []) if (warning) attrs.warnings.push(warning);
+  if (!response.allowed) throw webhookDenial(hook.name, response.result);
+  return response;
+}

@@ -1,0 +1,14 @@
+import type { WebhookClientConfig } from '../webhook/webhook-client.js';
+
+/** A CRD's `spec.conversion` (apiextensions.k8s.io/v1 CustomResourceConversion) as its ResourceType carries it. */
+export interface CustomResourceConversion {
+  strategy: 'None' | 'Webhook';
+  /** Set when the strategy is Webhook (CRD validation requires it then). */
+  webhook?: WebhookConversion;
+}
+
+export interface WebhookConversion {
+  clientConfig: WebhookClientConfig;
+  /** The ConversionReview versions the webhook understands, preferred first (kube sends the first it knows). */
+  conversionReviewVersions: string[];
+}

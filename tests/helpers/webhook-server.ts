@@ -1,0 +1,189 @@
+/**
+ * A real HTTPS webhook server for tests (admission and conversion webhooks), on loopback with its own test CA.
+ * Each path is programmed with a handler `(body, path) => reply`; every request is recorded.
+ *
+ *   const hooks = await startWebhookServer();
+ *   hooks.handle('/deny', (review) => admissionResponse(review, { allowed: false, status: { message: 'no' } }));
+ *   // clientConfig: { url: hooks.url('/deny'), caBundle: hooks.caBundle }
+ *   await hooks.close();
+ */
+import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
+import { createCa, createServingCert, type CertificatePem } from '../../plugins/auth/certificates.js';
+
+/** What a handler answers: a JSON body (status 200 unless given), raw bytes, or a misbehaviour. */
+export type WebhookReply =
+  | { status?: number; headers?: Record<string, string>; json: unknown }
+  | { status?: number; headers?: Record<string, string>; raw: string | Buffer }
+  /** Never answer (the caller's timeout must end the call). */
+  | 'hang'
+  /** Close the connection without answering. */
+  | 'close';
+
+export type WebhookHandler = (body: any, path: string) => WebhookReply | Promise<WebhookReply>;
+
+/** One request the server received. */
+export interface RecordedRequest {
+  path: string;
+  /** The query string parameters (kube sends `timeout`). */
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body: any;
+}
+
+export interface TestWebhookServer {
+  /** `https://127.0.0.1:PORT<path>`. */
+  url(path: string): string;
+  /** Base64 of the PEM of the CA that signed the server's certificate (a webhook's `clientConfig.caBundle`). */
+  caBundle: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** The requests received on one path. */
+  requestsTo(path: string): RecordedRequest[];
+  /** Programs a path (replacing its previous handler). Unprogrammed paths answer 404. */
+  handle(path: string, handler: WebhookHandler): void;
+  close(): Promise<void>;
+}
+
+/** A CA and a serving certificate for 127.0.0.1, made once per test process (key generation is the slow part). */
+let pki: Promise<{ ca: CertificatePem; serving: CertificatePem }> | undefined;
+function testPki(): Promise<{ ca: CertificatePem; serving: CertificatePem }> {
+  pki ??= (async () => {
+    const ca = await createCa('kapi-test-webhook-ca');
+    return { ca, serving: await createServingCert(ca, 'kapi-test-webhook', ['127.0.0.1', 'localhost']) };
+  })();
+  return pki;
+}
+
+/** The base64 PEM of a CA that signed nothing the test server presents (for "wrong CA" tests). */
+export async function unrelatedCaBundle(): Promise<string> {
+  const other = await createCa('kapi-test-unrelated-ca');
+  return Buffer.from(other.certPem).toString('base64');
+}
+
+export async function startWebhookServer(): Promise<TestWebhookServer> {
+  const { ca, serving } = await testPki();
+  const handlers = new Map<string, WebhookHandler>();
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      requests.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+      const handler = handlers.get(url.pathname);
+      if (!handler) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
+        return;
+      }
+      let reply: WebhookReply;
+      try {
+        reply = await handler(body, url.pathname);
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`test handler failed: ${(err as Error).message}`);
+        return;
+      }
+      if (reply === 'hang') return;
+      if (reply === 'close') {
+        req.socket.destroy();
+        return;
+      }
+      const payload = 'json' in reply ? JSON.stringify(reply.json) : reply.raw;
+      res.writeHead(reply.status ?? 200, { ...('json' in reply ? { 'content-type': 'application/json' } : {}), ...reply.headers }).end(payload);
+    });
+  });
+  server.on('secureConnection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    caBundle: Buffer.from(ca.certPem).toString('base64'),
+    requests,
+    requestsTo: (path) => requests.filter((r) => r.path === path),
+    handle: (path, handler) => void handlers.set(path, handler),
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// AdmissionReview answers
+
+/** An AdmissionReview answering `review` (same apiVersion, same uid) with the given response fields. */
+export function admissionResponse(review: any, response: Record<string, unknown>): WebhookReply {
+  return {
+    json: {
+      apiVersion: review?.apiVersion ?? 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: review?.request?.uid, ...response },
+    },
+  };
+}
+
+export const allow: WebhookHandler = (review) => admissionResponse(review, { allowed: true });
+
+/** Refuses with a Status (message, and optionally code and reason). */
+export function deny(message: string, extra: Record<string, unknown> = {}): WebhookHandler {
+  return (review) => admissionResponse(review, { allowed: false, status: { message, ...extra } });
+}
+
+/** Allows with a JSON patch (RFC 6902 operations), base64-encoded as kube expects. */
+export function patch(ops: unknown[], extra: Record<string, unknown> = {}): WebhookHandler {
+  return (review) =>
+    admissionResponse(review, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64'), ...extra });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Admission webhook configurations
+
+/** One webhook of a test configuration; `path` is where on the test server it is served. */
+export interface TestWebhook {
+  name?: string;
+  path: string;
+  rules?: unknown[];
+  [field: string]: unknown;
+}
+
+/** Widgets (example.com/v1) on CREATE and UPDATE: the rule tests use unless they say otherwise. */
+export const widgetRules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }];
+
+/**
+ * A Validating- or MutatingWebhookConfiguration whose webhooks call paths of the test server (caBundle set, sideEffects
+ * None, admissionReviewVersions [v1], widget rules), each field overridable.
+ */
+export function webhookConfiguration(kind: 'Validating' | 'Mutating', name: string, hooks: TestWebhook, ...more: TestWebhook[]): (server: TestWebhookServer) => any {
+  return (server) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: `${kind}WebhookConfiguration`,
+    metadata: { name },
+    webhooks: [hooks, ...more].map(({ path, ...hook }, i) => ({
+      name: `hook-${i}.${name}.kapi.test`,
+      clientConfig: { url: server.url(path), caBundle: server.caBundle },
+      rules: widgetRules,
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      ...hook,
+    })),
+  });
+}
+
+/** The REST path of a webhook configuration kind (collection, or one object). */
+export function webhookConfigurationsPath(kind: 'Validating' | 'Mutating', name?: string): string {
+  return `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations${name ? `/${name}` : ''}`;
+}
