@@ -2,7 +2,7 @@ import YAML from 'yaml';
 import type { AdmissionRequest } from '../admission-request.js';
 import { restResultError, type WebhookResponse } from '../../core/webhook/webhook-client.js';
 import { goDecodeError, goTypes as t, type GoType } from '../../core/builtin/admissionregistration/webhook-go-types.js';
-import { goJsonSyntaxError } from './go-json-syntax.js';
+import { goJsonParseError } from '../../core/webhook/go-json-errors.js';
 
 /** The AdmissionReview versions kapi speaks, in the order kube prefers them. */
 export type ReviewVersion = 'v1' | 'v1beta1';
@@ -90,8 +90,7 @@ function decodeBody(text: string): Record<string, unknown> {
       value = JSON.parse(text);
     } catch {
       // only a body that is not JSON pays for the scan that words the error as Go does
-      const syntax = goJsonSyntaxError(text) ?? 'unexpected end of JSON input';
-      throw new WebhookAnswerError(`failed to call webhook: couldn't get version/kind; json parse error: ${syntax}`);
+      throw new WebhookAnswerError(`failed to call webhook: couldn't get version/kind; json parse error: ${goJsonParseError(text)}`);
     }
   } else {
     try {

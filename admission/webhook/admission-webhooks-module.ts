@@ -6,7 +6,7 @@ import {
   mutatingWebhookConfigurationResource,
   validatingWebhookConfigurationResource,
 } from '../../core/builtin/admissionregistration/webhook-configuration-resources.js';
-import type { MatchConditionCompiler } from '../../core/builtin/admissionregistration/webhook-configuration-validation.js';
+import type { MatchConditionCompiler } from '../../core/builtin/admissionregistration/match-rules-validation.js';
 import { admissionEnv } from '../policy/cel/admission-cel-env.js';
 import { compileExpression } from '../policy/cel/compiled-expression.js';
 import { T } from '../../schemas/cel/types.js';

@@ -1,16 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/admission/admission-attributes.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
 import { errors } from '../../core/errors/api-error.js';
 import type { KubeObject } from '../../core/registry/resource-type.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
-import { objectInVersion, shouldCallHook, type MatchContext, type WebhookInvocation } from './webhook-invocation.js';
+import { objectInVersion, shouldCallHook, type WebhookInvocation } from './webhook-invocation.js';
 import { applyWebhookPatch, decodeJsonPatch, JsonPatchError } from './webhook-json-patch.js';
 import { WebhookReinvokeContext } from './webhook-reinvocation.js';
-import { isExemptFromWebhooks } from './exempt-resources.js';
-import type { WebhookSource } from './webhook-source.js';
+import type { WebhookAccessor } from './webhook-accessor.js';
+import { WebhookAdmissionPlugin } from './webhook-admission-plugin.js';
 
 const pluginName = 'MutatingAdmissionWebhook';
 /** kube's audit annotation keys for mutating webhooks (per round and webhook index). */
@@ -36,24 +35,16 @@ function sortedJson(value: unknown): string {
  * be called, or answers nonsense, fails the request (500) under failurePolicy Fail and is skipped under Ignore; a
  * patch that cannot be applied is a 500 either way.
  */
-export class MutatingWebhookPlugin implements AdmissionPlugin {
+export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
   readonly name = pluginName;
-  readonly operations = ['*'] as const;
-  readonly rules = [{ apiGroups: ['*'], resources: ['*/*'] }];
-  readonly sideEffects = 'None';
-
-  constructor(
-    private readonly source: WebhookSource,
-    private readonly ctx: MatchContext,
-  ) {}
 
   admit(attrs: AdmissionAttributes): Promise<void> | void {
-    const hooks = this.source.webhooks();
-    if (!hooks.length || isExemptFromWebhooks(attrs)) return;
-    return this.dispatch(attrs);
+    const hooks = this.webhooksFor(attrs);
+    if (!hooks.length) return;
+    return this.dispatch(attrs, hooks);
   }
 
-  private async dispatch(attrs: AdmissionAttributes): Promise<void> {
+  private async dispatch(attrs: AdmissionAttributes, hooks: readonly WebhookAccessor[]): Promise<void> {
     const reinvocation: AdmissionReinvocation = (attrs.reinvocation ??= { shouldReinvoke: false, isReinvoke: false, state: new Map() });
     let context = reinvocation.state.get(pluginName) as WebhookReinvokeContext | undefined;
     if (!context) reinvocation.state.set(pluginName, (context = new WebhookReinvokeContext()));
@@ -61,7 +52,6 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
     if (reinvocation.isReinvoke && context.outputChangedSince(attrs.object)) context.requireReinvokingPreviouslyInvoked();
     const round = reinvocation.isReinvoke ? 1 : 0;
     try {
-      const hooks = this.source.webhooks();
       for (let index = 0; index < hooks.length; index++) {
         const invocation = await shouldCallHook(hooks[index], attrs, this.ctx);
         if (!invocation) continue;

@@ -1,11 +1,9 @@
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
-import { shouldCallHook, type MatchContext, type WebhookInvocation } from './webhook-invocation.js';
-import { isExemptFromWebhooks } from './exempt-resources.js';
-import type { WebhookSource } from './webhook-source.js';
+import { shouldCallHook, type WebhookInvocation } from './webhook-invocation.js';
 import type { WebhookAccessor } from './webhook-accessor.js';
+import { WebhookAdmissionPlugin } from './webhook-admission-plugin.js';
 
 /** kube's key of the audit annotation recording that a validating webhook failed open. */
 const failedOpenPrefix = 'failed-open.validating.webhook.admission.k8s.io/';
@@ -15,20 +13,12 @@ const failedOpenPrefix = 'failed-open.validating.webhook.admission.k8s.io/';
  * called at once, in the validating phase; the first refusal to arrive fails the request. A webhook that cannot be
  * called fails the request (500) under failurePolicy Fail and is ignored under Ignore.
  */
-export class ValidatingWebhookPlugin implements AdmissionPlugin {
+export class ValidatingWebhookPlugin extends WebhookAdmissionPlugin {
   readonly name = 'ValidatingAdmissionWebhook';
-  readonly operations = ['*'] as const;
-  readonly rules = [{ apiGroups: ['*'], resources: ['*/*'] }];
-  readonly sideEffects = 'None';
-
-  constructor(
-    private readonly source: WebhookSource,
-    private readonly ctx: MatchContext,
-  ) {}
 
   validate(attrs: AdmissionAttributes): Promise<void> | void {
-    const hooks = this.source.webhooks();
-    if (!hooks.length || isExemptFromWebhooks(attrs)) return;
+    const hooks = this.webhooksFor(attrs);
+    if (!hooks.length) return;
     return this.dispatch(attrs, hooks);
   }
 

@@ -3,7 +3,7 @@
  * its quirks (`replace` of a missing object key adds it, negative array indices count from the end) and its error
  * texts (`add operation does not apply: doc is missing path: "/spec/x/y": missing value`).
  */
-import { goJsonSyntaxError } from './go-json-syntax.js';
+import { goJsonParseError } from '../../core/webhook/go-json-errors.js';
 
 /** A patch that cannot be applied; the message is json-patch's. */
 export class JsonPatchError extends Error {}
@@ -217,7 +217,7 @@ export function decodeJsonPatch(bytes: Buffer): Operation[] {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new JsonPatchError(goJsonSyntaxError(text) ?? 'unexpected end of JSON input');
+    throw new JsonPatchError(goJsonParseError(text));
   }
   const kindOf = (v: unknown) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v);
   if (value === null) return [];

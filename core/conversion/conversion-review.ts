@@ -2,7 +2,7 @@ import type { KubeObject } from '../registry/resource-type.js';
 import { restResultError, type WebhookResponse } from '../webhook/webhook-client.js';
 import { goQuote } from '../../schemas/go-values.js';
 import { gvkString } from './group-version-kind.js';
-import { jsonSyntaxError, unmarshalFieldError, unmarshalValueError } from './go-json-errors.js';
+import { goJsonParseError, unmarshalFieldError, unmarshalValueError } from '../webhook/go-json-errors.js';
 
 /** The ConversionReview versions kube-apiserver speaks (apiextensions.k8s.io). */
 export type ReviewVersion = 'v1' | 'v1beta1';
@@ -74,8 +74,8 @@ function decodeReview(text: string, version: ReviewVersion): Record<string, unkn
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
-    throw new ConversionReviewError(`couldn't get version/kind; json parse error: ${jsonSyntaxError(text, err as Error)}`);
+  } catch {
+    throw new ConversionReviewError(`couldn't get version/kind; json parse error: ${goJsonParseError(text)}`);
   }
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {

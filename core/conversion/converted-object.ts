@@ -4,7 +4,7 @@ import { errors } from '../errors/api-error.js';
 import { validateAnnotations, validateLabels } from '../validation/labels.js';
 import { isGoInt } from '../../schemas/go-values.js';
 import { gvkString, groupVersionString, parseGroupVersion } from './group-version-kind.js';
-import { unmarshalValueError } from './go-json-errors.js';
+import { unmarshalValueError } from '../webhook/go-json-errors.js';
 
 /**
  * One object a conversion webhook returned for `original`, checked as kube-apiserver checks it: it must decode as an

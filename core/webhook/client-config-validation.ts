@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { StatusCause } from '../errors/status.js';
 import { fieldErrors } from '../errors/api-error.js';
 import { isDNS1123Subdomain } from '../validation/names.js';
-import { parseGoUrl } from '../builtin/admissionregistration/webhook-url.js';
+import { parseGoUrl } from './go-url.js';
 import type { WebhookClientConfig } from './webhook-client.js';
 
 /** k8s.io/apiserver webhook.ValidateWebhookURL with https required (`path`: the url field). */

@@ -10,7 +10,9 @@
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
+import test from 'ava';
 import { createCa, createServingCert, type CertificatePem } from '../../plugins/auth/certificates.js';
+import { suffix, type TestServer } from './test-server.js';
 
 /** What a handler answers: a JSON body (status 200 unless given), raw bytes, or a misbehaviour. */
 export type WebhookReply =
@@ -45,6 +47,26 @@ export interface TestWebhookServer {
   /** Programs a path (replacing its previous handler). Unprogrammed paths answer 404. */
   handle(path: string, handler: WebhookHandler): void;
   close(): Promise<void>;
+}
+
+/** One webhook server for a test file: started before its tests, closed after them (as useTestServer does for kapi). */
+export function useWebhookServer(): TestWebhookServer {
+  const hooks = {} as TestWebhookServer;
+  test.before(async () => {
+    Object.assign(hooks, await startWebhookServer());
+  });
+  test.after.always(async () => {
+    await hooks.close?.();
+  });
+  return hooks;
+}
+
+/** A new namespace `<prefix>-<suffix>` labelled `kapi.test/ns: <name>` (and `labels`), for webhooks that select only it. */
+export async function createWebhookTestNamespace(s: TestServer, prefix: string, labels: Record<string, string> = {}): Promise<string> {
+  const name = `${prefix}-${suffix()}`;
+  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name, ...labels } } } });
+  if (res.status !== 201) throw new Error(res.text);
+  return name;
 }
 
 /** A CA and a serving certificate for 127.0.0.1, made once per test process (key generation is the slow part). */

@@ -5,26 +5,14 @@ import type { DependencyContainer } from 'tsyringe';
 import { Tokens, type Module } from '../../index.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
 import { expectStatus, suffix, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
-import { allow, startWebhookServer, webhookConfiguration, webhookConfigurationsPath, type TestWebhookServer } from '../helpers/webhook-server.js';
+import { allow, createWebhookTestNamespace, webhookConfiguration, webhookConfigurationsPath, useWebhookServer } from '../helpers/webhook-server.js';
 
 let container: DependencyContainer;
 const capture: Module = (c) => void (container = c);
 const server = useTestServer({ storage: 'memory', widgetsCrd: true, modules: [capture] });
-let hooks: TestWebhookServer;
+const hooks = useWebhookServer();
 
-test.before(async () => {
-  hooks = await startWebhookServer();
-});
-test.after.always(async () => {
-  await hooks?.close();
-});
-
-async function namespace(s: TestServer): Promise<string> {
-  const name = `dwh-${suffix()}`;
-  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name } } } });
-  if (res.status !== 201) throw new Error(res.text);
-  return name;
-}
+const namespace = (s: TestServer) => createWebhookTestNamespace(s, 'dwh');
 
 /** Writes a configuration straight to storage, as one created through an older API version would be. */
 async function storeLegacy(kind: 'Validating' | 'Mutating', config: any): Promise<void> {

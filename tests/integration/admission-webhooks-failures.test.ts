@@ -5,31 +5,19 @@ import { expectStatus, suffix, useTestServer, widget, widgetsPath, type TestServ
 import {
   admissionResponse,
   allow,
-  startWebhookServer,
+  createWebhookTestNamespace,
   unrelatedCaBundle,
   webhookConfiguration,
   webhookConfigurationsPath,
+  useWebhookServer,
   type TestWebhook,
-  type TestWebhookServer,
   type WebhookHandler,
 } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
-let hooks: TestWebhookServer;
+const hooks = useWebhookServer();
 
-test.before(async () => {
-  hooks = await startWebhookServer();
-});
-test.after.always(async () => {
-  await hooks?.close();
-});
-
-async function namespace(s: TestServer): Promise<string> {
-  const name = `fwh-${suffix()}`;
-  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name } } } });
-  if (res.status !== 201) throw new Error(res.text);
-  return name;
-}
+const namespace = (s: TestServer) => createWebhookTestNamespace(s, 'fwh');
 
 /**
  * A validating webhook (in its own namespace) that misbehaves for widgets named `bad` and allows everything else,

@@ -2,24 +2,12 @@
 // under failurePolicy Fail and skips the webhook under Ignore.
 import test from 'ava';
 import { expectStatus, suffix, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
-import { deny, startWebhookServer, webhookConfiguration, webhookConfigurationsPath, type TestWebhookServer } from '../helpers/webhook-server.js';
+import { deny, createWebhookTestNamespace, webhookConfiguration, webhookConfigurationsPath, useWebhookServer } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
-let hooks: TestWebhookServer;
+const hooks = useWebhookServer();
 
-test.before(async () => {
-  hooks = await startWebhookServer();
-});
-test.after.always(async () => {
-  await hooks?.close();
-});
-
-async function namespace(s: TestServer): Promise<string> {
-  const name = `cwh-${suffix()}`;
-  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name } } } });
-  if (res.status !== 201) throw new Error(res.text);
-  return name;
-}
+const namespace = (s: TestServer) => createWebhookTestNamespace(s, 'cwh');
 
 test('a webhook is called only when all its match conditions hold', async (t) => {
   const id = suffix();

@@ -6,28 +6,16 @@ import {
   admissionResponse,
   allow,
   patch,
-  startWebhookServer,
+  createWebhookTestNamespace,
   webhookConfiguration,
   webhookConfigurationsPath,
-  type TestWebhookServer,
+  useWebhookServer,
 } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
-let hooks: TestWebhookServer;
+const hooks = useWebhookServer();
 
-test.before(async () => {
-  hooks = await startWebhookServer();
-});
-test.after.always(async () => {
-  await hooks?.close();
-});
-
-async function namespace(s: TestServer): Promise<string> {
-  const name = `mwh-${suffix()}`;
-  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name } } } });
-  if (res.status !== 201) throw new Error(res.text);
-  return name;
-}
+const namespace = (s: TestServer) => createWebhookTestNamespace(s, 'mwh');
 
 /** Creates mutating configurations limited to `ns` and waits until a dry-run create in `ns` (of a widget with `probeLabels`) reaches `path`. */
 async function install(ns: string, path: string | { path: string; probeLabels: Record<string, string> }, ...configs: ReturnType<typeof webhookConfiguration>[]): Promise<void> {

@@ -5,29 +5,17 @@ import { expectStatus, installCrd, suffix, useTestServer, widget, widgetsCrd, wi
 import {
   allow,
   deny,
-  startWebhookServer,
+  createWebhookTestNamespace,
   webhookConfiguration,
   webhookConfigurationsPath,
-  type TestWebhookServer,
+  useWebhookServer,
 } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
-let hooks: TestWebhookServer;
-
-test.before(async () => {
-  hooks = await startWebhookServer();
-});
-test.after.always(async () => {
-  await hooks?.close();
-});
+const hooks = useWebhookServer();
 
 /** A namespace labelled `kapi.test/ns: <name>` (and `labels`), so a test's webhooks see only its own namespace. */
-async function namespace(s: TestServer, labels: Record<string, string> = {}): Promise<string> {
-  const name = `vwh-${suffix()}`;
-  const res = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kapi.test/ns': name, ...labels } } } });
-  if (res.status !== 201) throw new Error(res.text);
-  return name;
-}
+const namespace = (s: TestServer, labels: Record<string, string> = {}) => createWebhookTestNamespace(s, 'vwh', labels);
 
 /** The configuration's webhooks, limited to the test's namespace unless they select namespaces themselves. */
 function onlyIn(config: ReturnType<typeof webhookConfiguration>, ns: string): any {

@@ -3,7 +3,7 @@ import test from 'ava';
 import { decodeWebhookConfiguration } from '../../core/builtin/admissionregistration/webhook-configuration-decoding.js';
 import { applyWebhookConfigurationDefaults } from '../../core/builtin/admissionregistration/webhook-configuration-defaults.js';
 import { validateWebhookConfiguration } from '../../core/builtin/admissionregistration/webhook-configuration-validation.js';
-import { parseGoUrl } from '../../core/builtin/admissionregistration/webhook-url.js';
+import { parseGoUrl } from '../../core/webhook/go-url.js';
 import { ApiError } from '../../core/errors/api-error.js';
 
 const compiles = () => undefined;

@@ -7,8 +7,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldErrors, type StatusCause } from '../../errors/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../validation/names.js';
-import { goDuplicate, goInternal, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
+import { goDuplicate, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import { validateLabelSelector } from './label-selector-validation.js';
+import { expressionCause, validateMatchConditions, validateRuleWithOperations, type ExpressionProblem } from './match-rules-validation.js';
 import type {
   MatchResources,
   NamedRuleWithOperations,
@@ -18,12 +19,6 @@ import type {
   ValidatingAdmissionPolicyBinding,
   ValidatingAdmissionPolicySpec,
 } from './validating-admission-policy-types.js';
-
-/** A compile problem of one expression (kube's cel.Error): Invalid is the expression's fault, Internal kapi's. */
-export interface ExpressionProblem {
-  type: 'Invalid' | 'Internal';
-  detail: string;
-}
 
 /** Compiles the expressions of one policy, in order; variables compiled first are visible to later expressions. */
 export interface PolicyExpressionCompiler {
@@ -40,80 +35,17 @@ export interface PolicyExpressionChecker {
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
-const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
-const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
 const VALIDATION_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH = 5 * 1024;
-const MAX_MATCH_CONDITIONS = 64;
 const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
 const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const hasNewlines = (s: string): boolean => /[\n\r]/.test(s);
 
-function expressionCause(field: string, expression: string, p: ExpressionProblem): StatusCause {
-  return p.type === 'Invalid' ? goInvalid(field, expression, p.detail) : goInternal(field, p.detail);
-}
-
 // ---- rules ----
-
-function validateResources(resources: string[], path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  if (!resources.length) causes.push(fieldErrors.required(path));
-  const withWildcardSub = new Set<string>();
-  const subWithWildcardRes = new Set<string>();
-  let doubleWildcard = false;
-  let singleWildcard = false;
-  let withoutSub = false;
-  resources.forEach((resSub, i) => {
-    if (resSub === '') {
-      causes.push(fieldErrors.required(`${path}[${i}]`));
-      return;
-    }
-    if (resSub === '*/*') doubleWildcard = true;
-    if (resSub === '*') singleWildcard = true;
-    const slash = resSub.indexOf('/');
-    if (slash < 0) {
-      withoutSub = resSub !== '*';
-      return;
-    }
-    const res = resSub.slice(0, slash);
-    const sub = resSub.slice(slash + 1);
-    if (withWildcardSub.has(res)) causes.push(goInvalid(`${path}[${i}]`, resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (subWithWildcardRes.has(sub)) causes.push(goInvalid(`${path}[${i}]`, resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
-    if (sub === '*') withWildcardSub.add(res);
-    if (res === '*') subWithWildcardRes.add(sub);
-  });
-  if (resources.length > 1 && doubleWildcard) causes.push(goInvalidRaw(path, goStringSlice('string', resources), "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && withoutSub) causes.push(goInvalidRaw(path, goStringSlice('string', resources), "if '*' is present, must not specify other resources without subresources"));
-  return causes;
-}
-
-function validateRuleWithOperations(rule: NamedRuleWithOperations, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  const operations = arr(rule.operations);
-  if (!operations.length) causes.push(fieldErrors.required(`${path}.operations`));
-  if (operations.length > 1 && operations.includes('*')) {
-    causes.push(goInvalidRaw(`${path}.operations`, goStringSlice('admissionregistration.OperationType', operations), "if '*' is present, must not specify other operations"));
-  }
-  operations.forEach((op, i) => {
-    if (!OPERATIONS.includes(op)) causes.push(goNotSupported(`${path}.operations[${i}]`, str(op), OPERATIONS));
-  });
-  const groups = arr(rule.apiGroups);
-  if (!groups.length) causes.push(fieldErrors.required(`${path}.apiGroups`));
-  if (groups.length > 1 && groups.includes('*')) causes.push(goInvalidRaw(`${path}.apiGroups`, goStringSlice('string', groups), "if '*' is present, must not specify other API groups"));
-  const versions = arr(rule.apiVersions);
-  if (!versions.length) causes.push(fieldErrors.required(`${path}.apiVersions`));
-  if (versions.length > 1 && versions.includes('*')) causes.push(goInvalidRaw(`${path}.apiVersions`, goStringSlice('string', versions), "if '*' is present, must not specify other API versions"));
-  versions.forEach((v, i) => {
-    if (v === '') causes.push(fieldErrors.required(`${path}.apiVersions[${i}]`));
-  });
-  causes.push(...validateResources(arr(rule.resources), `${path}.resources`));
-  if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) causes.push(goNotSupported(`${path}.scope`, str(rule.scope), SCOPES));
-  return causes;
-}
 
 function validateNamedRuleWithOperations(rule: NamedRuleWithOperations, path: string): StatusCause[] {
   const causes: StatusCause[] = [];
@@ -168,31 +100,6 @@ function validateParamKind(pk: ParamKind, path: string): StatusCause[] {
     const errs = isDNS1035Label(kind.toLowerCase());
     if (errs.length) causes.push(goInvalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
   }
-  return causes;
-}
-
-function validateMatchConditions(conditions: { name?: string; expression?: string }[], compile: (e: string) => ExpressionProblem | undefined, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  if (conditions.length > MAX_MATCH_CONDITIONS) {
-    causes.push({ reason: 'FieldValueTooMany', message: `Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`, field: path });
-  }
-  const names = new Set<string>();
-  conditions.forEach((c, i) => {
-    const p = `${path}[${i}]`;
-    const expression = str(c.expression).trim();
-    if (!expression) causes.push(fieldErrors.required(`${p}.expression`));
-    else {
-      const problem = compile(expression);
-      if (problem) causes.push(expressionCause(`${p}.expression`, expression, problem));
-    }
-    const name = str(c.name);
-    if (!name) causes.push(fieldErrors.required(`${p}.name`));
-    else for (const msg of isQualifiedName(name)) causes.push(goInvalid(`${p}.name`, name, msg));
-    if (name) {
-      if (names.has(name)) causes.push(goDuplicate(`${p}.name`, name));
-      names.add(name);
-    }
-  });
   return causes;
 }
 

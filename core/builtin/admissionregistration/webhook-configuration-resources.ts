@@ -1,18 +1,17 @@
 import type { ResourceType } from '../../registry/resource-type.js';
+import { admissionRegistrationResource } from './admission-registration-resource.js';
 import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 import { webhookConfigurationTablePrinter } from '../../table/webhook-configuration-printer.js';
 import { applyWebhookConfigurationDefaults } from './webhook-configuration-defaults.js';
 import { decodeWebhookConfiguration } from './webhook-configuration-decoding.js';
-import { validateWebhookConfiguration, type MatchConditionCompiler } from './webhook-configuration-validation.js';
+import type { MatchConditionCompiler } from './match-rules-validation.js';
+import { validateWebhookConfiguration } from './webhook-configuration-validation.js';
 import type { WebhookConfiguration, WebhookConfigurationKind } from './webhook-configuration-types.js';
-
-export const admissionRegistrationGroup = 'admissionregistration.k8s.io';
 
 function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCondition: MatchConditionCompiler): ResourceType {
   const mutating = kind === 'MutatingWebhookConfiguration';
-  const singular = kind.toLowerCase();
-  const schema = builtinSchema(`${singular}.v1`);
+  const schema = builtinSchema(`${kind.toLowerCase()}.v1`);
   const compiled = compileSchema(schema);
   // As kube decodes into its Go types: wrong types are a 400, unknown fields dropped, then the defaults.
   const decode = (obj: WebhookConfiguration) => {
@@ -20,19 +19,15 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
     compiled.prune(obj);
     applyWebhookConfigurationDefaults(obj, mutating);
   };
-  return {
-    group: admissionRegistrationGroup,
-    names: { plural: `${singular}s`, singular, kind, listKind: `${kind}List`, categories: ['api-extensions'] },
-    scope: 'Cluster',
-    allowUnconditionalUpdate: true,
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    versions: [{ name: 'v1', served: true, storage: true, schema, tablePrinter: webhookConfigurationTablePrinter }],
-    strategy: {
+  return admissionRegistrationResource(
+    kind,
+    { schema, tablePrinter: webhookConfigurationTablePrinter },
+    {
       prepareForCreate: decode,
       prepareForUpdate: decode,
       validate: (obj, old) => validateWebhookConfiguration(obj, mutating, compileCondition, old),
     },
-  };
+  );
 }
 
 /** admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration, with kube's defaults and validation. */

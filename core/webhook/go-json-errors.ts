@@ -1,7 +1,36 @@
 /**
+ * The texts of Go's encoding/json errors, so that messages about a webhook's answer kube cannot decode (admission and
+ * conversion webhooks alike) read as kube-apiserver's.
+ */
+import { goQuote } from '../../schemas/go-values.js';
+
+/** How encoding/json names a JSON value's type in an UnmarshalTypeError. */
+export function jsonValueType(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}
+
+/** `json: cannot unmarshal <value> into Go struct field <Struct>.<path> of type <type>`. */
+export function unmarshalFieldError(value: unknown, struct: string, path: string, type: string): string {
+  return `json: cannot unmarshal ${jsonValueType(value)} into Go struct field ${struct}.${path} of type ${type}`;
+}
+
+/** `json: cannot unmarshal <value> into Go value of type <type>`. */
+export function unmarshalValueError(value: unknown, type: string): string {
+  return `json: cannot unmarshal ${jsonValueType(value)} into Go value of type ${type}`;
+}
+
+/** Go's error for a text JSON.parse refused: the syntax error its scanner finds first. */
+export function goJsonParseError(text: string): string {
+  return goJsonSyntaxError(text) ?? 'unexpected end of JSON input';
+}
+
+/**
  * Go's encoding/json syntax check (checkValid): undefined for valid JSON, else the error Go reports
- * (`invalid character 'x' looking for beginning of value`, `unexpected end of JSON input`), so messages about a
- * webhook's malformed answer read as kube-apiserver's.
+ * (`invalid character 'x' looking for beginning of value`, `unexpected end of JSON input`).
  */
 export function goJsonSyntaxError(text: string): string | undefined {
   const s = new Scanner(text);
@@ -19,12 +48,11 @@ export function goJsonSyntaxError(text: string): string | undefined {
 
 class SyntaxFailure extends Error {}
 
-/** strconv.Quote of one character, in single quotes as Go's quoteChar writes it. */
+/** strconv.Quote of one character, in single quotes as Go's quoteChar writes it (`'\''`, `'"'`, `'\x01'`). */
 function quoteChar(c: string): string {
   if (c === "'") return `'\\''`;
   if (c === '"') return `'"'`;
-  const q = JSON.stringify(c);
-  return `'${q.slice(1, -1)}'`;
+  return `'${goQuote(c).slice(1, -1)}'`;
 }
 
 class Scanner {
