@@ -3,24 +3,12 @@ import { ruleMatches, type RuleWithOperations } from '../../admission/matching/a
 import { admissionSelector, namespaceSelectorMatches, objectSelectorMatches } from '../../admission/matching/selectors.js';
 import { admissionRequest } from '../../admission/admission-request.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { widgetAttributes } from '../helpers/admission-attributes.js';
 import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
 
 function attrs(over: Partial<AdmissionAttributes> & { group?: string; version?: string; res?: string } = {}): AdmissionAttributes {
   const { group = 'example.com', version = 'v1', res = 'widgets', ...rest } = over;
-  return {
-    operation: 'CREATE',
-    object: { apiVersion: `${group}/${version}`, kind: 'Widget', metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } } },
-    kind: { group, version, kind: 'Widget' },
-    resource: { group, version, resource: res },
-    subresource: '',
-    namespace: 'ns',
-    name: 'w',
-    userInfo: { username: 'alice', groups: ['dev'] },
-    dryRun: false,
-    options: {},
-    warnings: [],
-    ...rest,
-  };
+  return widgetAttributes({ kind: { group, version, kind: 'Widget' }, resource: { group, version, resource: res }, ...rest }, version);
 }
 
 const rule = (over: RuleWithOperations = {}): RuleWithOperations => ({

@@ -2,22 +2,11 @@ import test from 'ava';
 import { compileMatchConditions } from '../../admission/matching/match-conditions.js';
 import { admissionRequest } from '../../admission/admission-request.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { widgetAttributes } from '../helpers/admission-attributes.js';
 
 function request(over: Partial<AdmissionAttributes> = {}) {
-  return admissionRequest({
-    operation: 'CREATE',
-    object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } }, spec: { size: 3 } },
-    kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
-    resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
-    subresource: '',
-    namespace: 'ns',
-    name: 'w',
-    userInfo: { username: 'alice', groups: ['dev'] },
-    dryRun: false,
-    options: {},
-    warnings: [],
-    ...over,
-  });
+  const object = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } }, spec: { size: 3 } };
+  return admissionRequest(widgetAttributes({ object, ...over }));
 }
 
 test('all conditions true: matches', (t) => {

@@ -4,25 +4,13 @@ import { matchResources } from '../../admission/policy/policy-matcher.js';
 import { collectParams } from '../../admission/policy/param-collection.js';
 import type { ParamSource } from '../../admission/policy/param-informers.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { widgetAttributes } from '../helpers/admission-attributes.js';
 import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
 import type { MatchResources } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
 import { defaultMatchResources } from '../../core/builtin/admissionregistration/validating-admission-policy-defaults.js';
 
 function attrs(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    object: { metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } } },
-    kind: { group: 'example.com', version: 'v2', kind: 'Widget' },
-    resource: { group: 'example.com', version: 'v2', resource: 'widgets' },
-    subresource: '',
-    namespace: 'ns',
-    name: 'w',
-    userInfo: { username: 'u', groups: [] },
-    dryRun: false,
-    options: {},
-    warnings: [],
-    ...over,
-  };
+  return widgetAttributes({ object: { metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } } }, ...over }, 'v2');
 }
 
 const namespaces = (labels: Record<string, string> | undefined) => ({ lookup: async () => (labels ? { metadata: { name: 'ns', labels } } : undefined) });

@@ -4,23 +4,12 @@ import { validatePolicy } from '../../admission/policy/policy-validator.js';
 import { attributesInputs } from '../../admission/policy/cel/admission-inputs.js';
 import { dynValue } from '../../admission/policy/cel/dyn-values.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { widgetAttributes } from '../helpers/admission-attributes.js';
 import type { ValidatingAdmissionPolicySpec } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
 
 function attrs(spec: Record<string, unknown>, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec },
-    kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
-    resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
-    subresource: '',
-    namespace: 'ns',
-    name: 'w',
-    userInfo: { username: 'alice', groups: [] },
-    dryRun: false,
-    options: {},
-    warnings: [],
-    ...over,
-  };
+  const object = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec };
+  return widgetAttributes({ object, userInfo: { username: 'alice', groups: [] }, ...over });
 }
 
 const compile = (spec: ValidatingAdmissionPolicySpec) => compilePolicy({ metadata: { name: 'p' }, spec: { failurePolicy: 'Fail', ...spec } });

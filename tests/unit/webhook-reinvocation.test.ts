@@ -2,22 +2,11 @@
 import test from 'ava';
 import { AdmissionChain } from '../../core/admission/admission-chain.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import { widgetAttributes } from '../helpers/admission-attributes.js';
 import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
 import { WebhookReinvokeContext } from '../../admission/webhook/webhook-reinvocation.js';
 
-const attrs = (): AdmissionAttributes => ({
-  operation: 'CREATE',
-  object: { metadata: { name: 'w' } },
-  kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
-  resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
-  subresource: '',
-  namespace: 'ns',
-  name: 'w',
-  userInfo: { username: 'u', groups: [] },
-  dryRun: false,
-  options: {},
-  warnings: [],
-});
+const attrs = (): AdmissionAttributes => widgetAttributes({ object: { metadata: { name: 'w' } } });
 
 const plugin = (name: string, admit: AdmissionPlugin['admit']): AdmissionPlugin => ({
   name,
