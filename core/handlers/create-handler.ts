@@ -42,8 +42,8 @@ export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: 
     subresource: '',
     dryRun,
   });
-  await scope.pipeline.run(attrs);
-  addWarnings(scope.ctx, attrs.warnings);
+  // Warnings reach the client with a refusal too, as kube's warning recorder sends them.
+  await scope.pipeline.run(attrs).finally(() => addWarnings(scope.ctx, attrs.warnings));
   // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
   const converted = toStorageVersion(scope.rt, attrs.object);
   const stored = converted instanceof Promise ? await converted : converted;

@@ -37,8 +37,8 @@ export async function admitDelete(scope: RequestScope, opts: DeleteOptions, name
     dryRun,
     options: { propagationPolicy, gracePeriodSeconds, preconditions },
   });
-  await scope.pipeline.admitDelete(attrs);
-  addWarnings(scope.ctx, attrs.warnings);
+  // Warnings reach the client with a refusal too, as kube's warning recorder sends them.
+  await scope.pipeline.admitDelete(attrs).finally(() => addWarnings(scope.ctx, attrs.warnings));
 }
 
 function respondSuccessStatus(scope: RequestScope, obj: KubeObject): void {

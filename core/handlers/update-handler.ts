@@ -57,8 +57,8 @@ export async function admitUpdate(
     subresource: scope.info.subresource,
     dryRun,
   });
-  await scope.pipeline.run(attrs);
-  addWarnings(scope.ctx, attrs.warnings);
+  // Warnings reach the client with a refusal too, as kube's warning recorder sends them.
+  await scope.pipeline.run(attrs).finally(() => addWarnings(scope.ctx, attrs.warnings));
   // A write that changes nothing but managedFields times keeps the stored times: storage sees a no-op.
   return keepTimesOfNoopWrite(attrs.object, live);
 }

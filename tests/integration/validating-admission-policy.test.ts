@@ -89,6 +89,25 @@ test('Warn: the request succeeds with a Warning header in kube text', async (t) 
   t.is(warning(await create(ns, 'colored', { color: 'blue' })), '');
 });
 
+test('warnings reach the client with a refusal too: a Warn binding and a Deny binding on one request', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'warndeny');
+  await installPolicy(
+    server,
+    policy(`soft-${id}`, selector, { validations: [{ expression: 'object.spec.replicas <= 3', message: 'more than 3 replicas' }] }),
+    binding(`soft-${id}`, `soft-${id}`, { validationActions: ['Warn'] }),
+    async () => String((await create(ns, `probe-${suffix()}`, { replicas: 4 })).headers['warning'] ?? '').includes('more than 3'),
+  );
+  await installPolicy(
+    server,
+    policy(`hard-${id}`, selector, { validations: [{ expression: 'object.spec.replicas <= 5', message: 'more than 5 replicas' }] }),
+    binding(`hard-${id}`, `hard-${id}`),
+    async () => (await create(ns, `probe-${suffix()}`, { replicas: 9 })).status === 422,
+  );
+  const res = await create(ns, 'huge', { replicas: 9 });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.is(res.headers['warning'], `299 - "Validation failed for ValidatingAdmissionPolicy 'soft-${id}' with binding 'soft-${id}': more than 3 replicas"`);
+});
+
 test('Audit: the request succeeds and carries the validation_failure audit annotation; auditAnnotations are published', async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'audit');
   await installPolicy(
