@@ -12,7 +12,7 @@ import { crdsModule } from './core/builtin/crds/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
-import { memoryStorage, sqliteStorage } from './plugins/storage/index.js';
+import { etcdStorage, memoryStorage, sqliteStorage, type EtcdStorageOptions } from './plugins/storage/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { builtinAdmission } from './admission/builtin-admission.js';
 
@@ -32,13 +32,16 @@ export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/admissi
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/admission/admission-attributes.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, kubeProtobufCodec };
+export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, kubeProtobufCodec };
+export type { EtcdStorageOptions };
 export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
 
 export interface DefaultModulesOptions {
-  storage: 'sqlite' | 'memory';
+  storage: 'sqlite' | 'memory' | 'etcd';
   /** Where the SQLite file (`kapi.db`) lives. */
   dataDir: string;
+  /** The etcd cluster, for `storage: 'etcd'`. */
+  etcd?: EtcdStorageOptions;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
   /** Authenticator and authorizer modules (none: every request is anonymous and allowed). */
@@ -51,7 +54,7 @@ export interface DefaultModulesOptions {
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
-    opts.storage === 'memory' ? memoryStorage() : sqliteStorage(join(opts.dataDir, 'kapi.db')),
+    storageModule(opts),
     ...opts.authModules,
     kubeProtobufCodec(),
     namespacesModule(),
@@ -61,4 +64,11 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     openapiModule(),
     healthModule(),
   ];
+}
+
+function storageModule(opts: DefaultModulesOptions): Module {
+  if (opts.storage === 'memory') return memoryStorage();
+  if (opts.storage === 'sqlite') return sqliteStorage(join(opts.dataDir, 'kapi.db'));
+  if (!opts.etcd) throw new TypeError("storage 'etcd' needs the etcd options (endpoints)");
+  return etcdStorage(opts.etcd);
 }

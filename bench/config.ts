@@ -16,9 +16,10 @@ export interface BenchConfig {
 
 /**
  * The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large
- * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none.
+ * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
+ * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -67,6 +68,8 @@ export const targets = {
   admissionCostMax: 0.2,
   /** A local HTTPS admission webhook may add at most this much to a create's p50 latency (one connection), ms. */
   admissionWebhookAddedP50MsMax: 2,
+  /** kapi creates/s on etcd ÷ etcd3 puts/s of the same bytes at the same concurrency. */
+  etcdCreateOverPutMin: 0.7,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

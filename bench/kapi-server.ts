@@ -1,5 +1,5 @@
 /**
- * Child process: the kapi server under test, as `kapi serve` builds it — SQLite storage (WAL, synchronous=FULL), the
+ * Child process: the kapi server under test, as `kapi serve` builds it — SQLite storage (WAL, synchronous=FULL; or etcd), the
  * admin bearer token, always-allow authorization — over HTTPS with the serving certificate from `ensurePki`; with
  * `admissionPlugins`, that many trivial admission plugins besides (bench/admission-throughput.ts).
  */
@@ -14,6 +14,8 @@ export interface KapiServerSettings {
   token: string;
   /** Trivial admission plugins to register (default none). */
   admissionPlugins?: number;
+  /** Store in this etcd instead of SQLite (bench/etcd.ts). */
+  etcd?: { endpoints: string[] };
 }
 
 const settings = childSettings<KapiServerSettings>();
@@ -23,7 +25,8 @@ await serveUntilStopped(async () => {
   const server = createApiServer({
     modules: [
       ...defaultModules({
-        storage: 'sqlite',
+        storage: settings.etcd ? 'etcd' : 'sqlite',
+        ...(settings.etcd ? { etcd: settings.etcd } : {}),
         dataDir: settings.dataDir,
         authModules: [staticTokenAuth([{ token: settings.token, user: adminUser }]), alwaysAllow()],
       }),

@@ -8,6 +8,8 @@ import type { Environment } from './environment.js';
 import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
 import type { FanoutFigures, WatchFanoutResults } from './watch-fanout.js';
+import type { EtcdResults } from './etcd.js';
+import { etcdMethod, etcdVerdict, formatEtcd } from './etcd-report.js';
 
 export interface Verdict {
   name: string;
@@ -41,6 +43,8 @@ export interface BenchResults {
   apply?: Omit<ApplyResults, 'profiles'> & { ratios: ApplyRatios };
   /** Phase `admission`: creates with in-process plugins, policies and a webhook, each against none. */
   admission?: Omit<AdmissionResults, 'profiles'>;
+  /** Phase `etcd`: kapi creates and GETs on etcd against etcd3 puts and gets. */
+  etcd?: Omit<EtcdResults, 'profiles'>;
   verdicts: Verdict[];
 }
 
@@ -113,6 +117,7 @@ export interface MeasuredParts {
   listLarge?: ListLargeResults;
   apply?: ApplyResults;
   admission?: AdmissionResults;
+  etcd?: EtcdResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -176,17 +181,26 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
       applyVerdict('apply change / PUT', apply.ratios.changeOverPut, rest.change, rest.put),
     );
   }
+  let etcd: BenchResults['etcd'];
+  if (parts.etcd) {
+    const { profiles: _, ...rest } = parts.etcd;
+    etcd = rest;
+    verdicts.push(etcdVerdict(rest));
+  }
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : ''].filter(Boolean).join(' '),
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '']
+      .filter(Boolean)
+      .join(' '),
     phases: cfg.only,
     ...(core ? { figures: parts.core, ratios: core.ratios } : {}),
     ...(watchFanout ? { watchFanout } : {}),
     ...(listLarge ? { listLarge } : {}),
     ...(apply ? { apply } : {}),
     ...(admission ? { admission } : {}),
+    ...(etcd ? { etcd } : {}),
     verdicts,
   };
 }
@@ -293,6 +307,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.listLarge ? formatList(r.listLarge, r.config) : []),
     ...(r.apply ? formatApply(r.apply, r.config) : []),
     ...(r.admission ? formatAdmission(r.admission, line) : []),
+    ...(r.etcd ? formatEtcd(r.etcd, line) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

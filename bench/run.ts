@@ -13,6 +13,8 @@
  *   8. apply (bench/apply-throughput.ts) — server-side applies of an object with a 50-item list-map (no-op, and with
  *      one field changed), 32 workers each on its own object, against PUTs of the same object.
  *   9. admission (bench/admission-throughput.ts) — creates with 5 in-process plugins, 3 policies, a webhook, each against none.
+ *  10. etcd (bench/etcd.ts) — kapi creates and GETs with storage on a local etcd, against etcd3 puts and gets of the same
+ *      bytes at the same concurrency.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -22,8 +24,8 @@
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
  * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
  * BENCH_KEEP_DATA=1 (keep the temp dir),
- * BENCH_ONLY=core,fanout,list,apply,admission (run only these groups: core = 1–5, fanout = 6, list = 7, apply = 8,
- * admission = 9; default all;
+ * BENCH_ONLY=core,fanout,list,apply,admission,etcd (run only these groups: core = 1–5, fanout = 6, list = 7, apply = 8,
+ * admission = 9, etcd = 10; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
  * BENCH_LIST_RUNS (measured lists per variant, default 7).
@@ -44,6 +46,7 @@ import { celCollectionPath, celObject, type CelKind } from './cel-crds.js';
 import { runListLarge } from './list-large.js';
 import { runApplyThroughput } from './apply-throughput.js';
 import { runAdmissionThroughput } from './admission-throughput.js';
+import { runEtcdThroughput } from './etcd.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
@@ -76,6 +79,7 @@ try {
   const listLarge = cfg.only.includes('list') ? await runListLarge(ctx) : undefined;
   const apply = cfg.only.includes('apply') ? await runApplyThroughput(ctx) : undefined;
   const admission = cfg.only.includes('admission') ? await runAdmissionThroughput(ctx) : undefined;
+  const etcd = cfg.only.includes('etcd') ? await runEtcdThroughput(ctx) : undefined;
 
   const results = buildResults(cfg, environment, {
     ...(core ? { core } : {}),
@@ -83,6 +87,7 @@ try {
     ...(listLarge ? { listLarge } : {}),
     ...(apply ? { apply } : {}),
     ...(admission ? { admission } : {}),
+    ...(etcd ? { etcd } : {}),
   });
   const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);
@@ -96,6 +101,7 @@ try {
       ...listLarge?.profiles,
       ...apply?.profiles,
       ...admission?.profiles,
+      ...etcd?.profiles,
     };
     for (const [name, operations] of Object.entries(profiled)) {
       console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), operations));

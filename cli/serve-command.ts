@@ -38,6 +38,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
     modules: defaultModules({
       storage: opts.storage,
       dataDir: opts.dataDir,
+      ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
     }),

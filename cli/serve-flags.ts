@@ -11,7 +11,13 @@ Flags:
   --data-dir DIR              where state, certificates and the kubeconfig live (default .kapi)
   --port N                    HTTPS port; 0 picks a free one (default 6443)
   --bind-address ADDR         address to listen on (default 127.0.0.1)
-  --storage sqlite|memory     storage engine (default sqlite)
+  --storage sqlite|memory|etcd
+                              storage engine (default sqlite)
+  --etcd-servers URL,URL      etcd client URLs, http:// or https:// (required with --storage etcd)
+  --etcd-prefix PREFIX        key prefix in etcd (default /registry)
+  --etcd-cafile FILE          CA certificate that signed etcd's serving certificates
+  --etcd-certfile FILE        client certificate for etcd (with --etcd-keyfile)
+  --etcd-keyfile FILE         key of the client certificate
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   -h, --help                  show this help
@@ -22,11 +28,20 @@ export interface ServeOptions {
   dataDir: string;
   port: number;
   bindAddress: string;
-  storage: 'sqlite' | 'memory';
+  storage: 'sqlite' | 'memory' | 'etcd';
+  /** With `storage: 'etcd'`. */
+  etcd?: EtcdServeOptions;
   /** Absolute. */
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
+}
+
+export interface EtcdServeOptions {
+  endpoints: string[];
+  prefix: string;
+  /** Absolute paths of the TLS files given. */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }
 
 /** Parses `kapi serve` flags; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
@@ -34,14 +49,16 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   const { values } = parse(args);
   if (values.help) return 'help';
   const storage = values.storage;
-  if (storage !== 'sqlite' && storage !== 'memory') {
-    throw new UsageError(`invalid --storage "${storage}": must be sqlite or memory`);
+  if (storage !== 'sqlite' && storage !== 'memory' && storage !== 'etcd') {
+    throw new UsageError(`invalid --storage "${storage}": must be sqlite, memory or etcd`);
   }
+  const etcd = parseEtcd(values, storage === 'etcd');
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
     bindAddress: values['bind-address'],
     storage,
+    ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
   };
@@ -60,12 +77,48 @@ function parse(args: string[]) {
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
+        'etcd-servers': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
+        'etcd-cafile': { type: 'string' },
+        'etcd-certfile': { type: 'string' },
+        'etcd-keyfile': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+const etcdFlags = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'] as const;
+type EtcdFlag = (typeof etcdFlags)[number];
+
+/** The `--etcd-*` flags: required and checked with `--storage etcd`, refused without it. */
+function parseEtcd(values: Partial<Record<EtcdFlag, string>>, used: boolean): EtcdServeOptions | undefined {
+  if (!used) {
+    const stray = etcdFlags.find((f) => values[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} is only used with --storage etcd`);
+    return undefined;
+  }
+  const servers = values['etcd-servers'];
+  if (servers === undefined || parseList(servers).length === 0) throw new UsageError('--etcd-servers must be specified with --storage etcd');
+  const endpoints = parseList(servers);
+  for (const url of endpoints) {
+    if (!/^https?:\/\/[^/\s:]+(:\d+)?\/?$/.test(url) && !/^https?:\/\/\[[0-9a-fA-F:.]+\](:\d+)?\/?$/.test(url)) {
+      throw new UsageError(`invalid --etcd-servers "${url}": each server must be an http:// or https:// URL (e.g. http://127.0.0.1:2379)`);
+    }
+  }
+  const secure = endpoints.filter((u) => u.startsWith('https://')).length;
+  if (secure > 0 && secure < endpoints.length) throw new UsageError('--etcd-servers must be all http:// or all https://');
+  const prefix = values['etcd-prefix'] ?? '/registry';
+  if (!prefix.startsWith('/')) throw new UsageError(`invalid --etcd-prefix "${prefix}": must start with "/"`);
+  const [caFile, certFile, keyFile] = (['etcd-cafile', 'etcd-certfile', 'etcd-keyfile'] as const).map((f) =>
+    values[f] !== undefined && values[f] !== '' ? resolve(values[f]) : undefined,
+  );
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new UsageError('--etcd-certfile and --etcd-keyfile must be given together');
+  if ((caFile || certFile) && secure === 0) throw new UsageError('--etcd-cafile, --etcd-certfile and --etcd-keyfile need https:// --etcd-servers');
+  const tls = caFile || certFile ? { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile, keyFile } : {}) } : undefined;
+  return { endpoints: endpoints.map((u) => u.replace(/\/$/, '')), prefix, ...(tls ? { tls } : {}) };
 }
 
 /** "a, b" → ['a', 'b']; "" → [] (none). */

@@ -3,7 +3,8 @@ import type { Controller } from '../server/controller.js';
 
 /**
  * Compacts storage history the way kube-apiserver does for etcd: every interval, discard the history older than the
- * revision seen one interval ago. Reads and watches of older revisions then get 410 Gone / Expired.
+ * revision seen one interval ago. Reads and watches of older revisions then get 410 Gone / Expired. Stores that several
+ * servers share implement `compactRound`, so that one of them compacts per interval rather than each.
  */
 export class Compactor implements Controller {
   readonly name = 'storage-compactor';
@@ -31,7 +32,10 @@ export class Compactor implements Controller {
   private async tick(): Promise<void> {
     try {
       const current = await this.kv.currentRevision();
-      if (this.previous > (await this.kv.compactedRevision())) await this.kv.compact(this.previous);
+      if (this.previous > (await this.kv.compactedRevision())) {
+        if (this.kv.compactRound) await this.kv.compactRound(this.previous);
+        else await this.kv.compact(this.previous);
+      }
       this.previous = current;
     } catch (err) {
       console.error(`kapi: compaction failed: ${(err as Error).message}`);

@@ -92,6 +92,12 @@ export interface KVStore {
   compact(revision: number): Promise<void>;
   /** The highest compacted revision (0 if never compacted). */
   compactedRevision(): Promise<number>;
+  /**
+   * Optional: one round of the server's periodic compaction (core/storage/compactor.ts) to `revision`. A store that
+   * several servers share implements it so that, per round, one of them compacts and the others skip (etcd: the
+   * `compact_rev_key` transaction of kube-apiserver). Without it the compactor calls `compact`.
+   */
+  compactRound?(revision: number): Promise<void>;
   /** Throws when the store cannot serve (used by /readyz). */
   healthCheck(): Promise<void>;
   close(): Promise<void>;

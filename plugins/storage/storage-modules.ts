@@ -5,14 +5,16 @@ import type { KVStore } from '../../core/storage/kv.js';
 import { Tokens } from '../../core/tokens.js';
 import { MemoryKV } from './memory/memory-kv.js';
 import { SqliteKV } from './sqlite/sqlite-kv.js';
+import { EtcdKV } from './etcd/etcd-kv.js';
+import type { EtcdTlsFiles } from './etcd/etcd-client.js';
 
-/** Registers one KV store (created on first use) and its readiness check `storage`. */
-function storageModule(open: () => KVStore): Module {
+/** Registers one KV store (created on first use) and its readiness check (`storage`, or the engine's own name). */
+function storageModule(open: () => KVStore, checkName = 'storage'): Module {
   return (c) => {
     let kv: KVStore | undefined;
     c.register(Tokens.KVStore, { useFactory: () => (kv ??= open()) });
     c.register(Tokens.HealthCheck, {
-      useValue: { name: 'storage', readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
+      useValue: { name: checkName, readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
     });
   };
 }
@@ -28,4 +30,21 @@ export function sqliteStorage(file: string): Module {
 /** Storage in memory: nothing survives a restart. */
 export function memoryStorage(): Module {
   return storageModule(() => new MemoryKV());
+}
+
+export interface EtcdStorageOptions {
+  /** Client URLs of the etcd members (`--etcd-servers`), all `http://` or all `https://`. */
+  endpoints: string[];
+  /** Key prefix in etcd (`--etcd-prefix`, default `/registry` as kube-apiserver's). */
+  prefix?: string;
+  /** CA, client certificate and key files for TLS to etcd (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`). */
+  tls?: EtcdTlsFiles;
+}
+
+/**
+ * Storage in etcd, which several kapi servers can share. Its readiness check is `etcd` (`/readyz/etcd`), as
+ * kube-apiserver's.
+ */
+export function etcdStorage(opts: EtcdStorageOptions): Module {
+  return storageModule(() => new EtcdKV({ endpoints: opts.endpoints, prefix: opts.prefix, tls: opts.tls }), 'etcd');
 }

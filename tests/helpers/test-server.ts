@@ -18,12 +18,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type Module } from '../../index.js';
+import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module } from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/server/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
 
 export interface StartOptions {
-  storage?: 'sqlite' | 'memory';
+  storage?: 'sqlite' | 'memory' | 'etcd';
+  /** With `storage: 'etcd'`: the etcd cluster (see tests/helpers/etcd-process.ts). */
+  etcd?: EtcdStorageOptions;
   /** Reuse a data directory (e.g. to restart on it); the caller removes it. Default: a fresh temporary one. */
   dataDir?: string;
   crdPaths?: string[];
@@ -97,6 +99,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       ...defaultModules({
         storage: opts.storage ?? 'sqlite',
         dataDir,
+        ...(opts.etcd ? { etcd: opts.etcd } : {}),
         crdPaths: opts.crdPaths,
         authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       }),

@@ -38,8 +38,56 @@ test('help', (t) => {
 });
 
 test('bad command lines are usage errors', (t) => {
-  for (const args of [['--storage', 'etcd'], ['--port', 'x'], ['--port', '70000'], ['--port', '-1'], ['--nope'], ['extra'], ['--port']]) {
+  for (const args of [['--storage', 'mysql'], ['--port', 'x'], ['--port', '70000'], ['--port', '-1'], ['--nope'], ['extra'], ['--port']]) {
     t.throws(() => parseServeFlags(args), { instanceOf: UsageError }, args.join(' '));
   }
-  t.throws(() => parseServeFlags(['--storage', 'etcd']), { message: 'invalid --storage "etcd": must be sqlite or memory' });
+  t.throws(() => parseServeFlags(['--storage', 'mysql']), { message: 'invalid --storage "mysql": must be sqlite, memory or etcd' });
+});
+
+test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS files', (t) => {
+  t.deepEqual(parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://127.0.0.1:2379']), {
+    dataDir: resolve('.kapi'),
+    port: 6443,
+    bindAddress: '127.0.0.1',
+    storage: 'etcd',
+    etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
+    crdPaths: [],
+  });
+  const args = [
+    '--storage=etcd',
+    '--etcd-servers', 'https://10.0.0.1:2379, https://10.0.0.2:2379/,https://etcd-3.example:2379',
+    '--etcd-prefix', '/kapi/one',
+    '--etcd-cafile', 'pki/ca.crt',
+    '--etcd-certfile', '/pki/client.crt',
+    '--etcd-keyfile', '/pki/client.key',
+  ];
+  t.deepEqual((parseServeFlags(args) as { etcd?: unknown }).etcd, {
+    endpoints: ['https://10.0.0.1:2379', 'https://10.0.0.2:2379', 'https://etcd-3.example:2379'],
+    prefix: '/kapi/one',
+    tls: { caFile: resolve('pki/ca.crt'), certFile: '/pki/client.crt', keyFile: '/pki/client.key' },
+  });
+});
+
+test('bad etcd flags are usage errors with their reason', (t) => {
+  const cases: Array<[string[], string]> = [
+    [['--storage', 'etcd'], '--etcd-servers must be specified with --storage etcd'],
+    [['--storage', 'etcd', '--etcd-servers', ' , '], '--etcd-servers must be specified with --storage etcd'],
+    [['--etcd-servers', 'http://127.0.0.1:2379'], '--etcd-servers is only used with --storage etcd'],
+    [['--storage', 'memory', '--etcd-prefix', '/x'], '--etcd-prefix is only used with --storage etcd'],
+    [
+      ['--storage', 'etcd', '--etcd-servers', '127.0.0.1:2379'],
+      'invalid --etcd-servers "127.0.0.1:2379": each server must be an http:// or https:// URL (e.g. http://127.0.0.1:2379)',
+    ],
+    [['--storage', 'etcd', '--etcd-servers', 'http://a:2379,https://b:2379'], '--etcd-servers must be all http:// or all https://'],
+    [['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-prefix', 'registry'], 'invalid --etcd-prefix "registry": must start with "/"'],
+    [
+      ['--storage', 'etcd', '--etcd-servers', 'https://a:2379', '--etcd-certfile', 'c.crt'],
+      '--etcd-certfile and --etcd-keyfile must be given together',
+    ],
+    [
+      ['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-cafile', 'ca.crt'],
+      '--etcd-cafile, --etcd-certfile and --etcd-keyfile need https:// --etcd-servers',
+    ],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
 });

@@ -12,6 +12,8 @@ import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-ty
 import { judgeNames } from './crd-names.js';
 
 const retryMs = 500;
+/** How long to wait before listing and watching again after the CRD watch ended (storage unavailable). */
+const refollowMs = 1000;
 
 /**
  * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
@@ -36,11 +38,28 @@ export class CrdController implements Controller {
     this.kv = this.container.resolve(Tokens.KVStore);
     this.registry = this.container.resolve(Tokens.Registry);
     this.crdStore = new ResourceStore(this.kv, crdResource());
+    await this.follow();
+    await this.drain();
+  }
+
+  /**
+   * Lists the CRDs and watches them from the list's revision. When the watch ends (storage was unavailable for a
+   * while), lists and watches again, so CRDs created, changed or deleted meanwhile (through any instance) are caught up.
+   */
+  private async follow(): Promise<void> {
     const list = await this.crdStore.list('');
+    if (this.stopped) return;
+    const listed = new Set<string>();
     for (const obj of list.items) {
       const crd = obj as Crd;
+      listed.add(crd.metadata!.name!);
       this.crds.set(crd.metadata!.name!, crd);
       if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
+    }
+    for (const [name, crd] of this.crds) {
+      if (listed.has(name)) continue;
+      this.crds.delete(name);
+      this.unregister(crd);
     }
     this.watch = this.crdStore.watch('', Number(list.resourceVersion), {
       onEvents: (events) => {
@@ -56,10 +75,25 @@ export class CrdController implements Controller {
           this.enqueue(name);
         }
       },
-      onError: (err) => console.error('kapi: CRD watch ended:', err.message),
+      onError: (err) => {
+        console.error(`kapi: CRD watch ended (${err.message}); listing again`);
+        this.refollow();
+      },
     });
     for (const name of this.crds.keys()) this.enqueue(name);
-    await this.drain();
+  }
+
+  private refollow(): void {
+    this.watch = undefined;
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.follow().catch((err: Error) => {
+        console.error(`kapi: listing CRDs failed (${err.message}); trying again`);
+        this.refollow();
+      });
+    }, refollowMs);
+    this.timers.add(t);
   }
 
   async stop(): Promise<void> {

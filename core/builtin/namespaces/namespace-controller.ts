@@ -12,6 +12,8 @@ import { namespaceFinalizer, namespaceResource, systemNamespaces } from './names
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
+/** How long to wait before listing and watching again after the namespace watch ended (storage unavailable). */
+const refollowMs = 1000;
 
 /**
  * Creates the initial namespaces, and empties terminating namespaces: deletes everything in them, then removes the
@@ -36,7 +38,14 @@ export class NamespaceController implements Controller, NamespaceLookup {
     this.registry = this.container.resolve(Tokens.Registry);
     this.namespaces = new ResourceStore(this.kv, namespaceResource());
     for (const name of systemNamespaces) await this.ensure(name);
+    await this.follow();
+  }
+
+  /** Lists the namespaces and watches them; when the watch ends (storage was unavailable), lists and watches again. */
+  private async follow(): Promise<void> {
     const list = await this.namespaces.list('');
+    if (this.stopped) return;
+    this.known.clear();
     for (const ns of list.items) this.observe(ns);
     this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
       onEvents: (events) => {
@@ -45,8 +54,24 @@ export class NamespaceController implements Controller, NamespaceLookup {
           else this.observe(e.object);
         }
       },
-      onError: (err) => console.error('kapi: namespace watch ended:', err.message),
+      onError: (err) => {
+        console.error(`kapi: namespace watch ended (${err.message}); listing again`);
+        this.refollow();
+      },
     });
+  }
+
+  private refollow(): void {
+    this.watch = undefined;
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.follow().catch((err: Error) => {
+        console.error(`kapi: listing namespaces failed (${err.message}); trying again`);
+        this.refollow();
+      });
+    }, refollowMs);
+    this.timers.add(t);
   }
 
   async stop(): Promise<void> {
@@ -97,10 +122,12 @@ export class NamespaceController implements Controller, NamespaceLookup {
 
   private later(name: string): void {
     if (this.stopped) return;
-    const t = setTimeout(async () => {
+    const t = setTimeout(() => {
       this.timers.delete(t);
-      const ns = await this.namespaces.find('', name);
-      if (ns) this.consider(ns);
+      this.namespaces.find('', name).then(
+        (ns) => ns && this.consider(ns),
+        () => this.later(name), // storage unavailable: look again later
+      );
     }, retryMs);
     this.timers.add(t);
   }

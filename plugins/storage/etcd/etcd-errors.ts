@@ -1,0 +1,88 @@
+import { ApiError, errors } from '../../../core/errors/api-error.js';
+
+/**
+ * What etcd's (and gRPC's) failures mean for kapi. The etcd3 client turns gRPC errors into typed errors whose message
+ * is "<code> <CODE NAME>: <details>", e.g. "14 UNAVAILABLE: No connection established. Last error: ...".
+ */
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The gRPC status code at the start of the etcd3 client's error messages (-1 when there is none). */
+function grpcCode(err: unknown): number {
+  const m = /^(\d+) [A-Z_]+: /.exec(message(err));
+  return m ? Number(m[1]) : -1;
+}
+
+/** The message without its "<code> <CODE NAME>: " lead. */
+export function details(err: unknown): string {
+  return message(err).replace(/^\d+ [A-Z_]+: /, '');
+}
+
+const UNKNOWN = 2;
+const DEADLINE_EXCEEDED = 4;
+const RESOURCE_EXHAUSTED = 8;
+const UNAVAILABLE = 14;
+const CANCELLED = 1;
+
+/** A read or compaction below etcd's compacted revision. */
+export function isCompacted(err: unknown): boolean {
+  return message(err).includes('required revision has been compacted');
+}
+
+/** A read or compaction beyond etcd's current revision. */
+export function isFutureRevision(err: unknown): boolean {
+  return message(err).includes('required revision is a future revision');
+}
+
+/** The request never reached etcd (no connection to the member): safe to retry even for a write. */
+export function wasNotSent(err: unknown): boolean {
+  return grpcCode(err) === UNAVAILABLE && /No connection established|connect ECONNREFUSED/.test(message(err));
+}
+
+/**
+ * etcd (or the way to it) is unavailable or slow for now: member down, connection dropped, no leader, leader changed,
+ * request timed out, too many requests. Reads are retried on these while time remains; writes only when
+ * {@link wasNotSent} (a write that timed out may still be applied).
+ */
+export function isTransient(err: unknown): boolean {
+  if (isTooLarge(err)) return false;
+  const code = grpcCode(err);
+  if (code === UNAVAILABLE || code === DEADLINE_EXCEEDED || code === RESOURCE_EXHAUSTED || code === CANCELLED) return true;
+  // etcd reports some of its own unavailability as UNKNOWN ("etcdserver: request timed out" on older servers).
+  return code === UNKNOWN && /etcdserver: (request timed out|leader changed|no leader|server stopped)/.test(message(err));
+}
+
+/** The request exceeds etcd's size limit (`--max-request-bytes`, 1.5 MiB by default; gRPC's own limit above it). */
+function isTooLarge(err: unknown): boolean {
+  return /etcdserver: request is too large|grpc: received message larger than max/.test(message(err));
+}
+
+function isTimeout(err: unknown): boolean {
+  return grpcCode(err) === DEADLINE_EXCEEDED || /etcdserver: request timed out/.test(message(err));
+}
+
+/**
+ * The Status a failed etcd call answers with: 413 for etcd's request size limit, 504 Timeout when etcd did not answer
+ * in time (or said it timed out), 503 ServiceUnavailable when it is unreachable or without a leader. Other errors are
+ * returned as they are (500 at the edge).
+ */
+export function toApiError(err: unknown): Error {
+  if (err instanceof ApiError) return err;
+  if (isTooLarge(err)) return errors.tooLarge(details(err));
+  if (isTimeout(err)) {
+    return grpcCode(err) === DEADLINE_EXCEEDED
+      ? errors.timeout('Timeout: request did not complete within requested timeout - context deadline exceeded')
+      : errors.timeout(details(err));
+  }
+  if (isTransient(err)) {
+    return errors.serviceUnavailable(`etcd cluster is unavailable or misconfigured: ${details(err)}`);
+  }
+  if (err instanceof Error && err.message.includes('client was already closed')) return storageClosed();
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+export function storageClosed(): ApiError {
+  return errors.serviceUnavailable('etcd storage is closed');
+}

@@ -1,0 +1,230 @@
+/**
+ * kapi on etcd when etcd fails: readiness, prompt Status answers, watches ending, recovery without a restart, and no
+ * acknowledged write lost — across a stop and restart of etcd, and across the loss of a 3-member cluster's leader.
+ * Each test starts its own etcd (they stop it) and runs alone (timings matter).
+ */
+import test, { type ExecutionContext } from 'ava';
+import { startEtcd, startEtcdCluster, type EtcdCluster } from '../helpers/etcd-process.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import {
+  createNamespace,
+  createWidget,
+  installCrd,
+  installWidgetsCrd,
+  startTestServer,
+  waitForServed,
+  widget,
+  widgetsPath,
+  type TestResponse,
+  type TestServer,
+} from '../helpers/test-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function serverOn(t: ExecutionContext, etcd: EtcdCluster): Promise<TestServer> {
+  const server = await startTestServer({ storage: 'etcd', etcd: { endpoints: etcd.endpoints } });
+  t.teardown(async () => {
+    await server.close();
+    await etcd.close();
+  });
+  await installWidgetsCrd(server);
+  return server;
+}
+
+/** A failure answered while etcd is unavailable: a 503 or 504 Status, promptly. */
+async function expectUnavailable(t: ExecutionContext, what: string, send: () => Promise<TestResponse>): Promise<void> {
+  const started = Date.now();
+  const res = await send();
+  const ms = Date.now() - started;
+  t.true([503, 504].includes(res.status), `${what}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+  t.like(res.body, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: res.status }, `${what}: a Status`);
+  t.regex(res.body?.reason ?? '', /^(ServiceUnavailable|Timeout)$/, `${what}: reason`);
+  t.true(ms < 8000, `${what}: answered in ${ms} ms`);
+}
+
+/** Writers creating widgets with fresh names until `stop()`; remembers which creates were acknowledged. */
+function writers(server: TestServer, ns: string, count: number) {
+  const acknowledged: string[] = [];
+  const statuses = new Map<number, number>();
+  const acknowledgedAt: number[] = [];
+  let running = true;
+  const loops = Array.from({ length: count }, async (_, worker) => {
+    for (let i = 0; running; i++) {
+      const name = `w${worker}-${i}`;
+      const res = await server.request('POST', widgetsPath(ns), { body: widget(name) });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status >= 200 && res.status < 300) {
+        acknowledged.push(name);
+        acknowledgedAt.push(Date.now());
+      } else {
+        await sleep(50);
+      }
+    }
+  });
+  return {
+    acknowledged,
+    acknowledgedAt,
+    statuses,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Every acknowledged name is in a consistent list of the namespace (read once kapi is ready again). */
+async function expectAllPresent(t: ExecutionContext, server: TestServer, ns: string, acknowledged: string[]): Promise<void> {
+  await server.waitFor(async () => (await server.request('GET', '/readyz')).status === 200, 30_000, 'readyz to recover');
+  const list = await server.waitFor(async () => {
+    const res = await server.request('GET', widgetsPath(ns));
+    return res.status === 200 ? res : undefined;
+  }, 15_000);
+  const present = new Set(list.body.items.map((w: any) => w.metadata.name as string));
+  const missing = acknowledged.filter((name) => !present.has(name));
+  t.deepEqual(missing, [], `${missing.length} of ${acknowledged.length} acknowledged creates are missing`);
+}
+
+test.serial('etcd down: /readyz fails its etcd check, requests answer 503/504 promptly, watches end; etcd back: kapi recovers', async (t) => {
+  const etcd = await startEtcd();
+  const server = await serverOn(t, etcd);
+  const ns = await createNamespace(server, 'down');
+  await createWidget(server, ns, 'before');
+  const watch = await server.watch(`${widgetsPath(ns)}?watch=1`);
+  t.is(watch.status, 200);
+  t.is((await server.request('GET', '/readyz')).status, 200);
+
+  await etcd.members[0]!.stop();
+
+  const readyz = await server.waitFor(async () => {
+    const res = await server.request('GET', '/readyz');
+    return res.status === 500 ? res : undefined;
+  }, 10_000, '/readyz to fail');
+  t.regex(readyz.text, /^\[-\]etcd failed: reason withheld$/m);
+  t.regex(readyz.text, /readyz check failed\n$/);
+  const check = await server.request('GET', '/readyz/etcd');
+  t.is(check.status, 500);
+  t.regex(check.text, /^internal server error: etcd cluster is unavailable or misconfigured: /);
+  t.is((await server.request('GET', '/livez')).status, 200, 'etcd is a readiness check: kapi stays live');
+
+  await Promise.all([
+    expectUnavailable(t, 'GET', () => server.request('GET', widgetsPath(ns, 'before'))),
+    expectUnavailable(t, 'list', () => server.request('GET', widgetsPath(ns))),
+    expectUnavailable(t, 'create', () => server.request('POST', widgetsPath(ns), { body: widget('during') })),
+    expectUnavailable(t, 'delete', () => server.request('DELETE', widgetsPath(ns, 'before'))),
+  ]);
+
+  // The watch ends (the watch cache lost storage), so the client re-lists and watches again.
+  await Promise.race([watch.ended, sleep(15_000).then(() => Promise.reject(new Error('the watch did not end')))]);
+  t.pass('the watch ended');
+
+  await etcd.members[0]!.start();
+  await server.waitFor(async () => (await server.request('GET', '/readyz')).status === 200, 20_000, '/readyz to recover');
+  // As a client does after its watch ended: list, then watch from the list's resourceVersion.
+  const list = await server.waitFor(async () => {
+    const res = await server.request('GET', widgetsPath(ns));
+    return res.status === 200 ? res.body : undefined;
+  }, 20_000, 'lists to be served again');
+  t.deepEqual(list.items.map((w: any) => w.metadata.name), ['before']);
+  const again = await server.watch(`${widgetsPath(ns)}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
+  try {
+    const created = await server.waitFor(async () => {
+      const res = await server.request('POST', widgetsPath(ns), { body: widget(`after-${Date.now()}`) });
+      return res.status === 201 ? res.body : undefined;
+    }, 20_000, 'creates to work again');
+    const event = await again.next(10_000);
+    t.is(event.type, 'ADDED');
+    t.is(event.object.metadata.name, created.metadata.name);
+  } finally {
+    again.close();
+  }
+  t.is((await server.request('GET', widgetsPath(ns, 'before'))).status, 200);
+});
+
+test.serial('every create acknowledged while etcd is killed and restarted is stored afterwards', async (t) => {
+  const etcd = await startEtcd();
+  const server = await serverOn(t, etcd);
+  const ns = await createNamespace(server, 'restart');
+  const load = writers(server, ns, 4);
+  await sleep(1500);
+  const killedAt = Date.now();
+  await etcd.members[0]!.stop('SIGKILL');
+  // Down longer than a request waits for etcd (5 s), so creates fail meanwhile.
+  await sleep(7000);
+  await etcd.members[0]!.start();
+  const restartedAt = Date.now();
+  await sleep(3000);
+  await load.stop();
+
+  t.log('statuses:', JSON.stringify(Object.fromEntries(load.statuses)));
+  t.deepEqual(
+    [...load.statuses.keys()].filter((s) => ![201, 503, 504].includes(s)),
+    [],
+    'every answer is a 201 or a 503/504 Status',
+  );
+  t.true(load.acknowledgedAt.some((at) => at < killedAt), 'creates succeeded before the kill');
+  t.true((load.statuses.get(503) ?? 0) + (load.statuses.get(504) ?? 0) > 0, 'creates failed while etcd was down');
+  t.true(load.acknowledgedAt.some((at) => at > restartedAt), 'creates succeeded again after the restart');
+  await expectAllPresent(t, server, ns, load.acknowledged);
+});
+
+test.serial('3-member cluster: stopping the leader loses no acknowledged create', async (t) => {
+  const cluster = await startEtcdCluster(3);
+  const server = await serverOn(t, cluster);
+  const ns = await createNamespace(server, 'leader');
+  const load = writers(server, ns, 4);
+  await sleep(1500);
+  const leader = await cluster.leader();
+  const stoppedAt = Date.now();
+  await leader.stop('SIGKILL');
+  // Creates in flight to the lost leader time out (504 after 5 s: they may or may not have been applied); the next
+  // ones go to the new leader.
+  await sleep(8000);
+  await load.stop();
+
+  t.log(`stopped leader ${leader.name}; statuses:`, JSON.stringify(Object.fromEntries(load.statuses)));
+  t.deepEqual(
+    [...load.statuses.keys()].filter((s) => ![201, 503, 504].includes(s)),
+    [],
+    'every answer is a 201 or a 503/504 Status',
+  );
+  t.true(load.acknowledgedAt.filter((at) => at > stoppedAt + 2000).length > 20, 'creates go on with the new leader');
+  await expectAllPresent(t, server, ns, load.acknowledged);
+});
+
+test.serial('an instance cut off from etcd catches up when it is back: a CRD created meanwhile through another is served', async (t) => {
+  const etcd = await startEtcd();
+  const port = Number(new URL(etcd.endpoints[0]!).port);
+  const proxy = await startTcpProxy(port);
+  const cut = await startTestServer({ storage: 'etcd', etcd: { endpoints: [`http://127.0.0.1:${proxy.port}`] } });
+  const other = await serverOn(t, etcd);
+  t.teardown(async () => {
+    await cut.close();
+    await proxy.close();
+  });
+
+  proxy.setBlocked(true);
+  proxy.cutAll();
+  // Longer than the watch feed keeps resuming: the cut-off instance's watches (its CRD controller's too) end.
+  await cut.waitFor(async () => (await cut.request('GET', '/readyz')).status === 500, 10_000, 'readyz to fail');
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'sprockets.example.net' },
+    spec: {
+      group: 'example.net',
+      scope: 'Cluster',
+      names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket', listKind: 'SprocketList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  await installCrd(other, crd);
+
+  proxy.setBlocked(false);
+  await waitForServed(cut, 'example.net', 'v1', 'sprockets');
+  const created = await cut.request('POST', '/apis/example.net/v1/sprockets', {
+    body: { apiVersion: 'example.net/v1', kind: 'Sprocket', metadata: { name: 's1' } },
+  });
+  t.is(created.status, 201);
+  t.is((await other.request('GET', '/apis/example.net/v1/sprockets/s1')).status, 200);
+});
