@@ -2,6 +2,7 @@ import type { KVStore, KVWatch } from '../storage/kv.js';
 import type { KubeObject, ResourceType } from '../registry/resource-type.js';
 import type { Controller } from '../server/controller.js';
 import { ResourceStore } from './resource-store.js';
+import { ControllerTimers } from '../server/controller-timers.js';
 
 /** How long to wait before listing again after the watch ended (storage unavailable, history compacted). */
 const relistDelayMs = 1000;
@@ -15,8 +16,7 @@ export class ResourceInformer implements Controller {
   readonly name: string;
   private readonly objects = new Map<string, KubeObject>();
   private watch?: KVWatch;
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly timers = new ControllerTimers();
   private store!: ResourceStore;
 
   constructor(
@@ -33,9 +33,8 @@ export class ResourceInformer implements Controller {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.timers.stop();
     this.watch?.cancel();
-    clearTimeout(this.timer);
   }
 
   /** Objects are keyed `namespace/name` (`name` alone for cluster-scoped ones). */
@@ -45,6 +44,7 @@ export class ResourceInformer implements Controller {
 
   private async sync(): Promise<void> {
     const list = await this.store.list('');
+    if (this.timers.stopped) return; // stopped while listing: start no watch
     this.objects.clear();
     for (const obj of list.items) this.objects.set(keyOf(obj), obj);
     this.onChange(this.objects);
@@ -56,15 +56,8 @@ export class ResourceInformer implements Controller {
         }
         this.onChange(this.objects);
       },
-      onError: () => this.relistLater(),
+      onError: () => this.timers.retry(relistDelayMs, `listing ${this.rt.names.plural}`, () => this.sync()),
     });
-  }
-
-  private relistLater(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.sync().catch(() => this.relistLater());
-    }, relistDelayMs);
   }
 }
 

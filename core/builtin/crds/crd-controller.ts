@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../server/controller.js';
+import { ControllerTimers } from '../../server/controller-timers.js';
 import type { KVStore, KVWatch } from '../../storage/kv.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import { Tokens } from '../../tokens.js';
@@ -29,8 +30,7 @@ export class CrdController implements Controller {
   private readonly crds = new Map<string, Crd>();
   private readonly queue = new Set<string>();
   private running = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private stopped = false;
+  private readonly timers = new ControllerTimers();
 
   constructor(private readonly container: DependencyContainer) {}
 
@@ -48,7 +48,7 @@ export class CrdController implements Controller {
    */
   private async follow(): Promise<void> {
     const list = await this.crdStore.list('');
-    if (this.stopped) return;
+    if (this.timers.stopped) return;
     const listed = new Set<string>();
     for (const obj of list.items) {
       const crd = obj as Crd;
@@ -85,25 +85,16 @@ export class CrdController implements Controller {
 
   private refollow(): void {
     this.watch = undefined;
-    if (this.stopped) return;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.follow().catch((err: Error) => {
-        console.error(`kapi: listing CRDs failed (${err.message}); trying again`);
-        this.refollow();
-      });
-    }, refollowMs);
-    this.timers.add(t);
+    this.timers.retry(refollowMs, 'listing CRDs', () => this.follow());
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.timers.stop();
     this.watch?.cancel();
-    for (const t of this.timers) clearTimeout(t);
   }
 
   private enqueue(name: string): void {
-    if (this.stopped) return;
+    if (this.timers.stopped) return;
     this.queue.add(name);
     void this.drain();
   }
@@ -113,7 +104,7 @@ export class CrdController implements Controller {
     if (this.running) return;
     this.running = true;
     try {
-      while (this.queue.size && !this.stopped) {
+      while (this.queue.size && !this.timers.stopped) {
         const name = this.queue.values().next().value as string;
         this.queue.delete(name);
         try {
@@ -129,12 +120,9 @@ export class CrdController implements Controller {
   }
 
   private later(name: string): void {
-    if (this.stopped) return;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
+    this.timers.after(retryMs, () => {
       if (this.crds.has(name)) this.enqueue(name);
-    }, retryMs);
-    this.timers.add(t);
+    });
   }
 
   /** Returns false when the CRD needs another look later (custom resources still finalizing). */

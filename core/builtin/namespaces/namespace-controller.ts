@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Controller } from '../../server/controller.js';
+import { ControllerTimers } from '../../server/controller-timers.js';
 import type { KVStore, KVWatch } from '../../storage/kv.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { KubeObject } from '../../registry/resource-type.js';
@@ -28,8 +29,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
   /** The namespaces as last seen by the watch: a fast path for NamespaceLifecycle admission. */
   private readonly known = new Map<string, KubeObject>();
   private readonly working = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private stopped = false;
+  private readonly timers = new ControllerTimers();
 
   constructor(private readonly container: DependencyContainer) {}
 
@@ -44,7 +44,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
   /** Lists the namespaces and watches them; when the watch ends (storage was unavailable), lists and watches again. */
   private async follow(): Promise<void> {
     const list = await this.namespaces.list('');
-    if (this.stopped) return;
+    if (this.timers.stopped) return;
     this.known.clear();
     for (const ns of list.items) this.observe(ns);
     this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
@@ -63,21 +63,12 @@ export class NamespaceController implements Controller, NamespaceLookup {
 
   private refollow(): void {
     this.watch = undefined;
-    if (this.stopped) return;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.follow().catch((err: Error) => {
-        console.error(`kapi: listing namespaces failed (${err.message}); trying again`);
-        this.refollow();
-      });
-    }, refollowMs);
-    this.timers.add(t);
+    this.timers.retry(refollowMs, 'listing namespaces', () => this.follow());
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.timers.stop();
     this.watch?.cancel();
-    for (const t of this.timers) clearTimeout(t);
   }
 
   /**
@@ -105,7 +96,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
 
   private consider(ns: KubeObject): void {
     const name = ns.metadata?.name;
-    if (!name || !ns.metadata?.deletionTimestamp || this.working.has(name) || this.stopped) return;
+    if (!name || !ns.metadata?.deletionTimestamp || this.working.has(name) || this.timers.stopped) return;
     this.working.add(name);
     void this.finalize(name).then(
       (done) => {
@@ -121,15 +112,12 @@ export class NamespaceController implements Controller, NamespaceLookup {
   }
 
   private later(name: string): void {
-    if (this.stopped) return;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
+    this.timers.after(retryMs, () => {
       this.namespaces.find('', name).then(
         (ns) => ns && this.consider(ns),
         () => this.later(name), // storage unavailable: look again later
       );
-    }, retryMs);
-    this.timers.add(t);
+    });
   }
 
   /** Deletes the namespace's content; true when it was empty and the finalizer is removed. */
