@@ -12,7 +12,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import test from 'ava';
 import { createCa, createServingCert, type CertificatePem } from '../../plugins/auth/certificates.js';
-import { suffix, type TestServer } from './test-server.js';
+import { suffix, widget, widgetsPath, type TestServer } from './test-server.js';
 
 /** What a handler answers: a JSON body (status 200 unless given), raw bytes, or a misbehaviour. */
 export type WebhookReply =
@@ -208,4 +208,38 @@ export function webhookConfiguration(kind: 'Validating' | 'Mutating', name: stri
 /** The REST path of a webhook configuration kind (collection, or one object). */
 export function webhookConfigurationsPath(kind: 'Validating' | 'Mutating', name?: string): string {
   return `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations${name ? `/${name}` : ''}`;
+}
+
+/** A configuration's webhooks limited to namespace `ns` (see createWebhookTestNamespace), unless they select namespaces themselves. */
+export function limitedTo(config: ReturnType<typeof webhookConfiguration>, hooks: TestWebhookServer, ns: string): any {
+  const body = config(hooks);
+  for (const hook of body.webhooks) hook.namespaceSelector ??= { matchLabels: { 'kapi.test/ns': ns } };
+  return body;
+}
+
+/**
+ * Creates configurations limited to `ns`, then waits until a dry-run create in `ns` of a widget labelled `probe.labels`
+ * reaches `probe.path` (configuration reaches admission through an informer). Returns the bodies created.
+ */
+export async function installWebhookConfigurations(
+  server: TestServer,
+  hooks: TestWebhookServer,
+  kind: 'Validating' | 'Mutating',
+  ns: string,
+  probe: { path: string; labels?: Record<string, string> },
+  ...configs: ReturnType<typeof webhookConfiguration>[]
+): Promise<any[]> {
+  const bodies = [];
+  for (const config of configs) {
+    const body = limitedTo(config, hooks, ns);
+    const res = await server.request('POST', webhookConfigurationsPath(kind), { body });
+    if (res.status !== 201) throw new Error(`creating ${body.metadata.name}: ${res.status} ${res.text}`);
+    bodies.push(body);
+  }
+  await server.waitFor(async () => {
+    const before = hooks.requestsTo(probe.path).length;
+    await server.request('POST', `${widgetsPath(ns)}?dryRun=All`, { body: widget(`probe-${suffix()}`, { labels: probe.labels ?? {} }) });
+    return hooks.requestsTo(probe.path).length > before;
+  }, 10_000, `${probe.path} to be called`);
+  return bodies;
 }

@@ -10,6 +10,7 @@ import {
   webhookConfiguration,
   webhookConfigurationsPath,
   useWebhookServer,
+  installWebhookConfigurations,
 } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
@@ -19,18 +20,8 @@ const namespace = (s: TestServer) => createWebhookTestNamespace(s, 'mwh');
 
 /** Creates mutating configurations limited to `ns` and waits until a dry-run create in `ns` (of a widget with `probeLabels`) reaches `path`. */
 async function install(ns: string, path: string | { path: string; probeLabels: Record<string, string> }, ...configs: ReturnType<typeof webhookConfiguration>[]): Promise<void> {
-  const { path: probed, probeLabels } = typeof path === 'string' ? { path, probeLabels: {} } : path;
-  for (const config of configs) {
-    const body = config(hooks);
-    for (const hook of body.webhooks) hook.namespaceSelector ??= { matchLabels: { 'kapi.test/ns': ns } };
-    const res = await server.request('POST', webhookConfigurationsPath('Mutating'), { body });
-    if (res.status !== 201) throw new Error(`creating ${body.metadata.name}: ${res.status} ${res.text}`);
-  }
-  await server.waitFor(async () => {
-    const before = hooks.requestsTo(probed).length;
-    await server.request('POST', `${widgetsPath(ns)}?dryRun=All`, { body: widget(`probe-${suffix()}`, { labels: probeLabels }) });
-    return hooks.requestsTo(probed).length > before;
-  }, 10_000, `${probed} to be called`);
+  const probe = typeof path === 'string' ? { path } : { path: path.path, labels: path.probeLabels };
+  await installWebhookConfigurations(server, hooks, 'Mutating', ns, probe, ...configs);
 }
 
 const reviewsOf = (path: string, name: string) => hooks.requestsTo(path).filter((r) => r.body?.request?.name === name);

@@ -9,6 +9,8 @@ import {
   webhookConfiguration,
   webhookConfigurationsPath,
   useWebhookServer,
+  limitedTo,
+  installWebhookConfigurations,
 } from '../helpers/webhook-server.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
@@ -17,23 +19,11 @@ const hooks = useWebhookServer();
 /** A namespace labelled `kapi.test/ns: <name>` (and `labels`), so a test's webhooks see only its own namespace. */
 const namespace = (s: TestServer, labels: Record<string, string> = {}) => createWebhookTestNamespace(s, 'vwh', labels);
 
-/** The configuration's webhooks, limited to the test's namespace unless they select namespaces themselves. */
-function onlyIn(config: ReturnType<typeof webhookConfiguration>, ns: string): any {
-  const body = config(hooks);
-  for (const hook of body.webhooks) hook.namespaceSelector ??= { matchLabels: { 'kapi.test/ns': ns } };
-  return body;
-}
+const onlyIn = (config: ReturnType<typeof webhookConfiguration>, ns: string) => limitedTo(config, hooks, ns);
 
 /** Creates a validating configuration (for `ns`) and waits until a dry-run create in `ns` reaches `path`. */
 async function install(config: ReturnType<typeof webhookConfiguration>, ns: string, path: string, probeLabels: Record<string, string> = {}): Promise<any> {
-  const body = onlyIn(config, ns);
-  const res = await server.request('POST', webhookConfigurationsPath('Validating'), { body });
-  if (res.status !== 201) throw new Error(`creating ${body.metadata.name}: ${res.status} ${res.text}`);
-  await server.waitFor(async () => {
-    const before = hooks.requestsTo(path).length;
-    await server.request('POST', `${widgetsPath(ns)}?dryRun=All`, { body: widget(`probe-${suffix()}`, { labels: probeLabels }) });
-    return hooks.requestsTo(path).length > before;
-  }, 10_000, `${body.metadata.name} to be called`);
+  const [body] = await installWebhookConfigurations(server, hooks, 'Validating', ns, { path, labels: probeLabels }, config);
   return body;
 }
 
