@@ -38,7 +38,15 @@ export async function createCa(commonName: string): Promise<CertificatePem> {
 }
 
 /** A TLS serving certificate for `hosts` (DNS names or IP addresses), signed by `ca`, valid for 1 year. */
-export async function createServingCert(ca: CertificatePem, commonName: string, hosts: string[]): Promise<CertificatePem> {
+export function createServingCert(ca: CertificatePem, commonName: string, hosts: string[]): Promise<CertificatePem> {
+  return issueCert(ca, commonName, ['serverAuth'], hosts);
+}
+
+/** What a certificate may be used for (its extended key usages). */
+export type CertificateUsage = 'serverAuth' | 'clientAuth';
+
+/** A certificate for `usages`, signed by `ca`, naming `hosts` (DNS names or IP addresses; none for a client), valid for 1 year. */
+export async function issueCert(ca: CertificatePem, commonName: string, usages: CertificateUsage[], hosts: string[]): Promise<CertificatePem> {
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKey(ca.keyPem);
   const keys = await generateKeys();
@@ -54,8 +62,8 @@ export async function createServingCert(ca: CertificatePem, commonName: string, 
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(hosts.map((h) => ({ type: isIP(h) ? 'ip' : 'dns', value: h }))),
+      new x509.ExtendedKeyUsageExtension(usages.map((u) => x509.ExtendedKeyUsage[u])),
+      ...(hosts.length ? [new x509.SubjectAlternativeNameExtension(hosts.map((h) => ({ type: isIP(h) ? ('ip' as const) : ('dns' as const), value: h })))] : []),
       await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
     ],
   });
