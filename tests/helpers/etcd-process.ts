@@ -17,6 +17,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
+import { killOnWorkerExit } from './worker-exit.js';
 
 const healthyTimeoutMs = 30_000;
 const stopTimeoutMs = 10_000;
@@ -46,17 +47,6 @@ export interface EtcdCluster {
   leader(): Promise<EtcdMember>;
   /** Stops every member and removes the data. */
   close(): Promise<void>;
-}
-
-/** etcd processes still running; killed if the test worker exits without stopping them. */
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
 }
 
 /** A free loopback port (the kernel's pick; free when returned, which is enough on a test machine). */
@@ -107,7 +97,6 @@ class Member implements EtcdMember {
 
   async start(): Promise<void> {
     if (this.child) return;
-    installExitHook();
     const out = openSync(this.logFile, 'a');
     const child = spawn(
       'etcd',
@@ -134,11 +123,10 @@ class Member implements EtcdMember {
     );
     closeSync(out);
     this.child = child;
-    running.add(child);
+    killOnWorkerExit(child);
     let spawnError: Error | undefined;
     this.exited = new Promise((resolve) => {
       const gone = () => {
-        running.delete(child);
         if (this.child === child) this.child = undefined;
         resolve();
       };

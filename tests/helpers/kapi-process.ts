@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { atWorkerExit, killOnWorkerExit } from './worker-exit.js';
 
 /** The repository root: this file is compiled to `dist/tests/helpers/kapi-process.js`. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -66,24 +67,6 @@ export interface KapiProcess {
   readonly child: ChildProcess;
 }
 
-/** Server processes still running; killed if the test worker exits without stopping them. */
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of running) {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    for (const dir of tempFileDirs) removeDir(dir);
-  });
-}
-
 /** Creates a temporary directory; the caller removes it (see `removeDir`). */
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -95,10 +78,12 @@ export function removeDir(dir: string): void {
 
 /** Folders made by `tempFile`, removed when the test worker exits. */
 const tempFileDirs: string[] = [];
+atWorkerExit(() => {
+  for (const dir of tempFileDirs) removeDir(dir);
+});
 
 /** Writes `text` to a new temporary file named `name` and returns its path (removed when the worker exits). */
 export function tempFile(name: string, text: string): string {
-  installExitHook();
   const dir = tempDir('kapi-e2e-file-');
   tempFileDirs.push(dir);
   const path = join(dir, name);
@@ -108,7 +93,6 @@ export function tempFile(name: string, text: string): string {
 
 /** Starts `node bin/kapi serve --port 0 --data-dir DIR ARGS` and waits for its `kapi serving on URL` line. */
 export async function startKapi(options: StartOptions = {}): Promise<KapiProcess> {
-  installExitHook();
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDir('kapi-e2e-data-');
   const home = tempDir('kapi-e2e-home-');
@@ -118,7 +102,7 @@ export async function startKapi(options: StartOptions = {}): Promise<KapiProcess
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env },
   });
-  running.add(child);
+  killOnWorkerExit(child);
 
   let log = '';
   let stdout = '';
@@ -136,7 +120,6 @@ export async function startKapi(options: StartOptions = {}): Promise<KapiProcess
 
   const exited = new Promise<StopResult>((resolveExit) => {
     child.once('exit', (code, signal) => {
-      running.delete(child);
       resolveExit({ code, signal });
     });
   });
