@@ -7,6 +7,7 @@ import { fieldKey, type DeclType } from './schema-decl.js';
 import { parseGoDuration, parseDate, parseRFC3339 } from './time.js';
 import { isDeepStrictEqual } from 'node:util';
 import { CelError, Duration, StringKeyMap, Timestamp, celEquals, setListSemantics, type ObjectValue, type Val, type Value } from './values.js';
+import { isGoInt } from '../go-values.js';
 
 /** strfmt.ParseDateTime: RFC 3339, also with a `±hhmm` offset. */
 export function parseDateTime(s: string): Timestamp | undefined {
@@ -150,7 +151,7 @@ function generic(raw: unknown): Val {
     case 'boolean':
       return raw;
     case 'number':
-      return Number.isInteger(raw) && Math.abs(raw) < 2 ** 63 ? BigInt(raw) : raw;
+      return isGoInt(raw) ? BigInt(raw) : raw;
     default:
       return new CelError('no such overload');
   }

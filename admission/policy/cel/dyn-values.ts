@@ -4,6 +4,7 @@
  * other numbers double.
  */
 import { StringKeyMap, type Value } from '../../../schemas/cel/values.js';
+import { isGoInt } from '../../../schemas/go-values.js';
 
 export function dynValue(raw: unknown): Value {
   switch (typeof raw) {
@@ -11,7 +12,7 @@ export function dynValue(raw: unknown): Value {
     case 'boolean':
       return raw;
     case 'number':
-      return Number.isInteger(raw) && Math.abs(raw) < 2 ** 63 ? BigInt(raw) : raw;
+      return isGoInt(raw) ? BigInt(raw) : raw;
     case 'object':
       if (raw === null) return null;
       if (Array.isArray(raw)) return raw.map(dynValue);
