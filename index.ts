@@ -13,6 +13,8 @@ import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
 import { etcdStorage, memoryStorage, sqliteStorage, type EtcdStorageOptions } from './plugins/storage/index.js';
+import { jsonCodec } from './plugins/codecs/json/index.js';
+import { yamlCodec } from './plugins/codecs/yaml/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { builtinAdmission } from './admission/builtin-admission.js';
 
@@ -22,6 +24,7 @@ export type { Module } from './core/module.js';
 export { Tokens } from './core/tokens.js';
 export { ApiError, errors, fieldErrors } from './core/errors/api-error.js';
 export type { Status, StatusCause } from './core/errors/status.js';
+export type { Codec, TypeMeta, WatchFraming } from './core/codec/codec.js';
 export type { KVStore, KeyValue, KVEvent } from './core/storage/kv.js';
 export type { ResourceType, KubeObject, ObjectMeta } from './core/registry/resource-type.js';
 export type { Authenticator, UserInfo } from './core/auth/authenticator.js';
@@ -32,7 +35,7 @@ export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/admissi
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/admission/admission-attributes.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, kubeProtobufCodec };
+export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec };
 export type { EtcdStorageOptions };
 export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
 
@@ -49,13 +52,15 @@ export interface DefaultModulesOptions {
 }
 
 /**
- * The modules `kapi serve` runs: storage, the given auth, protobuf bodies, namespaces, the built-in admission plugins,
- * CRDs, discovery, OpenAPI, health.
+ * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf: kube lists
+ * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
     ...opts.authModules,
+    jsonCodec(),
+    yamlCodec(),
     kubeProtobufCodec(),
     namespacesModule(),
     builtinAdmission(),

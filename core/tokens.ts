@@ -10,7 +10,7 @@ import type { ResourceRegistry } from './registry/resource-registry.js';
 import type { WritePipeline } from './handlers/write-pipeline.js';
 import type { AdmissionPlugin } from './admission/admission-plugin.js';
 import type { NamespaceLookup } from './builtin/namespaces/namespace-lookup.js';
-import type { BodyCodec } from './codec/body-codec.js';
+import type { Codec } from './codec/codec.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -43,8 +43,8 @@ export const Tokens = {
   NamespaceLookup: token<NamespaceLookup>('NamespaceLookup'),
   /** The assembled write pipeline (registered by the server at start). */
   WritePipeline: token<WritePipeline>('WritePipeline'),
-  /** many: decoders for request bodies beyond JSON and YAML. */
-  BodyCodec: token<BodyCodec>('BodyCodec'),
+  /** many: wire formats (JSON, YAML, protobuf, CBOR), negotiated per request from Accept and Content-Type. */
+  Codec: token<Codec>('Codec'),
   /** The server's settings (ServerConfig). */
   Config: token<import('./server/server-config.js').ServerConfig>('Config'),
 } as const;

@@ -1,8 +1,10 @@
 import { errors } from '../errors/api-error.js';
+import type { Codec, TypeMeta } from './codec.js';
+import type { CodecSet } from './codec-set.js';
 
-/** What a response should be: its wire format and which representation of the resource. */
+/** What a response should be: its codec and which representation of the resource. */
 export interface Negotiated {
-  format: 'json' | 'yaml';
+  codec: Codec;
   /**
    * `object`: the resource as stored; `Table` / `PartialObjectMetadata`: meta.k8s.io conversions (a list answers
    * `PartialObjectMetadata` with a PartialObjectMetadataList; `as=PartialObjectMetadataList` negotiates to it too).
@@ -12,6 +14,16 @@ export interface Negotiated {
   metaVersion?: 'v1' | 'v1beta1';
   /** The Content-Type to answer with. */
   contentType: string;
+}
+
+/** What a resource endpoint answers with, for negotiation. */
+export interface Endpoint extends TypeMeta {
+  /** Whether it answers with a list (so a PartialObjectMetadata conversion is a PartialObjectMetadataList). */
+  list: boolean;
+  /** Whether meta.k8s.io conversions (Table, PartialObjectMetadata) are served (reads only). */
+  conversions: boolean;
+  /** A watch: the codec must have a stream form. */
+  watch: boolean;
 }
 
 interface MediaRange {
@@ -56,47 +68,90 @@ function specificity(type: string): number {
   return type.endsWith('/*') ? 1 : 2;
 }
 
+/** Whether an Accept header is one every codec set answers with plain JSON: no parsing needed (the common case). */
+export function isPlainJsonAccept(accept: string | undefined): boolean {
+  return !accept || accept === 'application/json' || accept === '*/*';
+}
+
+/** Whether a media range names the codec: exactly, as `type/*`, or as `*\/*`. */
+function matches(range: MediaRange, codec: Codec): boolean {
+  if (range.type === '*/*' || range.type === codec.mediaType) return true;
+  return range.type.endsWith('/*') && codec.mediaType.startsWith(range.type.slice(0, -1));
+}
+
 /** The `as=` kinds kube converts resources to, and the representation each one answers with. */
 const conversions: Record<string, Negotiated['as']> = {
   Table: 'Table',
   PartialObjectMetadata: 'PartialObjectMetadata',
   PartialObjectMetadataList: 'PartialObjectMetadata',
 };
-const plainJson: Negotiated = Object.freeze({ format: 'json', as: 'object', contentType: 'application/json' });
 const metaVersions = new Set(['v1', 'v1beta1']);
+/** kube converts to Table for these media types only (RequestScope.AllowsMediaTypeTransform). */
+const tableMediaTypes = new Set(['application/json', 'application/yaml']);
 
 /**
- * Picks the response representation from Accept, as kube-apiserver does for resource endpoints: the best media range
- * the server can satisfy wins, and one asking for a conversion the server cannot do (an unknown `as`, a group other
- * than meta.k8s.io, a version other than v1/v1beta1, or any conversion when `allowConversion` is false) is skipped.
- * Nothing acceptable is 406.
+ * Picks the response codec and representation from Accept, as kube-apiserver does for resource endpoints: for each
+ * media range, best first, the first codec it names whose parameters the endpoint can satisfy wins. A codec that
+ * cannot encode the representation is skipped (kube's StandardSerializers: no protobuf for custom resources), as is a
+ * conversion the endpoint cannot do (an unknown `as`, a group other than meta.k8s.io, a version other than
+ * v1/v1beta1, a Table in anything but JSON or YAML, any conversion on writes) and a `stream` other than `watch` or on
+ * a codec without a stream form. Nothing acceptable is 406 listing every codec's media type; a watch whose choice
+ * has no stream form is 406 listing the watch media types (NegotiateOutputMediaTypeStream).
  */
-export function negotiate(accept: string | undefined, allowConversion = true): Negotiated {
-  if (!accept || accept === 'application/json' || accept === '*/*') return plainJson; // the common case, no parsing
-  for (const r of parseAccept(accept)) {
-    const format = formatOf(r.type);
-    if (!format) continue;
-    const mediaType = format === 'json' ? 'application/json' : 'application/yaml';
-    const { as, g, v } = r.params;
-    // kube treats any of as/g/v as a conversion request (e.g. `g=meta.k8s.io;v=v1` alone names no kind: skipped).
-    if (as === undefined && g === undefined && v === undefined) return { format, as: 'object', contentType: mediaType };
-    const target = as !== undefined && Object.hasOwn(conversions, as) ? conversions[as] : undefined;
-    if (!allowConversion || !target || g !== 'meta.k8s.io' || !metaVersions.has(v ?? '')) continue;
-    const metaVersion = v as 'v1' | 'v1beta1';
-    return { format, as: target, metaVersion, contentType: `${mediaType};as=${as};v=${metaVersion};g=meta.k8s.io` };
+export function negotiate(accept: string | undefined, codecs: CodecSet, endpoint: Endpoint): Negotiated {
+  // One media type without parameters (`application/cbor`): no parsing, the same answer as below.
+  const plain = codecs.plain.get(accept ?? '');
+  if (plain && plain.codec.encodes(endpoint) && (!endpoint.watch || plain.codec.stream)) return plain;
+  for (const range of parseAccept(accept)) {
+    for (const codec of codecs.all) {
+      if (!matches(range, codec)) continue;
+      const negotiated = acceptRange(range.params, codec, endpoint);
+      if (!negotiated) continue;
+      if (endpoint.watch && !codec.stream) throw notAcceptable(codecs.streamMediaTypes);
+      return negotiated;
+    }
   }
-  throw errors.notAcceptable('only the following media types are accepted: application/json, application/yaml');
+  throw notAcceptable(codecs.mediaTypes);
 }
 
-function formatOf(type: string): Negotiated['format'] | undefined {
-  switch (type) {
-    case 'application/json':
-    case 'application/*':
-    case '*/*':
-      return 'json';
-    case 'application/yaml':
-      return 'yaml';
-    default:
-      return undefined;
+function notAcceptable(mediaTypes: string[]) {
+  return errors.notAcceptable(`only the following media types are accepted: ${mediaTypes.join(', ')}`);
+}
+
+/** The response a media range's parameters ask of this codec, or undefined when the endpoint cannot give it. */
+function acceptRange(params: Record<string, string>, codec: Codec, endpoint: Endpoint): Negotiated | undefined {
+  const { as, g, v, stream, sv } = params;
+  if (stream && (stream !== 'watch' || !codec.stream)) return undefined;
+  if (sv && sv !== 'v1') return undefined; // the meta group's version, the only one kube serves generic output in
+  // kube treats any of as/g/v as a conversion request (e.g. `g=meta.k8s.io;v=v1` alone names no kind: skipped).
+  if (as === undefined && g === undefined && v === undefined) {
+    return codec.encodes(endpoint) ? { codec, as: 'object', contentType: codec.mediaType } : undefined;
   }
+  const target = as !== undefined && Object.hasOwn(conversions, as) ? conversions[as] : undefined;
+  if (!endpoint.conversions || !target || g !== 'meta.k8s.io' || !metaVersions.has(v ?? '')) return undefined;
+  if (target === 'Table' && !tableMediaTypes.has(codec.mediaType)) return undefined;
+  const metaVersion = v as 'v1' | 'v1beta1';
+  const kind = target === 'Table' ? 'Table' : endpoint.list ? 'PartialObjectMetadataList' : 'PartialObjectMetadata';
+  if (!codec.encodes({ apiVersion: `meta.k8s.io/${metaVersion}`, kind })) return undefined;
+  return { codec, as: target, metaVersion, contentType: `${codec.mediaType};as=${as};v=${metaVersion};g=meta.k8s.io` };
+}
+
+const statusType: TypeMeta = Object.freeze({ apiVersion: 'v1', kind: 'Status' });
+
+/**
+ * The codec an error Status is written in, as kube's ErrorNegotiated picks it: the first codec Accept names that can
+ * encode a v1 Status, with no conversion (a range asking for one is skipped). Undefined when there is none: kube then
+ * writes the Status as raw JSON (that is how a 406 for `Accept: text/html` is answered).
+ */
+export function negotiateError(accept: string | undefined, codecs: CodecSet): Codec | undefined {
+  if (isPlainJsonAccept(accept)) return codecs.json;
+  for (const range of parseAccept(accept)) {
+    const { as, g, v, stream, sv } = range.params;
+    if (as !== undefined || g !== undefined || v !== undefined || sv) continue;
+    for (const codec of codecs.all) {
+      if (!matches(range, codec) || (stream && (stream !== 'watch' || !codec.stream))) continue;
+      if (codec.encodes(statusType)) return codec;
+    }
+  }
+  return undefined;
 }

@@ -5,7 +5,8 @@ import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { decodeBody } from '../codec/body-decoder.js';
-import { checkNameAndNamespace } from './type-meta.js';
+import type { Codec } from '../codec/codec.js';
+import { checkNameAndNamespace, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
 import { admitUpdate, inRequestVersion } from './update-handler.js';
 import { admitCreate } from './create-handler.js';
@@ -14,18 +15,19 @@ import { serverSideApply } from '../ssa/field-manager.js';
 import { fieldManagerContext } from './field-tracking.js';
 import { parseForce } from './write-options.js';
 
-/** The media type of server-side apply patches (YAML, so JSON too). */
+/** The YAML server-side apply patch media type (so JSON too), the one OpenAPI advertises. */
 export const applyPatchType = 'application/apply-patch+yaml';
 
 /**
- * Server-side apply (PATCH with application/apply-patch+yaml): the body is the manager's whole intent for the fields
- * it sets. It is merged into the live object by the schema's merge model, with conflicts against other managers'
- * fields (409 unless force=true); an object that does not exist yet is created (201).
+ * Server-side apply (PATCH in a codec's apply patch media type: application/apply-patch+yaml, …+cbor): the body is
+ * the manager's whole intent for the fields it sets, decoded by that codec. It is merged into the live object by the
+ * schema's merge model, with conflicts against other managers' fields (409 unless force=true); an object that does
+ * not exist yet is created (201).
  */
-export async function handleApply(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+export async function handleApply(scope: RequestScope, maxBodyBytes: number, codec: Codec): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const force = parseForce(scope.query);
-  const applied = await readApplyBody(scope, maxBodyBytes);
+  const applied = await readApplyBody(scope, maxBodyBytes, codec);
   const ctx = fieldManagerContext(scope);
   const { namespace, name, subresource } = scope.info;
 
@@ -55,10 +57,8 @@ export async function handleApply(scope: RequestScope, maxBodyBytes: number): Pr
  * The applied configuration: one object without managedFields. Its apiVersion and kind must be the endpoint's, and
  * are not filled in as for other writes: the apply checks them (400 "invalid object type").
  */
-async function readApplyBody(scope: RequestScope, maxBodyBytes: number): Promise<KubeObject> {
-  const raw = await readRawBody(scope.ctx, maxBodyBytes);
-  // kubectl sends JSON, which is YAML too: parse it as JSON first, far faster than the YAML parser.
-  const value = raw[0] === 0x7b ? (tryJson(raw) ?? decodeBody(raw, 'application/yaml')) : decodeBody(raw, 'application/yaml');
+async function readApplyBody(scope: RequestScope, maxBodyBytes: number, codec: Codec): Promise<KubeObject> {
+  const value = decodeBody(codec, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
   }
@@ -71,13 +71,4 @@ async function readApplyBody(scope: RequestScope, maxBodyBytes: number): Promise
   if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
   checkNameAndNamespace(obj, scope);
   return obj;
-}
-
-/** The body as JSON, or undefined when it is not JSON (then it is read as YAML, with YAML's errors). */
-function tryJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

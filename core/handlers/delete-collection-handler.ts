@@ -8,7 +8,7 @@ import type { KubeObject } from '../registry/resource-type.js';
 
 /** DELETE of a collection: every object matching the selectors; answers the list of what was deleted. */
 export async function handleDeleteCollection(scope: RequestScope, maxBodyBytes: number): Promise<void> {
-  const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
+  const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   const list = await scope.store.list(scope.info.namespace, { filter: selectorFilter(scope) });
   const deleted: KubeObject[] = [];
   for (const item of list.items) {

@@ -11,7 +11,7 @@ import type { KubeObject } from '../registry/resource-type.js';
  * orphanDependents=false, as kube does for compatibility).
  */
 export async function handleDelete(scope: RequestScope, maxBodyBytes: number): Promise<void> {
-  const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes);
+  const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   await admitDelete(scope, opts);
   const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, opts.preconditions, { dryRun: opts.dryRun });
   if (deleted && !scope.rt.custom) {

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { errors } from '../errors/api-error.js';
-import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import { decodeBody } from '../codec/body-decoder.js';
+import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
 import { parseDryRun, parseIntParam } from './query-options.js';
 import type { DeletePreconditions } from '../store/resource-store.js';
@@ -16,12 +17,18 @@ export interface DeleteOptions {
 
 const policies = ['Orphan', 'Background', 'Foreground'];
 
-/** DeleteOptions from the (optional) body and the query, as kube merges them. */
-export async function readDeleteOptions(ctx: Context, query: URLSearchParams, maxBodyBytes: number): Promise<DeleteOptions> {
+/** What a DeleteOptions body is decoded as (kube accepts it under any group version too). */
+const deleteOptionsType = { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
+
+/**
+ * DeleteOptions from the (optional) body and the query, as kube merges them. A body is decoded by the codec its
+ * Content-Type names (415 when none does), as kube negotiates it only when there is a body.
+ */
+export async function readDeleteOptions(ctx: Context, query: URLSearchParams, maxBodyBytes: number, codecs: CodecSet): Promise<DeleteOptions> {
   const raw = await readRawBody(ctx, maxBodyBytes);
   let body: Record<string, unknown> = {};
   if (raw.length > 0) {
-    const parsed = decodeBody(raw, baseMediaType(ctx.get('content-type')) || 'application/json');
+    const parsed = decodeBody(codecs.forBody(ctx.get('content-type')), raw, deleteOptionsType);
     if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) throw errors.badRequest('the DeleteOptions provided are malformed: expected a JSON object');
     body = (parsed ?? {}) as Record<string, unknown>;
   }

@@ -4,7 +4,7 @@ import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
-import { checkNameAndNamespace, checkTypeMeta } from './type-meta.js';
+import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
 import { admitUpdate, inRequestVersion } from './update-handler.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
@@ -13,13 +13,19 @@ import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 import { modelOf } from './merge-model.js';
 import { validateWriteOptions } from './write-options.js';
 import { applyPatchType, handleApply } from './apply-handler.js';
+import type { CodecSet } from '../codec/codec-set.js';
 
 const jsonPatch = 'application/json-patch+json';
 const mergePatch = 'application/merge-patch+json';
 const strategicMergePatch = 'application/strategic-merge-patch+json';
 
-/** Every patch type kapi serves, for every resource (strategic merge patch for custom resources too). */
-const servedPatchTypes = [jsonPatch, mergePatch, strategicMergePatch, applyPatchType];
+/** The JSON patch types kapi serves for every resource (strategic merge patch for custom resources too). */
+const jsonPatchTypes = [jsonPatch, mergePatch, strategicMergePatch];
+
+/** Every patch type served: the JSON ones, then server-side apply in each codec's apply patch media type, as kube lists them. */
+function servedPatchTypes(codecs: CodecSet): string[] {
+  return [...jsonPatchTypes, ...codecs.applyPatchMediaTypes];
+}
 
 /**
  * The patch types OpenAPI advertises, as kube-apiserver does: no strategic merge patch for custom resources (kubectl
@@ -36,9 +42,8 @@ export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 /** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
 export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  const types = servedPatchTypes.filter((t) => t !== applyPatchType); // apply has its own handler
-  if (!types.includes(mediaType)) throw errors.unsupportedMediaType(types);
-  const patch = decodeBody(await readRawBody(scope.ctx, maxBodyBytes), 'application/json');
+  if (!jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(jsonPatchTypes); // apply has its own handler
+  const patch = decodeBody(scope.codecs.json, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
@@ -57,9 +62,10 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
 /** PATCH of one object (or its status): server-side apply, or a JSON / merge / strategic merge patch. */
 export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
-  if (!servedPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes);
-  validateWriteOptions(scope.query, 'PatchOptions', mediaType === applyPatchType);
-  if (mediaType === applyPatchType) return handleApply(scope, maxBodyBytes);
+  const applyCodec = scope.codecs.forApplyPatch(mediaType);
+  if (!applyCodec && !jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes(scope.codecs));
+  validateWriteOptions(scope.query, 'PatchOptions', applyCodec !== undefined);
+  if (applyCodec) return handleApply(scope, maxBodyBytes, applyCodec);
   const applyPatch = await readPatch(scope, maxBodyBytes);
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const result = await scope.store.update(

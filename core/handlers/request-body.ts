@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { errors } from '../errors/api-error.js';
-import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
-import type { BodyCodec } from '../codec/body-codec.js';
-import { duplicateFields } from '../codec/duplicate-fields.js';
+import { decodeBody } from '../codec/body-decoder.js';
+import type { CodecSet } from '../codec/codec-set.js';
+import type { TypeMeta } from '../codec/codec.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
@@ -26,31 +26,19 @@ function tooLarge(ctx: Context, maxBytes: number) {
   return errors.tooLarge(`Request entity too large: limit is ${maxBytes}`);
 }
 
-const objectMediaTypes = ['application/json', 'application/yaml'];
-
 export interface ObjectBody {
   object: Record<string, unknown>;
-  /** Paths of keys a JSON body repeats within one object (kube's strict decoding reports them). */
+  /** Paths of keys the body repeats within one object (kube's strict decoding reports them), for formats that can. */
   duplicates: string[];
 }
 
-/** Reads and parses a body that must be one object (create/update), in JSON, YAML or a codec plugin's format. */
-export async function readObjectBody(
-  ctx: Context,
-  maxBytes: number,
-  codecs: BodyCodec[],
-  expected: { apiVersion: string; kind: string },
-): Promise<ObjectBody> {
-  const mediaType = baseMediaType(ctx.get('content-type'));
-  const codec = codecs.find((c) => c.mediaTypes.includes(mediaType));
-  if (mediaType && !codec && !objectMediaTypes.includes(mediaType)) {
-    throw errors.unsupportedMediaType([...objectMediaTypes, ...codecs.flatMap((c) => c.mediaTypes)]);
-  }
+/** Reads and decodes a body that must be one object (create/update) with the codec its Content-Type names (415 if none). */
+export async function readObjectBody(ctx: Context, maxBytes: number, codecs: CodecSet, expected: TypeMeta): Promise<ObjectBody> {
+  const codec = codecs.forBody(ctx.get('content-type'));
   const raw = await readRawBody(ctx, maxBytes);
-  const value = codec ? codec.decode(raw, expected) : decodeBody(raw, mediaType || 'application/json');
+  const value = decodeBody(codec, raw, expected);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
   }
-  const json = !codec && !mediaType.endsWith('yaml');
-  return { object: value as Record<string, unknown>, duplicates: json ? duplicateFields(raw.toString('utf8')) : [] };
+  return { object: value as Record<string, unknown>, duplicates: codec.duplicateFields?.(raw) ?? [] };
 }

@@ -5,7 +5,7 @@ import type { UserInfo } from '../auth/authenticator.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from './write-pipeline.js';
-import type { BodyCodec } from '../codec/body-codec.js';
+import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
 import type { WatchCacheConfig } from '../server/server-config.js';
 
@@ -27,8 +27,8 @@ export interface RequestScope {
   /** How to encode the response (resolved lazily: writes decode first, then negotiate). */
   negotiated: Negotiated;
   pipeline: WritePipeline;
-  /** Request-body codecs beyond JSON/YAML. */
-  codecs: BodyCodec[];
+  /** The registered codecs: request bodies are decoded by the one their Content-Type names. */
+  codecs: CodecSet;
 }
 
 export type VerbHandler = (scope: RequestScope) => Promise<void>;

@@ -1,4 +1,3 @@
-import YAML from 'yaml';
 import type { Context } from 'koa';
 import type { KubeObject } from '../registry/resource-type.js';
 import { apiVersionOf } from '../registry/resource-type.js';
@@ -15,11 +14,11 @@ export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'ver
   return toRequestVersion(scope.rt, scope.version, obj);
 }
 
-/** Writes a body in the negotiated format. */
-export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'format' | 'contentType'>, code: number, body: unknown): void {
+/** Writes a body with the negotiated codec. */
+export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'codec' | 'contentType'>, code: number, body: object): void {
   ctx.status = code;
   // Set after the body: koa would otherwise guess a type from the string. set() skips koa's mime lookup.
-  ctx.body = negotiated.format === 'yaml' ? YAML.stringify(body) : JSON.stringify(body);
+  ctx.body = negotiated.codec.encode(body);
   ctx.set('Content-Type', negotiated.contentType);
 }
 
@@ -59,7 +58,7 @@ export function respondObject(scope: RequestScope, code: number, obj: KubeObject
 
 function writeObject(scope: RequestScope, code: number, versioned: KubeObject, include: IncludeObject): void {
   const n = scope.negotiated;
-  let body: unknown = versioned;
+  let body: object = versioned;
   if (n.as === 'Table') {
     body = toTable([versioned], tableColumns(scope), { includeObject: include, metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {
@@ -81,7 +80,7 @@ function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], i
   const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
   if (list.continueToken) listMeta['continue'] = list.continueToken;
   if (list.remainingItemCount !== undefined) listMeta['remainingItemCount'] = list.remainingItemCount;
-  let body: unknown;
+  let body: object;
   if (n.as === 'Table') {
     body = toTable(items, tableColumns(scope), { includeObject: include, listMeta, metaVersion: metaVersionOf(n) });
   } else if (n.as === 'PartialObjectMetadata') {

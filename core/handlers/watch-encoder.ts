@@ -9,6 +9,7 @@ import { includeObject, metaVersionOf, partialMetadata, tableColumns } from './r
 import { converterFor } from '../conversion/converters.js';
 import { toRequestVersion } from '../conversion/versioned-objects.js';
 import { EventConversion } from '../watch/event-conversion.js';
+import type { WatchFraming } from '../codec/codec.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -16,9 +17,10 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 /**
- * Encodes watch events as JSON lines in the watch's representation (the object in the addressed version, a Table, or
- * PartialObjectMetadata). An event shared by many watches is encoded once per representation and event type. With a
- * conversion webhook, events must be `prepare`d (converted, once per event and version) before they are encoded.
+ * Encodes watch events as the negotiated codec frames them (JSON lines, length-prefixed protobuf, a CBOR sequence), in
+ * the watch's representation (the object in the addressed version, a Table, or PartialObjectMetadata). An event shared
+ * by many watches is encoded once per media type, representation and event type. With a conversion webhook, events
+ * must be `prepare`d (converted, once per event and version) before they are encoded.
  */
 export class WatchEventEncoder {
   /** Identifies everything the encoding depends on besides the event: watches with equal keys share encodings. */
@@ -30,13 +32,16 @@ export class WatchEventEncoder {
   private readonly metaVersion: string;
   /** Set when objects convert through a webhook: the conversion every watch of this version shares. */
   private readonly conversion?: EventConversion;
+  /** How the negotiated codec frames events (negotiation only picks codecs that have a stream form for watches). */
+  private readonly framing: WatchFraming;
 
   constructor(private readonly scope: RequestScope) {
+    this.framing = scope.negotiated.codec.stream!;
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
     if (!converterFor(scope.rt).synchronous) this.conversion = new EventConversion(scope.rt, scope.version);
     const version = this.conversion ? this.conversion.id : scope.version;
-    this.representation = `${version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
+    this.representation = `${scope.negotiated.codec.mediaType}|${version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
     this.keys = { ADDED: `${this.representation}|ADDED`, MODIFIED: `${this.representation}|MODIFIED`, DELETED: `${this.representation}|DELETED` };
   }
 
@@ -51,7 +56,7 @@ export class WatchEventEncoder {
   }
 
   event(type: WatchEventType, e: CacheEvent): Buffer {
-    return encodedOnce(e, this.keys[type], () => line(type, this.present(this.versioned(e))));
+    return encodedOnce(e, this.keys[type], () => this.framing.encodeEvent(type, this.present(this.versioned(e))));
   }
 
   /** The event's object in the watched version: prepared by the webhook, or converted now (strategy None never waits). */
@@ -66,19 +71,24 @@ export class WatchEventEncoder {
     const apiVersion = `meta.k8s.io/${this.metaVersion}`;
     switch (this.scope.negotiated.as) {
       case 'Table':
-        return line('BOOKMARK', { kind: 'Table', apiVersion, metadata: { resourceVersion: String(revision) }, columnDefinitions: [], rows: [] });
+        return this.framing.encodeEvent('BOOKMARK', { kind: 'Table', apiVersion, metadata: { resourceVersion: String(revision) }, columnDefinitions: [], rows: [] });
       case 'PartialObjectMetadata':
-        return line('BOOKMARK', { kind: 'PartialObjectMetadata', apiVersion, metadata });
+        return this.framing.encodeEvent('BOOKMARK', { kind: 'PartialObjectMetadata', apiVersion, metadata });
       default:
-        return line('BOOKMARK', { kind: this.scope.rt.names.kind, apiVersion: apiVersionOf(this.scope.rt.group, this.scope.version), metadata });
+        return this.framing.encodeEvent('BOOKMARK', { kind: this.scope.rt.names.kind, apiVersion: apiVersionOf(this.scope.rt.group, this.scope.version), metadata });
     }
   }
 
   error(status: Status): Buffer {
-    return line('ERROR', status);
+    return this.framing.encodeEvent('ERROR', status);
   }
 
-  private present(versioned: KubeObject): unknown {
+  /** The watch's media type for its Content-Type header (e.g. application/json, application/cbor-seq). */
+  get contentType(): string {
+    return this.framing.contentType;
+  }
+
+  private present(versioned: KubeObject): object {
     switch (this.scope.negotiated.as) {
       case 'Table':
         return toTable([versioned], tableColumns(this.scope), { includeObject: this.include, metaVersion: metaVersionOf(this.scope.negotiated) });
@@ -88,8 +98,4 @@ export class WatchEventEncoder {
         return versioned;
     }
   }
-}
-
-function line(type: string, object: unknown): Buffer {
-  return Buffer.from(JSON.stringify({ type, object }) + '\n');
 }

@@ -19,7 +19,8 @@ const maxQueuedDeliveries = 10_000;
 const initialChunkBytes = 256 * 1024;
 
 /**
- * A watch, served from the resource's watch cache: a chunked stream of `{"type","object"}` JSON lines.
+ * A watch, served from the resource's watch cache: a chunked stream of events framed by the negotiated codec
+ * (`{"type","object"}` JSON lines by default).
  * - resourceVersion unset / "0": ADDED events for the current state (consistent / any), then every change;
  *   N: every change after N (410 Expired as an ERROR event when the cache's history no longer reaches back to N).
  * - sendInitialEvents=true (streaming list): the state at least as new as resourceVersion, then a BOOKMARK marked
@@ -40,8 +41,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
 
   ctx.respond = false;
   const res = ctx.res;
-  const contentType = scope.negotiated.contentType.startsWith('application/json') ? 'application/json' : scope.negotiated.contentType;
-  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
 
   await new Promise<void>((resolve) => {

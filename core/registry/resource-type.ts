@@ -81,6 +81,8 @@ export interface ResourceType {
   custom?: boolean;
   /** How objects convert between versions (a CRD's spec.conversion); absent: strategy None. */
   conversion?: CustomResourceConversion;
+  /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
+  annotations?: Record<string, string>;
 }
 
 /** Any Kubernetes object as it travels through kapi. */

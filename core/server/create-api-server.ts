@@ -14,6 +14,7 @@ import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-c
 import type { Controller } from './controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { Compactor } from '../storage/compactor.js';
+import { CodecSet } from '../codec/codec-set.js';
 
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
@@ -55,7 +56,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         kv,
         pipeline,
         maxBodyBytes: config.maxRequestBodyBytes,
-        codecs: resolveAllOrNone(container, Tokens.BodyCodec),
+        codecs: new CodecSet(resolveAllOrNone(container, Tokens.Codec)),
         caches,
         watchConfig: config.watchCache,
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),

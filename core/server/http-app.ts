@@ -9,6 +9,9 @@ import type { ServerRoute } from './server-route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
 import { forbiddenMessage } from './forbidden-message.js';
 import { compressResponses } from './response-compression.js';
+import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
+import type { Codec } from '../codec/codec.js';
+import { negotiateError } from '../codec/negotiation.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -35,7 +38,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   prefixes.sort((a, b) => b.path.length - a.path.length);
 
   app.use(compressResponses); // outermost, so error Status bodies are compressed by the same rule
-  app.use(renderErrors);
+  app.use(renderErrors(deps.codecs));
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
@@ -87,22 +90,40 @@ async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authori
   throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
 }
 
-/** Any error thrown below becomes a Status in JSON; unexpected ones are 500 and logged. */
-async function renderErrors(ctx: Context, next: () => Promise<unknown>): Promise<void> {
-  try {
-    await next();
-  } catch (err) {
-    const apiError = err instanceof ApiError ? err : unexpected(err);
-    if (ctx.respond === false && ctx.res.headersSent) {
-      ctx.res.end();
-      return;
+/**
+ * Any error thrown below becomes a Status, in the codec Accept negotiates for it (kube's ErrorNegotiated), else as
+ * JSON; unexpected errors are 500 and logged.
+ */
+function renderErrors(codecs: CodecSet) {
+  return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
+    try {
+      await next();
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : unexpected(err);
+      if (ctx.respond === false && ctx.res.headersSent) {
+        ctx.res.end();
+        return;
+      }
+      ctx.respond = true;
+      ctx.status = apiError.code;
+      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
+      const { body, contentType } = encodeStatus(negotiateError(ctx.get('accept'), codecs), apiError);
+      ctx.body = body;
+      ctx.set('Content-Type', contentType); // after the body, and without koa's "; charset=utf-8", as kube sends it
     }
-    ctx.respond = true;
-    ctx.status = apiError.code;
-    for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
-    ctx.body = JSON.stringify(apiError.status);
-    ctx.set('Content-Type', 'application/json'); // after the body, and without koa's "; charset=utf-8", as kube sends it
+  };
+}
+
+/** The Status in the codec, or as raw JSON without one or when the codec fails (kube's WriteRawJSON). */
+function encodeStatus(codec: Codec | undefined, apiError: ApiError): { body: string | Buffer; contentType: string } {
+  if (codec) {
+    try {
+      return { body: codec.encode(apiError.status), contentType: codec.mediaType };
+    } catch (err) {
+      console.error(`kapi: cannot encode a Status as ${codec.mediaType}:`, err);
+    }
   }
+  return { body: JSON.stringify(apiError.status), contentType: jsonMediaType };
 }
 
 function unexpected(err: unknown): ApiError {

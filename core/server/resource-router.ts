@@ -5,12 +5,13 @@ import type { KVStore } from '../storage/kv.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import type { WritePipeline } from '../handlers/write-pipeline.js';
 import type { RequestScope } from '../handlers/request-scope.js';
-import type { BodyCodec } from '../codec/body-codec.js';
+import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCaches } from '../watch/watch-caches.js';
 import type { WatchCacheConfig } from './server-config.js';
 import { errors } from '../errors/api-error.js';
 import { ResourceStore } from '../store/resource-store.js';
-import { negotiate } from '../codec/negotiation.js';
+import { isPlainJsonAccept, negotiate, type Endpoint } from '../codec/negotiation.js';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.js';
 import { handleGet } from '../handlers/get-handler.js';
 import { handleList } from '../handlers/list-handler.js';
 import { handleWatch } from '../handlers/watch-handler.js';
@@ -28,7 +29,7 @@ export interface ResourceRouterDeps {
   kv: KVStore;
   pipeline: WritePipeline;
   maxBodyBytes: number;
-  codecs: BodyCodec[];
+  codecs: CodecSet;
   caches: WatchCaches;
   watchConfig: WatchCacheConfig;
 }
@@ -49,6 +50,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     throw errors.methodNotAllowed();
   }
   if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
+  const accept = ctx.get('accept');
 
   const scope: RequestScope = {
     ctx,
@@ -61,7 +63,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     watchConfig: deps.watchConfig,
     query,
     user,
-    negotiated: negotiate(ctx.get('accept'), info.verb === 'get' || info.verb === 'list' || info.verb === 'watch'),
+    negotiated: isPlainJsonAccept(accept) ? deps.codecs.plainJson : negotiate(accept, deps.codecs, endpoint(rt, info)),
     pipeline: deps.pipeline,
     codecs: deps.codecs,
   };
@@ -88,4 +90,19 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     default:
       throw errors.methodNotAllowed();
   }
+}
+
+/**
+ * What the request's endpoint answers with, for content negotiation: the resource's kind decides which codecs serve
+ * it, subresources included (kube's StandardSerializers are per resource: no protobuf for custom resources).
+ */
+function endpoint(rt: ResourceType, info: RequestInfo): Endpoint {
+  const list = info.verb === 'list' || info.verb === 'deletecollection';
+  return {
+    apiVersion: apiVersionOf(rt.group, info.apiVersion),
+    kind: list ? rt.names.listKind : rt.names.kind,
+    list,
+    conversions: info.verb === 'get' || info.verb === 'list' || info.verb === 'watch',
+    watch: info.verb === 'watch',
+  };
 }

@@ -3,13 +3,13 @@ import test from 'ava';
 import { container } from 'tsyringe';
 import { ApiError } from '../../core/errors/api-error.js';
 import { Tokens } from '../../core/tokens.js';
+import { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import {
   KubeProtobufCodec,
   decodeKubeProtobuf,
   encodeKubeProtobuf,
   kubeProtobufCodec,
   kubeProtobufMediaType,
-  supportsKubeProtobuf,
   unwrapKubeProtobuf,
 } from '../../plugins/codecs/protobuf/index.js';
 
@@ -158,21 +158,23 @@ test('an empty Namespace is what Go encodes for the zero value (creationTimestam
   });
 });
 
-test('Time: zero instants are null, nanos normalize and are dropped, zone is UTC', (t) => {
+test('Time reads as metav1.Time.Unmarshal: an empty message is the zero time (null), else time.Unix(seconds, nanos)', (t) => {
   const meta = (time: Bytes) => decodeKubeProtobuf(envelope('v1', 'Namespace', msg(1, s(1, 'x'), msg(8, time))), nsExpected).metadata as Record<string, unknown>;
   t.is(meta([]).creationTimestamp, null);
-  t.is(meta([...vi(1, 0), ...vi(2, 0)]).creationTimestamp, null);
   t.is(meta(vi(1, -62135596800)).creationTimestamp, null, "Go's zero time.Time");
-  t.is(meta(vi(1, 0)).creationTimestamp, null);
-  t.is(meta(vi(2, 5)).creationTimestamp, '1970-01-01T00:00:00Z');
-  t.is(meta([...vi(1, t2026), ...vi(2, 1_500_000_000)]).creationTimestamp, '2026-01-02T03:04:06Z');
+  // Fields on the wire, even zero ones, make a real instant: the Unix epoch.
+  t.is(meta([...vi(1, 0), ...vi(2, 0)]).creationTimestamp, '1970-01-01T00:00:00Z');
+  t.is(meta(vi(1, 0)).creationTimestamp, '1970-01-01T00:00:00Z');
+  t.is(meta(vi(2, 5)).creationTimestamp, '1970-01-01T00:00:00Z', 'nanos are not printed');
+  t.is(meta([...vi(1, t2026), ...vi(2, 1_500_000_000)]).creationTimestamp, '2026-01-02T03:04:06Z', 'nanos beyond a second carry');
   t.is(meta(vi(1, -1)).creationTimestamp, '1969-12-31T23:59:59Z');
   t.is(meta(vi(1, 253402300799)).creationTimestamp, '9999-12-31T23:59:59Z');
   apiError(t, () => meta(vi(1, 253402300800)), 400);
-  // A present but zero deletionTimestamp (a non-nil *Time) is null, an absent one is left out.
+  // A present but empty deletionTimestamp (a non-nil *Time holding the zero time) is null, an absent one is left out.
   const del = decodeKubeProtobuf(envelope('v1', 'Namespace', msg(1, msg(9))), nsExpected).metadata as Record<string, unknown>;
   t.true('deletionTimestamp' in del);
   t.is(del.deletionTimestamp, null);
+  t.false('deletionTimestamp' in meta([]));
 });
 
 test('int64 values beyond 32 bits and negative ones survive', (t) => {
@@ -210,7 +212,6 @@ test('DeleteOptions decode under any apiVersion with pointer fields kept when ze
 test('an envelope without typeMeta takes apiVersion and kind from the endpoint (copyKindDefaults)', (t) => {
   const body = Buffer.from([...magic, ...bytesField(2, msg(1, s(1, 'demo')))]);
   t.like(decodeKubeProtobuf(body, nsExpected), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } });
-  apiError(t, () => decodeKubeProtobuf(body), 400);
 });
 
 // ---- round trips through the encoder -----------------------------------------------------------------------------
@@ -224,11 +225,11 @@ test('round trip: full Namespace JSON -> protobuf -> identical JSON', (t) => {
 
 test('round trip: minimal and DeleteOptions objects', (t) => {
   const minimal = { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'demo', creationTimestamp: null }, spec: {}, status: {} };
-  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(minimal)), minimal);
+  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(minimal), nsExpected), minimal);
   const del = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 30, propagationPolicy: 'Background', dryRun: ['All'] };
-  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(del)), del);
+  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(del), nsExpected), del);
   const empty = { kind: 'DeleteOptions', apiVersion: 'v1' };
-  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(empty)), empty);
+  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(empty), nsExpected), empty);
 });
 
 test('encoder normalizes input the way Go decoding JSON would', (t) => {
@@ -247,7 +248,7 @@ test('encoder normalizes input the way Go decoding JSON would', (t) => {
     },
     extra: 'dropped',
   };
-  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(input)), {
+  t.deepEqual(decodeKubeProtobuf(encodeKubeProtobuf(input), nsExpected), {
     kind: 'Namespace',
     apiVersion: 'v1',
     metadata: { name: 'n', creationTimestamp: '2026-01-02T03:04:05Z', managedFields: [{ manager: 'm' }] },
@@ -276,10 +277,11 @@ test('encoder refuses kinds without protobuf (406) and ill-typed objects (500)',
   apiError(t, () => encodeKubeProtobuf({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 5 } }), 500);
   apiError(t, () => encodeKubeProtobuf({ apiVersion: 'v1', kind: 'Namespace', metadata: { creationTimestamp: 'yesterday' } }), 500);
   apiError(t, () => encodeKubeProtobuf({ kind: 'Namespace' }), 500);
-  t.true(supportsKubeProtobuf('v1', 'Namespace'));
-  t.true(supportsKubeProtobuf('meta.k8s.io/v1', 'DeleteOptions'));
-  t.false(supportsKubeProtobuf('example.com/v1', 'Widget'));
-  t.false(supportsKubeProtobuf('v1', 'Pod'));
+  const codec = new KubeProtobufCodec();
+  t.true(codec.encodes({ apiVersion: 'v1', kind: 'Namespace' }));
+  t.true(codec.encodes({ apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' }));
+  t.false(codec.encodes({ apiVersion: 'example.com/v1', kind: 'Widget' }));
+  t.false(codec.encodes({ apiVersion: 'v1', kind: 'Pod' }));
 });
 
 // ---- refusals ----------------------------------------------------------------------------------------------------
@@ -289,6 +291,18 @@ test('missing or wrong magic prefix is a 400', (t) => {
   const wrong = Buffer.from(good);
   wrong[3] = 0x01;
   t.regex(apiError(t, () => decodeKubeProtobuf(wrong, nsExpected), 400).message, /expected prefix \[107 56 115 0\]/);
+  // kube's create handler (transformDecodeError + summarizeData): the type it wanted and the body's first 30 bytes.
+  t.is(
+    apiError(t, () => decodeKubeProtobuf(Buffer.from('{"kind":"Namespace","apiVersion":"v1"}'), nsExpected), 400).message,
+    'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, ' +
+      'expected prefix [107 56 115 0] ({"kind":"Namespace","apiVersio ...)',
+  );
+  t.is(
+    apiError(t, () => decodeKubeProtobuf(Buffer.from([0x6b, 0x38, 0x73, 0x01, 0x0a]), nsExpected), 400).message,
+    'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (6b3873010a)',
+  );
+  t.regex(apiError(t, () => decodeKubeProtobuf(Buffer.alloc(0), nsExpected), 400).message, /: empty data \(<empty>\)$/);
+  t.regex(apiError(t, () => decodeKubeProtobuf(Buffer.from(magic), nsExpected), 400).message, /: empty body \(6b387300\)$/);
   apiError(t, () => decodeKubeProtobuf(good.subarray(4), nsExpected), 400);
   apiError(t, () => decodeKubeProtobuf(Buffer.from('{"kind":"Namespace","apiVersion":"v1"}'), nsExpected), 400);
   apiError(t, () => decodeKubeProtobuf(Buffer.alloc(0), nsExpected), 400);
@@ -386,14 +400,19 @@ test('kinds without a protobuf encoding are refused with 415 (custom resources h
 
 // ---- plugin contract -----------------------------------------------------------------------------------------------
 
-test('KubeProtobufCodec implements BodyCodec and the module registers it under Tokens.BodyCodec', (t) => {
+test('kubeProtobufCodec() registers one codec under Tokens.Codec for protobuf bodies, responses and watch streams', (t) => {
   const c = container.createChildContainer();
+  c.registerInstance(Tokens.Registry, new ResourceRegistry());
   kubeProtobufCodec()(c);
-  const codecs = c.resolveAll(Tokens.BodyCodec);
+  const codecs = c.resolveAll(Tokens.Codec);
   t.is(codecs.length, 1);
-  t.true(codecs[0] instanceof KubeProtobufCodec);
-  t.deepEqual(codecs[0].mediaTypes, ['application/vnd.kubernetes.protobuf']);
-  const obj = codecs[0].decode(envelope('v1', 'Namespace', msg(1, s(1, 'demo'))), nsExpected);
+  const codec = codecs[0];
+  t.true(codec instanceof KubeProtobufCodec);
+  t.is(codec.mediaType, 'application/vnd.kubernetes.protobuf');
+  t.deepEqual(codec.bodyMediaTypes, ['application/vnd.kubernetes.protobuf']);
+  t.is(codec.stream?.contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
+  const obj = codec.decode(envelope('v1', 'Namespace', msg(1, s(1, 'demo'))), nsExpected);
   t.like(obj as object, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } });
-  apiError(t, () => codecs[0].decode(Buffer.from('nope'), nsExpected), 400);
+  t.like(codec.decode(codec.encode(obj as object) as Buffer, nsExpected) as object, { metadata: { name: 'demo' } });
+  apiError(t, () => codec.decode(Buffer.from('nope'), nsExpected), 400);
 });

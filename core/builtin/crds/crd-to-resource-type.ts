@@ -18,6 +18,7 @@ export function crdToResourceType(crd: Crd): ResourceType {
     verbs: customResourceVerbs,
     custom: true,
     conversion: conversionOf(crd),
+    ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}),
     versions: crd.spec.versions.map((v) => {
       // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
       if (v.schema?.openAPIV3Schema) compileSchema(v.schema.openAPIV3Schema);

@@ -1,9 +1,15 @@
 import { ApiError, errors } from '../../../core/errors/api-error.js';
-import type { BodyCodec } from '../../../core/codec/body-codec.js';
-import { kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
-import { protobufKind } from './kinds.js';
-import { checkWire } from './wire-check.js';
-import type { JsonObject, Msg } from './json-shape.js';
+import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import { EnvelopeError, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
+import { builtinProtobufKind, type ProtobufKind } from './kinds.js';
+import { decodeMessage } from './wire-reader.js';
+import { encodeMessage } from './wire-writer.js';
+import type { JsonObject } from './json-shape.js';
+import { protobufWatchFraming } from './watch-framing.js';
+import { encodeListMessage } from './list-encoding.js';
+
+/** Finds the protobuf form of a kind: the built-in ones, then whatever else (custom resources) a hook knows. */
+export type KindLookup = (t: TypeMeta) => ProtobufKind | undefined;
 
 /** Media types offered instead when a kind has no protobuf encoding. */
 const jsonMediaTypes = ['application/json', 'application/yaml'];
@@ -12,61 +18,98 @@ function versionOf(apiVersion: string): string {
   return apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
 }
 
+/** What kube's handlers quote of a body they cannot read (summarizeData): its first 30 bytes, as text if JSON, else hex. */
+function summarize(data: Uint8Array): string {
+  if (data.length === 0) return '<empty>';
+  const head = Buffer.from(data.subarray(0, 30));
+  const text = data[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return data.length > 30 ? `${text} ...` : text;
+}
+
 /**
  * Decodes a Kubernetes protobuf payload (magic + `runtime.Unknown`) into the JSON object kube's JSON encoding gives
- * the same Go object, with `apiVersion`/`kind` from the envelope. As kube does (copyKindDefaults), an envelope without
- * apiVersion or kind takes them from `expected`, what the endpoint serves.
+ * the same Go object, with `apiVersion`/`kind` from the envelope; as kube does (copyKindDefaults), an envelope without
+ * them takes them from `expected`, what the endpoint serves.
  *
- * Throws ApiError: 400 for a missing/wrong prefix or malformed bytes, 415 for a kind without a protobuf encoding.
+ * Throws ApiError 400 (kube's texts) for a missing prefix or malformed bytes, 415 for a kind without a protobuf encoding.
  */
-export function decodeKubeProtobuf(data: Uint8Array, expected?: { apiVersion: string; kind: string }): JsonObject {
-  const envelope = unwrapKubeProtobuf(data);
-  const apiVersion = envelope.apiVersion || expected?.apiVersion || '';
-  const kind = envelope.kind || expected?.kind || '';
-  if (!kind) throw errors.badRequest(`the object provided is unrecognized or malformed: Object 'Kind' is missing in the protobuf envelope`);
-  if (!apiVersion) throw errors.badRequest(`the object provided is unrecognized or malformed: Object 'apiVersion' is missing in the protobuf envelope`);
-  const k = protobufKind(apiVersion, kind);
-  // Custom resources have no protobuf encoding in Kubernetes either; clients send those as JSON.
+export function decodeKubeProtobuf(data: Uint8Array, expected: TypeMeta, lookup: KindLookup = builtinProtobufKind): JsonObject {
+  let envelope;
+  try {
+    envelope = unwrapKubeProtobuf(data);
+  } catch (err) {
+    if (!(err instanceof EnvelopeError)) throw err;
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${err.message} (${summarize(data)})`);
+  }
+  const kind = envelope.kind || expected.kind;
+  const apiVersion = envelope.apiVersion || expected.apiVersion;
+  const k = lookup({ apiVersion, kind });
+  // Custom resources have no protobuf encoding in Kubernetes either (unless kapi knows their field numbers).
   if (!k) throw errors.unsupportedMediaType(jsonMediaTypes);
   try {
-    checkWire(k.type, envelope.raw);
-    const message = k.type.decode(envelope.raw) as unknown as Msg;
-    return { kind, apiVersion, ...k.toJSON(message) };
+    return { kind, apiVersion, ...k.toJSON(decodeMessage(k.type, envelope.raw)) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw errors.badRequest(`${kind} in version "${versionOf(apiVersion)}" cannot be handled as a ${expected?.kind || kind}: ${(err as Error).message}`);
+    throw errors.badRequest(`${kind} in version ${JSON.stringify(versionOf(apiVersion))} cannot be handled as a ${expected.kind}: ${(err as Error).message}`);
   }
 }
 
 /**
  * Encodes a JSON object of a kind with a protobuf encoding as Kubernetes protobuf (magic + `runtime.Unknown`), the
- * bytes Go's marshaller produces for the same object. Throws ApiError 406 for other kinds and 500 when the object
- * does not fit its type (e.g. a non-string name).
+ * bytes Go's marshaller writes for the same object. Throws ApiError 406 (kube's text) for other kinds and 500 when
+ * the object does not fit its type (e.g. a non-string name).
  */
-export function encodeKubeProtobuf(obj: Record<string, unknown>): Buffer {
+export function encodeKubeProtobuf(obj: Record<string, unknown>, lookup: KindLookup = builtinProtobufKind): Buffer {
   const { apiVersion, kind } = obj;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !apiVersion || !kind) {
     throw errors.internal('cannot encode as protobuf: the object has no apiVersion/kind');
   }
-  const k = protobufKind(apiVersion, kind);
-  if (!k) throw errors.notAcceptable(`${kind} in ${apiVersion} has no protobuf encoding; accepted media types include: ${jsonMediaTypes.join(', ')}`);
+  const k = lookup({ apiVersion, kind });
+  if (!k) {
+    const goType = Array.isArray(obj.items) ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+    throw errors.notAcceptable(`object ${goType} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
+  }
   let raw: Uint8Array;
   try {
-    const message = k.fromJSON(obj);
-    const problem = k.type.verify(message);
-    if (problem) throw new Error(problem);
-    raw = k.type.encode(message).finish();
+    raw = listItemKind(obj, lookup, (itemKind) => encodeListMessage(k, itemKind, obj)) ?? encodeMessage(k.type, k.fromJSON(obj));
   } catch (err) {
     throw errors.internal(`cannot encode ${kind} as protobuf: ${(err as Error).message}`);
   }
   return wrapKubeProtobuf({ apiVersion, kind }, raw);
 }
 
-/** The `BodyCodec` for `application/vnd.kubernetes.protobuf` request bodies (Namespace, DeleteOptions). */
-export class KubeProtobufCodec implements BodyCodec {
-  readonly mediaTypes = [kubeProtobufMediaType];
+/** For a list whose first item names its kind: the list encoded by `encode` with that item kind (see list-encoding.ts). */
+function listItemKind(obj: Record<string, unknown>, lookup: KindLookup, encode: (itemKind: ProtobufKind) => Buffer | undefined): Buffer | undefined {
+  const first = Array.isArray(obj['items']) ? (obj['items'][0] as Record<string, unknown> | undefined) : undefined;
+  if (!first || typeof first['apiVersion'] !== 'string' || typeof first['kind'] !== 'string') return undefined;
+  const itemKind = lookup({ apiVersion: first['apiVersion'], kind: first['kind'] });
+  return itemKind ? encode(itemKind) : undefined;
+}
 
-  decode(raw: Buffer, expected: { apiVersion: string; kind: string }): unknown {
-    return decodeKubeProtobuf(raw, expected);
+/**
+ * The `application/vnd.kubernetes.protobuf` codec: the built-in and meta kinds kapi serves (and custom resources the
+ * lookup knows), for responses, request bodies and watch streams.
+ */
+export class KubeProtobufCodec implements Codec {
+  readonly mediaType = kubeProtobufMediaType;
+  readonly bodyMediaTypes = [kubeProtobufMediaType];
+  readonly stream: WatchFraming;
+  private readonly lookup: KindLookup;
+
+  constructor(customKinds?: KindLookup) {
+    this.lookup = customKinds ? (t) => builtinProtobufKind(t) ?? customKinds(t) : builtinProtobufKind;
+    this.stream = protobufWatchFraming((obj) => this.encode(obj));
+  }
+
+  encodes(type: TypeMeta): boolean {
+    return this.lookup(type) !== undefined;
+  }
+
+  encode(object: object): Buffer {
+    return encodeKubeProtobuf(object as Record<string, unknown>, this.lookup);
+  }
+
+  decode(raw: Buffer, expected: TypeMeta): unknown {
+    return decodeKubeProtobuf(raw, expected, this.lookup);
   }
 }

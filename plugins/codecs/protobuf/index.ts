@@ -1,15 +1,21 @@
 import type { Module } from '../../../core/module.js';
 import { Tokens } from '../../../core/tokens.js';
 import { KubeProtobufCodec } from './codec.js';
+import { customResourceProtobufKinds } from './custom-resources/index.js';
 
-export { KubeProtobufCodec, decodeKubeProtobuf, encodeKubeProtobuf } from './codec.js';
-export { kubeProtobufMagic, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf, type KubeProtobufEnvelope } from './envelope.js';
-export { supportsKubeProtobuf } from './kinds.js';
-export { KubeTypes, kubeProtoRoot } from './schema.js';
+export { KubeProtobufCodec, decodeKubeProtobuf, encodeKubeProtobuf, type KindLookup } from './codec.js';
+export { kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf, type KubeProtobufEnvelope } from './envelope.js';
+export { builtinProtobufKind, messageKind, type ProtobufKind } from './kinds.js';
+export { messageFromJSON, messageToJSON } from './converter.js';
+export { objectMetaFromJSON, objectMetaToJSON, listMetaFromJSON, listMetaToJSON } from './object-meta.js';
+export { KubeTypes, kubeProtoRoot, kubeType, packages } from './schema.js';
 
-/** Registers the Kubernetes protobuf request-body codec (`application/vnd.kubernetes.protobuf`). */
+/**
+ * Registers the Kubernetes protobuf codec (`application/vnd.kubernetes.protobuf`): built-in and meta kinds, and the
+ * custom resources whose CRDs carry protobuf field numbers.
+ */
 export function kubeProtobufCodec(): Module {
   return (c) => {
-    c.register(Tokens.BodyCodec, { useValue: new KubeProtobufCodec() });
+    c.register(Tokens.Codec, { useValue: new KubeProtobufCodec(customResourceProtobufKinds(c.resolve(Tokens.Registry))) });
   };
 }

@@ -3,12 +3,22 @@
  * field that was on the wire is an own property, an absent one falls back to the prototype default. Presence
  * therefore is `hasOwnProperty`, which is what Go's pointer fields (`*int64`, `*bool`, `*Time`) preserve.
  */
+import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
 
-/** A value that cannot be converted (bad timestamp, bad FieldsV1 JSON, wrong JSON type when encoding). */
+/** A value that cannot be converted (bad timestamp, bad raw JSON, wrong JSON type when encoding), and where it is. */
 export class ConvertError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    readonly detail: string,
+    /** The JSON path of the value (`.spec.versions[0].name`), filled in on the way out. */
+    readonly path = '',
+  ) {
+    super(path ? `${path.replace(/^\./, '')}: ${detail}` : detail);
     this.name = 'ConvertError';
+  }
+
+  /** The same error one level further out. */
+  under(segment: string): ConvertError {
+    return new ConvertError(this.detail, segment + this.path);
   }
 }
 
@@ -22,102 +32,68 @@ export function has(m: Msg | null | undefined, key: string): boolean {
   return m != null && Object.prototype.hasOwnProperty.call(m, key);
 }
 
-/** A nested message that was present, or undefined. */
-export function sub(m: Msg | null | undefined, key: string): Msg | undefined {
-  return has(m, key) && m![key] != null ? (m![key] as Msg) : undefined;
-}
-
-/** A Go non-pointer string: the wire value or "". */
-export function str(m: Msg | null | undefined, key: string): string {
-  return has(m, key) && typeof m![key] === 'string' ? (m![key] as string) : '';
-}
-
-/** protobufjs yields int64 as a Long (long.js is installed) or a number; JSON carries numbers, as kube's does. */
+/** A decoded 64-bit integer (a number, or a bigint beyond 2^53; protobufjs gives a Long) as a JSON number. */
 export function int64(v: unknown): number {
   if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
   if (v && typeof (v as { toNumber?: unknown }).toNumber === 'function') return (v as { toNumber(): number }).toNumber();
   return 0;
 }
 
-/** A repeated field's values (protobufjs leaves a shared empty array on the prototype when absent). */
-export function list<T>(m: Msg | null | undefined, key: string): T[] {
-  return has(m, key) && Array.isArray(m![key]) ? (m![key] as T[]) : [];
-}
-
-/** A `map<string,string>` field as a fresh object with keys in Go's (byte-wise sorted) order, or undefined if empty. */
-export function stringMap(m: Msg | null | undefined, key: string): Record<string, string> | undefined {
-  if (!has(m, key) || m![key] == null) return undefined;
-  const source = m![key] as Record<string, string>;
-  const keys = sortedKeys(source);
-  if (keys.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const k of keys) setOwn(out, k, source[k]);
-  return out;
+/** A decoded 64-bit integer exactly, for values that may exceed 2^53 (durations in nanoseconds). */
+export function int64Exact(v: unknown): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return BigInt(v);
+  if (v && typeof (v as { low?: unknown }).low === 'number') return BigInt((v as { toString(): string }).toString());
+  return 0n;
 }
 
 /** Sets an own data property, also for a key such as `__proto__` that plain assignment would not store. */
 export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 }
 
-/** Own keys sorted the way Go sorts map keys when marshalling (by UTF-8 bytes). */
+/** Own keys sorted the way Go sorts map keys (encoding/json and the protobuf marshaller alike): by UTF-8 bytes. */
 export function sortedKeys(o: object): string[] {
-  return Object.keys(o).sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+  const keys = Object.keys(o);
+  if (keys.length < 2) return keys;
+  // Byte order equals UTF-16 code unit order except around surrogates; compare bytes only when it could matter.
+  if (keys.every(belowSurrogates)) return keys.sort();
+  return keys.sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
 }
 
-// ---- JSON -> message (encoding) ----------------------------------------------------------------------------------
+function belowSurrogates(k: string): boolean {
+  for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) >= 0xd800) return false;
+  return true;
+}
 
-function describe(v: unknown): string {
+/** The name encoding/json and kube's errors give a JSON value's type. */
+export function describe(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 }
 
-/** A JSON object member that must be an object (or absent/null). */
-export function jsonObject(v: unknown, path: string): JsonObject | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ConvertError(`${path} must be an object, not ${describe(v)}`);
-  return v as JsonObject;
+/** Parses raw bytes that hold JSON (FieldsV1, apiextensions JSON), within what is left of kapi's body depth limit. */
+export function parseRawJSON(raw: Uint8Array, depth: number, what: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch (err) {
+    throw new ConvertError(`${what}: invalid JSON: ${(err as Error).message}`);
+  }
+  // Each level of nesting takes at least one byte ('{' or '['): short texts cannot be too deep.
+  if (raw.length <= maxBodyDepth - depth) return value;
+  const stack: [unknown, number][] = [[value, depth + 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > maxBodyDepth) throw new ConvertError(`${what}: nesting exceeds the maximum depth of ${maxBodyDepth}`);
+    for (const child of Object.values(v as object)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return value;
 }
 
-/** A Go string from JSON: absent or null is "". */
-export function jsonString(v: unknown, path: string): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw new ConvertError(`${path} must be a string, not ${describe(v)}`);
-  return v;
-}
-
-/** An integer from JSON (absent or null: undefined). */
-export function jsonInt(v: unknown, path: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new ConvertError(`${path} must be an integer, not ${describe(v)}`);
-  return v;
-}
-
-/** A boolean from JSON (absent or null: undefined). */
-export function jsonBool(v: unknown, path: string): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new ConvertError(`${path} must be a boolean, not ${describe(v)}`);
-  return v;
-}
-
-/** An array from JSON (absent or null: empty). */
-export function jsonArray(v: unknown, path: string): unknown[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new ConvertError(`${path} must be an array, not ${describe(v)}`);
-  return v;
-}
-
-/** A string array from JSON. */
-export function jsonStrings(v: unknown, path: string): string[] {
-  return jsonArray(v, path).map((s, i) => jsonString(s, `${path}[${i}]`));
-}
-
-/** A `map[string]string` from JSON, keys in Go's sorted order (absent, null or empty: undefined). */
-export function jsonStringMap(v: unknown, path: string): Record<string, string> | undefined {
-  const o = jsonObject(v, path);
-  if (!o) return undefined;
-  const keys = sortedKeys(o);
-  if (keys.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const k of keys) setOwn(out, k, jsonString(o[k], `${path}[${JSON.stringify(k)}]`));
-  return out;
+/** JSON text as raw bytes, the way Go keeps json.RawMessage-like fields. */
+export function rawJSON(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), 'utf8');
 }

@@ -1,8 +1,8 @@
 import type protobuf from 'protobufjs';
-import { KubeTypes } from './schema.js';
+import type { TypeMeta } from '../../../core/codec/codec.js';
+import { messageFromJSON, messageToJSON } from './converter.js';
 import type { JsonObject, Msg } from './json-shape.js';
-import { deleteOptionsFromJSON, deleteOptionsToJSON } from './meta-v1.js';
-import { namespaceFromJSON, namespaceToJSON } from './core-v1.js';
+import { kubeType, packages } from './schema.js';
 
 /** One kind with a protobuf encoding: its message type and the conversions to and from kube's JSON shape. */
 export interface ProtobufKind {
@@ -13,21 +13,47 @@ export interface ProtobufKind {
   fromJSON(object: JsonObject): Msg;
 }
 
-const namespaceKind: ProtobufKind = { type: KubeTypes.Namespace, toJSON: namespaceToJSON, fromJSON: namespaceFromJSON };
-const deleteOptionsKind: ProtobufKind = { type: KubeTypes.DeleteOptions, toJSON: deleteOptionsToJSON, fromJSON: deleteOptionsFromJSON };
-
-/**
- * The message for an apiVersion/kind, or undefined. kube registers meta/v1 DeleteOptions in every group version
- * (metav1.AddToGroupVersion), so `DeleteOptions` is accepted under any apiVersion. Custom resources (and aggregated
- * APIs) have no protobuf encoding in Kubernetes either: clients fall back to JSON for them.
- */
-export function protobufKind(apiVersion: string, kind: string): ProtobufKind | undefined {
-  if (kind === 'DeleteOptions') return deleteOptionsKind;
-  if (apiVersion === 'v1' && kind === 'Namespace') return namespaceKind;
-  return undefined;
+/** The kind for a message type, converted by the generic converter. */
+export function messageKind(typeName: string): ProtobufKind {
+  const type = kubeType(typeName);
+  return { type, toJSON: (m) => messageToJSON(type, m), fromJSON: (o) => messageFromJSON(type, o) };
 }
 
-/** Whether objects of this apiVersion/kind can be read and written as Kubernetes protobuf. */
-export function supportsKubeProtobuf(apiVersion: string, kind: string): boolean {
-  return protobufKind(apiVersion, kind) !== undefined;
+const meta = (name: string) => messageKind(`${packages.metaV1}.${name}`);
+const byKind = (group: string, pkg: string, kinds: string[]): [string, ProtobufKind][] =>
+  kinds.map((kind) => [`${group}|${kind}`, messageKind(`${pkg}.${kind}`)]);
+
+/**
+ * The built-in and meta kinds with a protobuf encoding, by `apiVersion|kind`. Status and the discovery documents are
+ * unversioned `v1` types in kube's scheme; PartialObjectMetadata(List) exist in meta.k8s.io v1 and v1beta1 (whose list
+ * is its own message). Table has none (`+protobuf=false` in Kubernetes).
+ */
+const staticKinds = new Map<string, ProtobufKind>([
+  ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList']),
+  ...byKind('v1', packages.metaV1, ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']),
+  ...byKind('apiextensions.k8s.io/v1', packages.apiextensionsV1, ['CustomResourceDefinition', 'CustomResourceDefinitionList']),
+  ...byKind('admissionregistration.k8s.io/v1', packages.admissionregistrationV1, [
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionPolicyList',
+    'ValidatingAdmissionPolicyBinding',
+    'ValidatingAdmissionPolicyBindingList',
+    'ValidatingWebhookConfiguration',
+    'ValidatingWebhookConfigurationList',
+    'MutatingWebhookConfiguration',
+    'MutatingWebhookConfigurationList',
+  ]),
+  ['meta.k8s.io/v1|PartialObjectMetadata', meta('PartialObjectMetadata')],
+  ['meta.k8s.io/v1|PartialObjectMetadataList', meta('PartialObjectMetadataList')],
+  ['meta.k8s.io/v1beta1|PartialObjectMetadata', meta('PartialObjectMetadata')],
+  ['meta.k8s.io/v1beta1|PartialObjectMetadataList', messageKind(`${packages.metaV1beta1}.PartialObjectMetadataList`)],
+]);
+const deleteOptions = meta('DeleteOptions');
+
+/**
+ * The built-in or meta kind for an apiVersion/kind, or undefined. kube registers meta/v1 DeleteOptions in every
+ * group version (metav1.AddToGroupVersion), so `DeleteOptions` is one under any apiVersion.
+ */
+export function builtinProtobufKind(t: TypeMeta): ProtobufKind | undefined {
+  if (t.kind === 'DeleteOptions') return deleteOptions;
+  return staticKinds.get(`${t.apiVersion}|${t.kind}`);
 }

@@ -1,0 +1,40 @@
+/** An object's `apiVersion` and `kind`: what a codec needs to know to encode or decode it. */
+export interface TypeMeta {
+  apiVersion: string;
+  kind: string;
+}
+
+/** How a codec writes a watch response: one self-delimiting frame per event. */
+export interface WatchFraming {
+  /** The watch response's Content-Type (e.g. `application/json`, `application/vnd.kubernetes.protobuf;stream=watch`). */
+  readonly contentType: string;
+  /** One watch event (`type` ADDED/MODIFIED/DELETED/BOOKMARK/ERROR, its object with apiVersion/kind) as framed bytes. */
+  encodeEvent(type: string, object: object): Buffer;
+}
+
+/**
+ * A wire format plugin (JSON, YAML, Kubernetes protobuf, CBOR, …), registered under `Tokens.Codec`. Content
+ * negotiation picks one per request from `Accept` (responses, errors, watch streams) and from `Content-Type` (bodies).
+ * Every method throws an ApiError for input it refuses, never another error.
+ */
+export interface Codec {
+  /** The media type Accept names and responses carry, without parameters (e.g. `application/cbor`). */
+  readonly mediaType: string;
+  /** The request-body media types it decodes, without parameters; usually `[mediaType]`. */
+  readonly bodyMediaTypes: readonly string[];
+  /** The server-side apply patch media type it decodes (`application/apply-patch+yaml`, `…+cbor`), if any. */
+  readonly applyPatchMediaType?: string;
+  /** Its watch stream form; absent when the format has none (YAML), so a watch cannot negotiate it. */
+  readonly stream?: WatchFraming;
+  /** Whether it can encode objects of this kind (Kubernetes protobuf has messages for some kinds only). */
+  encodes(type: TypeMeta): boolean;
+  /** Encodes one object, which carries its apiVersion and kind. */
+  encode(object: object): Buffer | string;
+  /**
+   * Decodes one request body (400 for malformed input). `expected` is what the endpoint serves: formats whose
+   * envelope may leave apiVersion/kind out take them from it, as kube does.
+   */
+  decode(raw: Buffer, expected: TypeMeta): unknown;
+  /** Paths of keys the body repeats within one object (strict field validation reports them), for formats that can repeat keys. */
+  duplicateFields?(raw: Buffer): string[];
+}

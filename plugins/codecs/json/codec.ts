@@ -1,0 +1,38 @@
+import type { Codec, WatchFraming } from '../../../core/codec/codec.js';
+import { errors } from '../../../core/errors/api-error.js';
+import { duplicateFields } from '../../../core/codec/duplicate-fields.js';
+
+/** Watch events as JSON lines `{"type":…,"object":…}\n`, with Content-Type application/json as kube sends them. */
+const jsonLines: WatchFraming = {
+  contentType: 'application/json',
+  encodeEvent(type: string, object: object): Buffer {
+    return Buffer.from(JSON.stringify({ type, object }) + '\n');
+  },
+};
+
+/** `application/json`: every kind, request bodies and watch streams. kube's default wire format. */
+export class JsonCodec implements Codec {
+  readonly mediaType = 'application/json';
+  readonly bodyMediaTypes = ['application/json'];
+  readonly stream = jsonLines;
+
+  encodes(): boolean {
+    return true;
+  }
+
+  encode(object: object): string {
+    return JSON.stringify(object);
+  }
+
+  decode(raw: Buffer): unknown {
+    try {
+      return JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      throw errors.badRequest(`the object provided is unrecognized or malformed: ${(err as Error).message}`);
+    }
+  }
+
+  duplicateFields(raw: Buffer): string[] {
+    return duplicateFields(raw.toString('utf8'));
+  }
+}

@@ -1,0 +1,12 @@
+import type { Module } from '../../../core/module.js';
+import { Tokens } from '../../../core/tokens.js';
+import { JsonCodec } from './codec.js';
+
+export { JsonCodec } from './codec.js';
+
+/** Registers the JSON codec (`application/json`), kube's default wire format: register it first. */
+export function jsonCodec(): Module {
+  return (c) => {
+    c.register(Tokens.Codec, { useValue: new JsonCodec() });
+  };
+}

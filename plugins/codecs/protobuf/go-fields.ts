@@ -1,0 +1,116 @@
+import { packages } from './schema.js';
+
+/*
+ * What the protobuf declarations do not say but the Go structs behind them do, and both of kube's encodings depend
+ * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
+ * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
+ * (meta/v1), k8s.io/api (core/v1, admissionregistration/v1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
+ */
+export interface GoFieldFacts {
+  /** Pointer fields (`*T`): on the wire only when set, in JSON whenever set, their zero value included. */
+  readonly pointers?: readonly string[];
+  /** Fields without `omitempty`: always in JSON, a zero scalar as itself, an empty slice or map (or nil pointer) as null. */
+  readonly required?: readonly string[];
+  /** Embedded structs (`json:",inline"`): their fields sit in this object's JSON. */
+  readonly inline?: readonly string[];
+  /** JSON names that differ from the protobuf field names. */
+  readonly jsonNames?: Readonly<Record<string, string>>;
+}
+
+const meta = (name: string) => `${packages.metaV1}.${name}`;
+const core = (name: string) => `${packages.coreV1}.${name}`;
+const ext = (name: string) => `${packages.apiextensionsV1}.${name}`;
+const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
+const list: GoFieldFacts = { required: ['items'] };
+
+const webhookFacts = (extraPointers: string[]): GoFieldFacts => ({
+  required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'],
+  pointers: ['failurePolicy', 'matchPolicy', 'namespaceSelector', 'objectSelector', 'sideEffects', 'timeoutSeconds', ...extraPointers],
+});
+const webhookClientConfig: GoFieldFacts = { pointers: ['url', 'service'] };
+const serviceReference: GoFieldFacts = { required: ['namespace', 'name'], pointers: ['path', 'port'] };
+
+export const goFields: Readonly<Record<string, GoFieldFacts>> = {
+  [meta('APIGroup')]: { required: ['name', 'versions'] },
+  [meta('APIGroupList')]: { required: ['groups'] },
+  [meta('APIResource')]: { required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'] },
+  [meta('APIResourceList')]: { required: ['groupVersion', 'resources'] },
+  [meta('APIVersions')]: { required: ['versions', 'serverAddressByClientCIDRs'] },
+  [meta('Condition')]: { required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'] },
+  [meta('DeleteOptions')]: {
+    pointers: ['gracePeriodSeconds', 'preconditions', 'orphanDependents', 'propagationPolicy', 'ignoreStoreReadErrorWithClusterBreakingPotential'],
+  },
+  [meta('GroupVersionForDiscovery')]: { required: ['groupVersion', 'version'] },
+  [meta('LabelSelectorRequirement')]: { required: ['key', 'operator'] },
+  [meta('ListMeta')]: { pointers: ['remainingItemCount'] },
+  [meta('ManagedFieldsEntry')]: { pointers: ['time', 'fieldsV1'] },
+  [meta('ObjectMeta')]: { pointers: ['deletionTimestamp', 'deletionGracePeriodSeconds'] },
+  [meta('OwnerReference')]: { required: ['apiVersion', 'kind', 'name', 'uid'], pointers: ['controller', 'blockOwnerDeletion'] },
+  [meta('PartialObjectMetadataList')]: list,
+  [`${packages.metaV1beta1}.PartialObjectMetadataList`]: list,
+  [meta('Preconditions')]: { pointers: ['uid', 'resourceVersion'] },
+  [meta('ServerAddressByClientCIDR')]: { required: ['clientCIDR', 'serverAddress'] },
+  [meta('Status')]: { pointers: ['details'] },
+
+  [core('NamespaceCondition')]: { required: ['type', 'status'] },
+  [core('NamespaceList')]: list,
+
+  [ext('CustomResourceColumnDefinition')]: { required: ['name', 'type', 'jsonPath'] },
+  [ext('CustomResourceConversion')]: { required: ['strategy'], pointers: ['webhook'] },
+  [ext('CustomResourceDefinitionCondition')]: { required: ['type', 'status'] },
+  [ext('CustomResourceDefinitionList')]: list,
+  [ext('CustomResourceDefinitionNames')]: { required: ['plural', 'kind'] },
+  [ext('CustomResourceDefinitionSpec')]: { required: ['group', 'names', 'scope', 'versions'], pointers: ['conversion'] },
+  [ext('CustomResourceDefinitionStatus')]: { required: ['conditions', 'acceptedNames', 'storedVersions'] },
+  [ext('CustomResourceDefinitionVersion')]: { required: ['name', 'served', 'storage'], pointers: ['deprecationWarning', 'schema', 'subresources'] },
+  [ext('CustomResourceSubresourceScale')]: { required: ['specReplicasPath', 'statusReplicasPath'], pointers: ['labelSelectorPath'] },
+  [ext('CustomResourceSubresources')]: { pointers: ['status', 'scale'] },
+  [ext('CustomResourceValidation')]: { pointers: ['openAPIV3Schema'] },
+  [ext('JSONSchemaProps')]: {
+    pointers: [
+      'ref', 'default', 'maximum', 'minimum', 'maxLength', 'minLength', 'maxItems', 'minItems', 'multipleOf', 'maxProperties',
+      'minProperties', 'items', 'not', 'additionalProperties', 'additionalItems', 'externalDocs', 'example',
+      'xKubernetesPreserveUnknownFields', 'xKubernetesListType', 'xKubernetesMapType',
+    ],
+    jsonNames: {
+      schema: '$schema',
+      ref: '$ref',
+      xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields',
+      xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
+      xKubernetesIntOrString: 'x-kubernetes-int-or-string',
+      xKubernetesListMapKeys: 'x-kubernetes-list-map-keys',
+      xKubernetesListType: 'x-kubernetes-list-type',
+      xKubernetesMapType: 'x-kubernetes-map-type',
+      xKubernetesValidations: 'x-kubernetes-validations',
+    },
+  },
+  [ext('SelectableField')]: { required: ['jsonPath'] },
+  [ext('ServiceReference')]: serviceReference,
+  [ext('ValidationRule')]: { required: ['rule'], pointers: ['reason', 'optionalOldSelf'] },
+  [ext('WebhookClientConfig')]: webhookClientConfig,
+  [ext('WebhookConversion')]: { required: ['conversionReviewVersions'], pointers: ['clientConfig'] },
+
+  [adm('AuditAnnotation')]: { required: ['key', 'valueExpression'] },
+  [adm('ExpressionWarning')]: { required: ['fieldRef', 'warning'] },
+  [adm('MatchCondition')]: { required: ['name', 'expression'] },
+  [adm('MatchResources')]: { pointers: ['namespaceSelector', 'objectSelector', 'matchPolicy'] },
+  [adm('MutatingWebhook')]: webhookFacts(['reinvocationPolicy']),
+  [adm('MutatingWebhookConfiguration')]: { jsonNames: { Webhooks: 'webhooks' } },
+  [adm('MutatingWebhookConfigurationList')]: list,
+  [adm('NamedRuleWithOperations')]: { inline: ['ruleWithOperations'] },
+  [adm('ParamRef')]: { pointers: ['selector', 'parameterNotFoundAction'] },
+  [adm('Rule')]: { pointers: ['scope'] },
+  [adm('RuleWithOperations')]: { inline: ['rule'] },
+  [adm('ServiceReference')]: serviceReference,
+  [adm('ValidatingAdmissionPolicyBindingList')]: list,
+  [adm('ValidatingAdmissionPolicyBindingSpec')]: { pointers: ['paramRef', 'matchResources'] },
+  [adm('ValidatingAdmissionPolicyList')]: list,
+  [adm('ValidatingAdmissionPolicySpec')]: { pointers: ['paramKind', 'matchConstraints', 'failurePolicy'] },
+  [adm('ValidatingAdmissionPolicyStatus')]: { pointers: ['typeChecking'] },
+  [adm('ValidatingWebhook')]: webhookFacts([]),
+  [adm('ValidatingWebhookConfiguration')]: { jsonNames: { Webhooks: 'webhooks' } },
+  [adm('ValidatingWebhookConfigurationList')]: list,
+  [adm('Validation')]: { required: ['Expression'], pointers: ['reason'], jsonNames: { Expression: 'expression' } },
+  [adm('Variable')]: { required: ['Name', 'Expression'], jsonNames: { Name: 'name', Expression: 'expression' } },
+  [adm('WebhookClientConfig')]: webhookClientConfig,
+};

@@ -1,0 +1,33 @@
+/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace). */
+export const coreV1Proto = `
+syntax = "proto2";
+package k8s.io.api.core.v1;
+
+message Namespace {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional NamespaceSpec spec = 2;
+  optional NamespaceStatus status = 3;
+}
+
+message NamespaceCondition {
+  optional string type = 1;
+  optional string status = 2;
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 4;
+  optional string reason = 5;
+  optional string message = 6;
+}
+
+message NamespaceList {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated Namespace items = 2;
+}
+
+message NamespaceSpec {
+  repeated string finalizers = 1;
+}
+
+message NamespaceStatus {
+  optional string phase = 1;
+  repeated NamespaceCondition conditions = 2;
+}
+`;

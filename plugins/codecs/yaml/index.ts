@@ -1,0 +1,12 @@
+import type { Module } from '../../../core/module.js';
+import { Tokens } from '../../../core/tokens.js';
+import { YamlCodec } from './codec.js';
+
+export { YamlCodec } from './codec.js';
+
+/** Registers the YAML codec (`application/yaml`, `application/apply-patch+yaml`). */
+export function yamlCodec(): Module {
+  return (c) => {
+    c.register(Tokens.Codec, { useValue: new YamlCodec() });
+  };
+}
