@@ -16,6 +16,7 @@ import { etcdStorage, memoryStorage, sqliteStorage, type EtcdStorageOptions } fr
 import { jsonCodec } from './plugins/codecs/json/index.js';
 import { yamlCodec } from './plugins/codecs/yaml/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
+import { cborCodec } from './plugins/codecs/cbor/index.js';
 import { builtinAdmission } from './admission/builtin-admission.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
@@ -35,7 +36,7 @@ export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/admissi
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/admission/admission-attributes.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec };
+export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions };
 export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
 
@@ -52,7 +53,7 @@ export interface DefaultModulesOptions {
 }
 
 /**
- * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf: kube lists
+ * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
  * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
@@ -62,6 +63,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),
+    cborCodec(),
     namespacesModule(),
     builtinAdmission(),
     crdsModule({ crdPaths: opts.crdPaths }),

@@ -223,7 +223,7 @@ test('a custom resource without field numbers falls back to JSON, or gets 406 wh
 
   // kube leaves protobuf out of a custom resource's serializers, so negotiation fails with its usual 406; the Status
   // itself has a protobuf form, so it comes in protobuf, as kube sends it.
-  const notAcceptable = 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf';
+  const notAcceptable = 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor';
   const only = await send(server, 'GET', widgetsPath(ns, 'w1'));
   t.is(only.status, 406);
   t.is(only.headers['content-type'], protobufType);

@@ -1,0 +1,14 @@
+import type { Module } from '../../../core/module.js';
+import { Tokens } from '../../../core/tokens.js';
+import { CborCodec } from './cbor-codec.js';
+
+export { CborCodec, cborApplyPatchMediaType, cborMediaType, decodeCborBody } from './cbor-codec.js';
+export { encodeCbor } from './cbor-encoder.js';
+export { cborSequenceMediaType, encodeCborWatchEvent } from './watch-event.js';
+
+/** Registers the CBOR codec (`application/cbor`, `application/cbor-seq` watches, `application/apply-patch+cbor`). */
+export function cborCodec(): Module {
+  return (c) => {
+    c.register(Tokens.Codec, { useValue: new CborCodec() });
+  };
+}
