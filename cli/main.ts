@@ -4,6 +4,7 @@ const usage = `Usage: kapi <command> [flags]
 
 Commands:
   serve    run an API server (kapi serve --help lists its flags)
+  gen      generate code from schemas (kapi gen --help lists the generators)
 `;
 
 async function run(args: string[]): Promise<number> {
@@ -13,6 +14,10 @@ async function run(args: string[]): Promise<number> {
       // Loaded on demand: only `serve` needs the server and its plugins.
       const { serve } = await import('./serve-command.js');
       return serve(rest);
+    }
+    case 'gen': {
+      const { gen } = await import('./gen-command.js');
+      return gen(rest);
     }
     case 'help':
     case '--help':

@@ -1,0 +1,27 @@
+import { UsageError } from './usage-error.js';
+
+const genUsage = `Usage: kapi gen <generator> [flags]
+
+Generators:
+  proto    a .proto for a CustomResourceDefinition version (kapi gen proto --help)
+`;
+
+/** `kapi gen <generator>`: code generators. Resolves with the exit code. */
+export async function gen(args: string[]): Promise<number> {
+  const [generator, ...rest] = args;
+  switch (generator) {
+    case 'proto': {
+      const { genProto } = await import('./gen-proto-command.js');
+      return genProto(rest);
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(genUsage);
+      return 0;
+    case undefined:
+      throw new UsageError('missing generator');
+    default:
+      throw new UsageError(`unknown generator "${generator}"`);
+  }
+}
