@@ -17,9 +17,10 @@ export interface BenchConfig {
 /**
  * The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large
  * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
- * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets.
+ * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
+ * as JSON, protobuf and CBOR.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -70,6 +71,8 @@ export const targets = {
   admissionWebhookAddedP50MsMax: 2,
   /** kapi creates/s on etcd ÷ etcd3 puts/s of the same bytes at the same concurrency. */
   etcdCreateOverPutMin: 0.7,
+  /** Protobuf and CBOR lists/s and watch events/s ÷ JSON's: at least as fast, and fewer bytes on the wire. */
+  codecSpeedOverJsonMin: 1,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

@@ -6,6 +6,8 @@ export interface HttpsClient {
   request(method: string, path: string, body?: unknown): Promise<HttpsResponse>;
   /** `body` sent as is, in `contentType`. */
   send(method: string, path: string, contentType: string, body: string): Promise<HttpsResponse>;
+  /** A GET asking for `accept` (another wire format than JSON). */
+  getAs(path: string, accept: string): Promise<HttpsResponse>;
   close(): void;
 }
 
@@ -22,7 +24,7 @@ export interface HttpsResponse {
 export function httpsClient(baseUrl: string, caPem: string, token: string, maxSockets = Infinity): HttpsClient {
   const base = new URL(baseUrl);
   const agent = new https.Agent({ ca: caPem, keepAlive: true, maxSockets });
-  const send = (method: string, path: string, contentType?: string, payload?: Buffer): Promise<HttpsResponse> =>
+  const send = (method: string, path: string, contentType?: string, payload?: Buffer, accept = 'application/json'): Promise<HttpsResponse> =>
     new Promise((resolve, reject) => {
       const req = https.request(
         {
@@ -33,7 +35,7 @@ export function httpsClient(baseUrl: string, caPem: string, token: string, maxSo
           path,
           headers: {
             authorization: `Bearer ${token}`,
-            accept: 'application/json',
+            accept,
             ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
           },
         },
@@ -50,6 +52,7 @@ export function httpsClient(baseUrl: string, caPem: string, token: string, maxSo
   return {
     request: (method, path, body) => send(method, path, 'application/json', body === undefined ? undefined : Buffer.from(JSON.stringify(body))),
     send: (method, path, contentType, body) => send(method, path, contentType, Buffer.from(body)),
+    getAs: (path, accept) => send('GET', path, undefined, undefined, accept),
     close: () => agent.destroy(),
   };
 }

@@ -10,6 +10,8 @@ import type { Figures } from './load.js';
 import type { FanoutFigures, WatchFanoutResults } from './watch-fanout.js';
 import type { EtcdResults } from './etcd.js';
 import { etcdMethod, etcdVerdict, formatEtcd } from './etcd-report.js';
+import type { CodecResults } from './codecs.js';
+import { codecsMethod, codecsVerdicts, formatCodecs } from './codecs-report.js';
 
 export interface Verdict {
   name: string;
@@ -45,6 +47,8 @@ export interface BenchResults {
   admission?: Omit<AdmissionResults, 'profiles'>;
   /** Phase `etcd`: kapi creates and GETs on etcd against etcd3 puts and gets. */
   etcd?: Omit<EtcdResults, 'profiles'>;
+  /** Phase `codecs`: lists and watch fan-out as JSON, protobuf and CBOR. */
+  codecs?: Omit<CodecResults, 'profiles'>;
   verdicts: Verdict[];
 }
 
@@ -118,6 +122,7 @@ export interface MeasuredParts {
   apply?: ApplyResults;
   admission?: AdmissionResults;
   etcd?: EtcdResults;
+  codecs?: CodecResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -187,11 +192,17 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     etcd = rest;
     verdicts.push(etcdVerdict(rest));
   }
+  let codecs: BenchResults['codecs'];
+  if (parts.codecs) {
+    const { profiles: _, ...rest } = parts.codecs;
+    codecs = rest;
+    verdicts.push(...codecsVerdicts(rest));
+  }
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -201,6 +212,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(apply ? { apply } : {}),
     ...(admission ? { admission } : {}),
     ...(etcd ? { etcd } : {}),
+    ...(codecs ? { codecs } : {}),
     verdicts,
   };
 }
@@ -308,6 +320,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.apply ? formatApply(r.apply, r.config) : []),
     ...(r.admission ? formatAdmission(r.admission, line) : []),
     ...(r.etcd ? formatEtcd(r.etcd, line) : []),
+    ...(r.codecs ? formatCodecs(r.codecs) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

@@ -15,6 +15,8 @@
  *   9. admission (bench/admission-throughput.ts) — creates with 5 in-process plugins, 3 policies, a webhook, each against none.
  *  10. etcd (bench/etcd.ts) — kapi creates and GETs with storage on a local etcd, against etcd3 puts and gets of the same
  *      bytes at the same concurrency.
+ *  11. codecs (bench/codecs.ts) — a list of 5,000 widgets and a 1,000-watch fan-out as JSON, protobuf and CBOR: speed and
+ *      bytes on the wire against JSON's.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -24,8 +26,8 @@
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
  * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
  * BENCH_KEEP_DATA=1 (keep the temp dir),
- * BENCH_ONLY=core,fanout,list,apply,admission,etcd (run only these groups: core = 1–5, fanout = 6, list = 7, apply = 8,
- * admission = 9, etcd = 10; default all;
+ * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs (run only these groups: core = 1–5, fanout = 6, list = 7, apply = 8,
+ * admission = 9, etcd = 10, codecs = 11; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
  * BENCH_LIST_RUNS (measured lists per variant, default 7).
@@ -47,6 +49,7 @@ import { runListLarge } from './list-large.js';
 import { runApplyThroughput } from './apply-throughput.js';
 import { runAdmissionThroughput } from './admission-throughput.js';
 import { runEtcdThroughput } from './etcd.js';
+import { runCodecs } from './codecs.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
@@ -80,6 +83,7 @@ try {
   const apply = cfg.only.includes('apply') ? await runApplyThroughput(ctx) : undefined;
   const admission = cfg.only.includes('admission') ? await runAdmissionThroughput(ctx) : undefined;
   const etcd = cfg.only.includes('etcd') ? await runEtcdThroughput(ctx) : undefined;
+  const codecs = cfg.only.includes('codecs') ? await runCodecs(ctx) : undefined;
 
   const results = buildResults(cfg, environment, {
     ...(core ? { core } : {}),
@@ -88,6 +92,7 @@ try {
     ...(apply ? { apply } : {}),
     ...(admission ? { admission } : {}),
     ...(etcd ? { etcd } : {}),
+    ...(codecs ? { codecs } : {}),
   });
   const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);
@@ -102,6 +107,7 @@ try {
       ...apply?.profiles,
       ...admission?.profiles,
       ...etcd?.profiles,
+      ...codecs?.profiles,
     };
     for (const [name, operations] of Object.entries(profiled)) {
       console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), operations));

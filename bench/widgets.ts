@@ -18,9 +18,9 @@ export function widget(name: string): Record<string, unknown> {
   return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { color: 'blue', replicas: 3 } };
 }
 
-/** POSTs the widgets CRD (409 AlreadyExists is fine on a re-used data dir). */
-export async function installWidgetsCrd(client: HttpsClient): Promise<void> {
-  const crd: unknown = YAML.parse(await readFile(crdFile, 'utf8'));
+/** POSTs the widgets CRD, changed by `adapt` if given (409 AlreadyExists is fine on a re-used data dir). */
+export async function installWidgetsCrd(client: HttpsClient, adapt: (crd: Record<string, unknown>) => Record<string, unknown> = (crd) => crd): Promise<void> {
+  const crd = adapt(YAML.parse(await readFile(crdFile, 'utf8')) as Record<string, unknown>);
   const res = await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   expectStatus(res, [201, 409], 'create CRD widgets.example.com');
 }
