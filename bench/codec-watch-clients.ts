@@ -5,7 +5,7 @@
  */
 import https from 'node:https';
 import type { ClientRequest } from 'node:http';
-import type { CallMessage, ReplyMessage } from './child-ipc.js';
+import { answerCalls } from './helper-child.js';
 import { frameCounter, type StreamFormat } from './stream-frames.js';
 
 export interface CodecWatchClientsSettings {
@@ -33,8 +33,6 @@ export interface Received {
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
-const send = process.send?.bind(process);
-if (!send) throw new Error('codec-watch-clients must be started by the codec benchmark (no IPC channel)');
 const settings = JSON.parse(process.argv[2] ?? '') as CodecWatchClientsSettings;
 const base = new URL(settings.url);
 const agent = new https.Agent({ ca: settings.caCertPem, keepAlive: false, maxSockets: Infinity, maxTotalSockets: Infinity });
@@ -110,12 +108,4 @@ async function handle(call: CodecWatchClientsCall): Promise<unknown> {
   }
 }
 
-process.on('message', (m: CallMessage<CodecWatchClientsCall>) => {
-  if (m?.type !== 'call') return;
-  handle(m.call).then(
-    (value) => send({ type: 'reply', id: m.id, value } satisfies ReplyMessage),
-    (err: unknown) => send({ type: 'reply', id: m.id, error: String(err) } satisfies ReplyMessage),
-  );
-});
-process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+answerCalls<CodecWatchClientsCall>(handle);

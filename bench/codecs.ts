@@ -12,14 +12,13 @@
  *     drain. events/s = events delivered ÷ (last event − first write); bytes/event from the bytes received.
  * Every answer is decoded afterwards with kapi's own codecs and its item count checked.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './context.js';
 import { expectStatus, httpsClient, type HttpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
-import { childCaller, withServer, type ServerProcess } from './server-process.js';
+import { withServer, type ServerProcess } from './server-process.js';
+import { startHelperChild, type HelperChild } from './helper-child.js';
 import type { CodecWatchClientsCall, CodecWatchClientsSettings, Received } from './codec-watch-clients.js';
 import { benchFormats, countItems, installCodecWidgets, type BenchFormat } from './codec-objects.js';
 import { widgetPath } from './widgets.js';
@@ -141,7 +140,8 @@ async function measureFanout(ctx: BenchContext, url: string, server: ServerProce
   const { cfg } = ctx;
   const c = httpsClient(url, ctx.caCertPem, ctx.token);
   const writer = httpsClient(url, ctx.caCertPem, ctx.token, maxWritesInFlight);
-  const clients = await startClients({ url, caCertPem: ctx.caCertPem, token: ctx.token });
+  const settings: CodecWatchClientsSettings = { url, caCertPem: ctx.caCertPem, token: ctx.token };
+  const clients = await startHelperChild<CodecWatchClientsCall>('./codec-watch-clients.js', settings, { method: 'close' });
   try {
     const listed = await c.request('GET', watchPath);
     expectStatus(listed, [200], 'list widgets in default');
@@ -228,36 +228,7 @@ async function drain(clients: Clients, expected: number): Promise<Received> {
   }
 }
 
-interface Clients {
-  call(c: CodecWatchClientsCall): Promise<unknown>;
-  close(): Promise<void>;
-}
-
-async function startClients(settings: CodecWatchClientsSettings): Promise<Clients> {
-  const path = fileURLToPath(new URL('./codec-watch-clients.js', import.meta.url));
-  const child: ChildProcess = fork(path, [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`codec-watch-clients exited before it was ready (code ${code})`));
-    child.once('exit', onExit);
-    child.on('message', (m: { type?: string }) => {
-      if (m?.type !== 'ready') return;
-      child.off('exit', onExit);
-      resolve();
-    });
-  });
-  const call = childCaller<CodecWatchClientsCall>(child, 'codec-watch-clients');
-  return {
-    call,
-    close: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      call({ method: 'close' }).catch(() => undefined);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
+type Clients = HelperChild<CodecWatchClientsCall>;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -11,7 +11,7 @@
 import https from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { CallMessage, ReplyMessage } from './child-ipc.js';
+import { answerCalls } from './helper-child.js';
 
 export interface WatchClientsSettings {
   url: string;
@@ -80,8 +80,6 @@ interface Watch {
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
-const send = process.send?.bind(process);
-if (!send) throw new Error('watch-clients must be started by the fan-out benchmark (no IPC channel)');
 const settings = JSON.parse(process.argv[2] ?? '') as WatchClientsSettings;
 const base = new URL(settings.url);
 // One TLS connection per watch: no keep-alive (nothing to re-use while a watch streams), no cap on sockets.
@@ -265,12 +263,4 @@ async function handle(call: WatchClientsCall): Promise<unknown> {
   }
 }
 
-process.on('message', (m: CallMessage<WatchClientsCall>) => {
-  if (m?.type !== 'call') return;
-  handle(m.call).then(
-    (value) => send({ type: 'reply', id: m.id, value } satisfies ReplyMessage),
-    (err: unknown) => send({ type: 'reply', id: m.id, error: String(err) } satisfies ReplyMessage),
-  );
-});
-process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+answerCalls<WatchClientsCall>(handle);

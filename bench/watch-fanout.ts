@@ -17,15 +17,14 @@
  * all processes). On 2 cores the server and the watch clients each get about one; the clients' CPU share is reported
  * so a saturated client (whose late reads would count as server latency) shows.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './context.js';
 import { machineCpuMs } from './environment.js';
 import { expectStatus, httpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
-import { childCaller, withServer, type ServerProcess } from './server-process.js';
+import { withServer, type ServerProcess } from './server-process.js';
+import { startHelperChild, type HelperChild } from './helper-child.js';
 import type { DeliveryStats, LoopDelay, OpenResult, WatchClientsCall, WatchClientsSettings } from './watch-clients.js';
 import { createWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetPath, widgetsCollectionPath } from './widgets.js';
 
@@ -113,7 +112,8 @@ async function measureFanout(ctx: BenchContext, watchers: number, name: string, 
     expectStatus(list, [200], 'list widgets');
     const listRv = (JSON.parse(list.body.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
-    const clients = await startWatchClients({ url, caCertPem: ctx.caCertPem, token: ctx.token });
+    const settings: WatchClientsSettings = { url, caCertPem: ctx.caCertPem, token: ctx.token };
+    const clients = await startHelperChild<WatchClientsCall>('./watch-clients.js', settings, { method: 'close' });
     const writer = patcher(url, ctx.caCertPem, ctx.token);
     try {
       const path = `${widgetsCollectionPath}?watch=1&resourceVersion=${encodeURIComponent(listRv)}`;
@@ -283,34 +283,4 @@ async function cpuNow(server: ServerProcess, clients: WatchClients) {
   return { at: nowMs(), server: s, clients: w, writer: self.user + self.system, machineMs: machineCpuMs().busy };
 }
 
-interface WatchClients {
-  call(c: WatchClientsCall): Promise<unknown>;
-  close(): Promise<void>;
-}
-
-/** Forks bench/watch-clients.js and waits until it is ready for calls. */
-async function startWatchClients(settings: WatchClientsSettings): Promise<WatchClients> {
-  const path = fileURLToPath(new URL('./watch-clients.js', import.meta.url));
-  const child: ChildProcess = fork(path, [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`watch-clients exited before it was ready (code ${code})`));
-    child.once('exit', onExit);
-    child.on('message', (m: { type?: string }) => {
-      if (m?.type !== 'ready') return;
-      child.off('exit', onExit);
-      resolve();
-    });
-  });
-  const call = childCaller<WatchClientsCall>(child, 'watch-clients');
-  return {
-    call,
-    close: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      call({ method: 'close' }).catch(() => undefined);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
+type WatchClients = HelperChild<WatchClientsCall>;
