@@ -2,7 +2,7 @@
  * The codec benchmark's workload (bench/codecs.ts): the wire formats it compares, the widgets it lists, and an
  * independent check of how many items a list answer holds in each format.
  */
-import { Decoder as CborDecoder } from 'cbor-x';
+import cbor from 'cbor';
 import { fieldNumbersAnnotation, generateProto, type CrdSource } from '../generators/proto/index.js';
 import { expectStatus, type HttpsClient } from './https-client.js';
 import type { StreamFormat } from './stream-frames.js';
@@ -23,7 +23,7 @@ export const benchFormats: BenchFormat[] = [
   { name: 'CBOR', accept: 'application/cbor', stream: 'cbor', streamContentType: 'application/cbor-seq' },
 ];
 
-/** Items of a list answer, read without kapi's code: JSON.parse, cbor-x, or the protobuf wire format walked by hand. */
+/** Items of a list answer, read without kapi's code: JSON.parse, node-cbor, or the protobuf wire format walked by hand. */
 export function countItems(format: BenchFormat, body: Buffer): number {
   switch (format.stream) {
     case 'json':
@@ -35,10 +35,10 @@ export function countItems(format: BenchFormat, body: Buffer): number {
   }
 }
 
-/** Kubernetes writes CBOR strings, map keys included, as byte strings: the list is read as a Map to find `items`. */
+/** Kubernetes writes the self-described tag, then strings (map keys too) as byte strings: the list is read as a Map. */
 function cborListItems(body: Buffer): number {
-  const list = new CborDecoder({ mapsAsObjects: false }).decode(body) as Map<unknown, unknown>;
-  for (const [key, value] of list) {
+  const tagged = cbor.decodeFirstSync(body, { preferMap: true }) as { tag: number; value: Map<unknown, unknown> };
+  for (const [key, value] of tagged.value) {
     const name = typeof key === 'string' ? key : Buffer.from(key as Uint8Array).toString('utf8');
     if (name === 'items') return (value as unknown[]).length;
   }

@@ -1,21 +1,20 @@
 import test from 'ava';
 import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { Decoder } from 'cbor-x';
+import { independentCbor as independent } from '../helpers/independent-cbor.js';
 import { encodeCbor } from '../../plugins/codecs/cbor/index.js';
 import { createNamespace, suffix, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
 
 /**
  * CBOR over real HTTP, as a Kubernetes 1.32+ CBOR client speaks it: bodies and responses in application/cbor,
  * server-side apply with application/apply-patch+cbor, errors as CBOR Status, watches as application/cbor-seq.
- * Responses are read with cbor-x, a decoder independent of kapi's.
+ * Responses are read with node-cbor, a decoder independent of kapi's.
  */
 
 const server = useTestServer({ widgetsCrd: true });
 const cbor = 'application/cbor';
 
-const independent = new Decoder({ mapsAsObjects: false, useRecords: false });
-/** cbor-x gives byte strings as Buffers and maps as Maps; kube's strings are byte strings. */
+/** node-cbor gives byte strings as Buffers and maps as Maps; kube's strings are byte strings. */
 function plain(v: unknown): any {
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [Buffer.isBuffer(k) ? k.toString('utf8') : k, plain(x)]));
   if (Buffer.isBuffer(v)) return v.toString('utf8');
@@ -28,7 +27,7 @@ interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   bytes: Buffer;
-  /** The body read by cbor-x when it is CBOR, else parsed JSON or text. */
+  /** The body read by node-cbor when it is CBOR, else parsed JSON or text. */
   body: any;
 }
 
@@ -96,9 +95,8 @@ test('a custom resource: create, get, list and update in CBOR', async (t) => {
 
 test('a Namespace in CBOR, including a body with text strings and no self-described tag', async (t) => {
   const name = `cbor-ns-${suffix()}`;
-  // cbor-x writes text strings and no tag; kube's decoder accepts both.
-  const { Encoder } = await import('cbor-x');
-  const body = new Encoder({ useRecords: false, mapsAsObjects: true }).encode({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  // node-cbor writes text strings and no tag; kube's decoder accepts both.
+  const body = independent.encode({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   const created = await send(server, 'POST', '/api/v1/namespaces', { body });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.like(created.body, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, status: { phase: 'Active' } });
