@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { independentCbor as independent } from '../helpers/independent-cbor.js';
 import { encodeCbor } from '../../plugins/codecs/cbor/index.js';
 import { createNamespace, suffix, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { sendBinary, type BinaryRequest } from '../helpers/binary-request.js';
 
 /**
  * CBOR over real HTTP, as a Kubernetes 1.32+ CBOR client speaks it: bodies and responses in application/cbor,
@@ -31,33 +32,11 @@ interface RawResponse {
   body: any;
 }
 
-function send(
-  s: TestServer,
-  method: string,
-  path: string,
-  opts: { body?: Buffer | string; contentType?: string; accept?: string } = {},
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${s.token}`, accept: opts.accept ?? cbor };
-    if (opts.body !== undefined) {
-      headers['content-type'] = opts.contentType ?? cbor;
-      headers['content-length'] = String(Buffer.byteLength(opts.body));
-    }
-    const req = https.request({ host: '127.0.0.1', port: new URL(s.url).port, method, path, ca: s.ca, headers, agent: false });
-    req.on('error', reject);
-    req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const type = res.headers['content-type'] ?? '';
-        const body = type.startsWith(cbor) ? plain(independent.decode(bytes)) : /json/.test(type) ? JSON.parse(bytes.toString()) : bytes.toString();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, body });
-      });
-    });
-    req.end(opts.body);
-  });
+async function send(s: TestServer, method: string, path: string, opts: BinaryRequest = {}): Promise<RawResponse> {
+  const res = await sendBinary(s, method, path, { ...opts, accept: opts.accept ?? cbor, contentType: opts.contentType ?? cbor });
+  const type = res.headers['content-type'] ?? '';
+  const body = type.startsWith(cbor) ? plain(independent.decode(res.bytes)) : /json/.test(type) ? JSON.parse(res.bytes.toString()) : res.bytes.toString();
+  return { ...res, body };
 }
 
 const selfDescribed = Buffer.from([0xd9, 0xd9, 0xf7]);

@@ -10,6 +10,7 @@ import { apiextensionsV1Proto } from '../../plugins/codecs/protobuf/protos/apiex
 import { coreV1Proto } from '../../plugins/codecs/protobuf/protos/core-v1.js';
 import { metaV1Proto } from '../../plugins/codecs/protobuf/protos/meta-v1.js';
 import { runtimeProto } from '../../plugins/codecs/protobuf/protos/runtime.js';
+import { sendBinary, type BinaryRequest } from '../helpers/binary-request.js';
 
 const server = useTestServer({ widgetsCrd: true });
 const pbType = 'application/vnd.kubernetes.protobuf';
@@ -50,25 +51,10 @@ interface BinaryResponse {
   body: Buffer;
 }
 
-/** An HTTPS request with a binary body and a binary answer. */
-function send(s: TestServer, method: string, path: string, opts: { body?: Buffer | string; contentType?: string; accept?: string } = {}): Promise<BinaryResponse> {
-  const { port } = new URL(s.url);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${s.token}` };
-    if (opts.accept) headers.accept = opts.accept;
-    if (opts.body !== undefined) {
-      headers['content-type'] = opts.contentType ?? pbType;
-      headers['content-length'] = String(Buffer.byteLength(opts.body));
-    }
-    const req = https.request({ host: '127.0.0.1', port, method, path, ca: s.ca, headers, agent: false }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
+/** An HTTPS request with a binary body (protobuf unless said otherwise) and a binary answer. */
+async function send(s: TestServer, method: string, path: string, opts: BinaryRequest = {}): Promise<BinaryResponse> {
+  const res = await sendBinary(s, method, path, { ...opts, contentType: opts.contentType ?? pbType });
+  return { status: res.status, headers: res.headers, body: res.bytes };
 }
 
 /** A protobuf watch: frames are cut from the byte stream as they arrive, whatever the chunking. */

@@ -5,6 +5,7 @@ import { fieldNumbersAnnotation, generateProto, type CrdSource } from '../../gen
 import { KubeProtobufClient } from '../helpers/kube-protobuf-client.js';
 import { decodeKubeProtobuf } from '../../plugins/codecs/protobuf/index.js';
 import { createNamespace, installCrd, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
+import { sendBinary, type BinaryRequest } from '../helpers/binary-request.js';
 
 /**
  * Protobuf for custom resources over real HTTP: a client generated from `kapi gen proto`'s .proto (here protobufjs
@@ -79,27 +80,10 @@ interface RawResponse {
   json: any;
 }
 
-function send(s: TestServer, method: string, path: string, opts: { body?: Buffer | string; contentType?: string; accept?: string } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${s.token}`, accept: opts.accept ?? protobufType };
-    if (opts.body !== undefined) {
-      headers['content-type'] = opts.contentType ?? protobufType;
-      headers['content-length'] = String(Buffer.byteLength(opts.body));
-    }
-    const req = https.request({ host: '127.0.0.1', port: new URL(s.url).port, method, path, ca: s.ca, headers, agent: false });
-    req.on('error', reject);
-    req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const json = /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(bytes.toString()) : undefined;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, json });
-      });
-    });
-    req.end(opts.body);
-  });
+async function send(s: TestServer, method: string, path: string, opts: BinaryRequest = {}): Promise<RawResponse> {
+  const res = await sendBinary(s, method, path, { ...opts, accept: opts.accept ?? protobufType, contentType: opts.contentType ?? protobufType });
+  const json = /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(res.bytes.toString()) : undefined;
+  return { ...res, json };
 }
 
 const gizmosPath = (ns: string, name?: string, plural = 'gizmos') => `/apis/${group}/v1/namespaces/${ns}/${plural}${name ? `/${name}` : ''}`;

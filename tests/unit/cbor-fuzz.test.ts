@@ -1,4 +1,5 @@
 import test from 'ava';
+import { prng } from '../helpers/seeded-random.js';
 import { ApiError } from '../../core/errors/api-error.js';
 import { CborCodec } from '../../plugins/codecs/cbor/index.js';
 
@@ -10,16 +11,6 @@ import { CborCodec } from '../../plugins/codecs/cbor/index.js';
 const codec = new CborCodec();
 const expected = { apiVersion: 'example.com/v1', kind: 'Widget' };
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Decodes one input; returns a description of anything other than success or a 400 ApiError. */
 function check(input: Buffer): string | undefined {

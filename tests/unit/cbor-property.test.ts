@@ -1,4 +1,5 @@
 import test from 'ava';
+import { prng } from '../helpers/seeded-random.js';
 import { independentCbor as independent } from '../helpers/independent-cbor.js';
 import { CborCodec } from '../../plugins/codecs/cbor/index.js';
 
@@ -10,17 +11,6 @@ import { CborCodec } from '../../plugins/codecs/cbor/index.js';
 const codec = new CborCodec();
 const expected = { apiVersion: 'example.com/v1', kind: 'Widget' };
 
-/** A small seeded PRNG (mulberry32), so a failure names the seed that reproduces it. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -4,6 +4,7 @@
  * random and mutated bytes) is a 400 ApiError, quickly, never another error; responses read back as what was encoded.
  */
 import test from 'ava';
+import { prng } from '../helpers/seeded-random.js';
 import YAML from 'yaml';
 import { YamlCodec } from '../../plugins/codecs/yaml/index.js';
 import { decodeBody } from '../../core/codec/body-decoder.js';
@@ -108,15 +109,6 @@ test('JSON text decodes as JSON (the fast path), and YAML reads the core schema'
   t.is(({} as any).polluted, undefined);
 });
 
-/** A small deterministic PRNG (mulberry32), so a failing case can be reproduced from the seed. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let r = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const awkwardStrings = ['', 'yes', 'no', 'on', 'off', 'y', 'n', 'true', 'null', '~', '123', '0o14', '012', '1e3', '.inf', '-.nan', '2024-01-02T03:04:05Z', 'a: b', '- x', '#c', ' lead', 'trail ', 'multi\nline\n', '"quoted"', "it's", '{x}', '[y]', '&a', '*a', '!tag', '%p', '@', '`', 'ünïcödé ✓', 'tab\there', '<<', '---', '...'];
 
