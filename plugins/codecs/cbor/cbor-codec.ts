@@ -1,5 +1,6 @@
 import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
 import { errors } from '../../../core/errors/api-error.js';
+import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
 import { encodeCbor, encodeCborList } from './cbor-encoder.js';
 import { CborError } from './cbor-errors.js';
@@ -69,17 +70,10 @@ function cborError(err: unknown): CborError {
 
 function unrecognized(cause: CborError, raw: Buffer, expected: TypeMeta) {
   return errors.badRequest(
-    `the object provided is unrecognized (must be of type ${expected.kind}): unable to determine group/version/kind: ${cause.message} (${summarize(raw)})`,
+    `the object provided is unrecognized (must be of type ${expected.kind}): unable to determine group/version/kind: ${cause.message} (${summarizeBody(raw)})`,
   );
 }
 
-/** kube's summary of a body it could not decode: its first 30 bytes, in hex unless it looks like JSON. */
-function summarize(raw: Buffer): string {
-  if (raw.length === 0) return '<empty>';
-  const head = raw.length > 30 ? raw.subarray(0, 30) : raw;
-  const text = raw[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
-  return raw.length > 30 ? `${text} ...` : text;
-}
 
 interface GroupVersionKind {
   group: string;

@@ -1,5 +1,6 @@
 import { ApiError, errors } from '../../../core/errors/api-error.js';
 import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { EnvelopeError, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
 import { builtinProtobufKind, type ProtobufKind } from './kinds.js';
 import { decodeMessage } from './wire-reader.js';
@@ -18,13 +19,6 @@ function versionOf(apiVersion: string): string {
   return apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
 }
 
-/** What kube's handlers quote of a body they cannot read (summarizeData): its first 30 bytes, as text if JSON, else hex. */
-function summarize(data: Uint8Array): string {
-  if (data.length === 0) return '<empty>';
-  const head = Buffer.from(data.subarray(0, 30));
-  const text = data[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
-  return data.length > 30 ? `${text} ...` : text;
-}
 
 /**
  * Decodes a Kubernetes protobuf payload (magic + `runtime.Unknown`) into the JSON object kube's JSON encoding gives
@@ -39,7 +33,7 @@ export function decodeKubeProtobuf(data: Uint8Array, expected: TypeMeta, lookup:
     envelope = unwrapKubeProtobuf(data);
   } catch (err) {
     if (!(err instanceof EnvelopeError)) throw err;
-    throw errors.badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${err.message} (${summarize(data)})`);
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${err.message} (${summarizeBody(data)})`);
   }
   const kind = envelope.kind || expected.kind;
   const apiVersion = envelope.apiVersion || expected.apiVersion;
