@@ -3,7 +3,8 @@
  * sending its next request when the previous one is answered — the same concurrency as autocannon's connections.
  */
 import { performance } from 'node:perf_hooks';
-import type { Etcd3 } from 'etcd3';
+import { noop } from 'cockatiel';
+import { Etcd3 } from 'etcd3';
 
 export interface RawFigures {
   title: string;
@@ -16,6 +17,18 @@ export interface RawFigures {
   clientCoreShare: number;
   /** Share of one core the etcd server used (when `serverCpuMicros` was given and could be read). */
   serverCoreShare?: number;
+}
+
+/**
+ * The etcd3 client the baseline runs on, with its retry and circuit-breaker policies off (they cost time per call and
+ * never fire on a healthy local etcd) and gRPC's receive limit lifted as kapi's own client has it.
+ */
+export function rawEtcdClient(endpoints: string[]): Etcd3 {
+  return new Etcd3({
+    hosts: endpoints,
+    faultHandling: { global: noop, host: () => noop },
+    grpcOptions: { 'grpc.max_receive_message_length': -1 },
+  });
 }
 
 export type RawOp = (client: Etcd3, seq: number) => Promise<unknown>;

@@ -7,10 +7,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
-import { connectEtcd } from '../plugins/storage/etcd/etcd-client.js';
 import { startEtcd } from '../tests/helpers/etcd-process.js';
 import type { BenchContext } from './context.js';
-import { rawLoad, type RawFigures } from './etcd-raw-load.js';
+import { rawEtcdClient, rawLoad, type RawFigures } from './etcd-raw-load.js';
 import { httpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
 import { measure, type Figures, type LoadSpec } from './load.js';
@@ -42,7 +41,7 @@ export async function runEtcdThroughput(ctx: BenchContext): Promise<EtcdResults>
   const { cfg, log } = ctx;
   const etcd = await startEtcd({ dataDir: ctx.root });
   const pid = etcd.members[0]!.pid;
-  const raw = connectEtcd({ endpoints: etcd.endpoints });
+  const raw = rawEtcdClient(etcd.endpoints);
   try {
     const kapi: KapiServerSettings = {
       dataDir: join(ctx.root, 'data-etcd'),

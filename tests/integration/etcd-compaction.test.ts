@@ -5,7 +5,7 @@
 import test from 'ava';
 import { CompactedError } from '../../core/storage/kv.js';
 import { EtcdKV } from '../../plugins/storage/etcd/etcd-kv.js';
-import { connectEtcd } from '../../plugins/storage/etcd/etcd-client.js';
+import { Etcd3 } from 'etcd3';
 import { useEtcd } from '../helpers/use-etcd.js';
 import { createNamespace, startTestServer } from '../helpers/test-server.js';
 
@@ -14,7 +14,7 @@ const b = (s: string) => new TextEncoder().encode(s);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function compactKeyVersion(): Promise<number> {
-  const client = connectEtcd({ endpoints: etcd().endpoints });
+  const client = new Etcd3({ hosts: etcd().endpoints });
   try {
     const res = await client.kv.range({ key: Buffer.from('compact_rev_key') });
     return Number(res.kvs[0]?.version ?? 0);

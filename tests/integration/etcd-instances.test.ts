@@ -3,8 +3,7 @@
  * optimistic concurrency and CRDs — with no restart and no other channel between them than etcd.
  */
 import test from 'ava';
-import type { Etcd3 } from 'etcd3';
-import { connectEtcd } from '../../plugins/storage/etcd/etcd-client.js';
+import { Etcd3 } from 'etcd3';
 import { useEtcd } from '../helpers/use-etcd.js';
 import {
   createNamespace,
@@ -27,7 +26,7 @@ test.serial.before(async () => {
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
   await installWidgetsCrd(a);
   await waitForServed(b, 'example.com', 'v1', 'widgets');
-  raw = connectEtcd({ endpoints: etcd().endpoints });
+  raw = new Etcd3({ hosts: etcd().endpoints });
 });
 
 test.after.always(async () => {

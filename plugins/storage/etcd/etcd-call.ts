@@ -1,8 +1,7 @@
-import type { KVClient } from 'etcd3';
 import { isCompacted, isFutureRevision, isTransient, storageClosed, toApiError, wasNotSent } from './etcd-errors.js';
 
-/** gRPC call options (the deadline), as the etcd3 client takes them. */
-export type CallOptions = NonNullable<Parameters<KVClient['range']>[1]>;
+/** A call's deadline, in ms since the epoch. */
+export type Deadline = number;
 
 /**
  * `read`: idempotent, retried on any transient failure; `write`: retried only when it was not sent at all; `probe`:
@@ -17,22 +16,21 @@ const maxBackoffMs = 500;
  * Runs etcd calls with a deadline each, retrying transient failures while the deadline allows, so a request never
  * waits on etcd longer than `timeoutMs` and then answers a Status (503/504) instead of hanging.
  *
- * The etcd3 client's own retry and circuit-breaker policies are off (see etcd-client.ts): it would retry writes whose
- * outcome is unknown, and its breaker would keep a restarted etcd unused for seconds. Each attempt goes to a random
- * endpoint, so with several endpoints a dead member costs a retry, not a failure.
+ * Each attempt goes to a random endpoint (EtcdClient), so with several endpoints a dead member costs a retry, not a
+ * failure. A write is retried only when it never left this process: one whose outcome is unknown may have been applied.
  */
 export class EtcdCaller {
   private closed = false;
 
   constructor(readonly timeoutMs: number) {}
 
-  async call<T>(kind: CallKind, fn: (options: CallOptions) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  async call<T>(kind: CallKind, fn: (deadline: Deadline) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let backoff = firstBackoffMs;
     for (;;) {
       if (this.closed) throw storageClosed();
       try {
-        return await fn({ deadline: new Date(deadline) });
+        return await fn(deadline);
       } catch (err) {
         // Revision errors are answers, not failures: the KV store turns them into its own errors.
         if (isCompacted(err) || isFutureRevision(err)) throw err;

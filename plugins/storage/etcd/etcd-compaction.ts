@@ -1,5 +1,5 @@
-import type { Etcd3 } from 'etcd3';
 import type { EtcdCaller } from './etcd-call.js';
+import type { EtcdClient } from './etcd-client.js';
 import { versionIs } from './etcd-compare.js';
 
 /** kube-apiserver's compaction key: outside every prefix, shared by every server on the etcd (compaction is global). */
@@ -19,7 +19,7 @@ export class CompactionRounds {
   private version = 0;
 
   constructor(
-    private readonly client: Etcd3,
+    private readonly client: EtcdClient,
     private readonly caller: EtcdCaller,
   ) {}
 
@@ -28,22 +28,22 @@ export class CompactionRounds {
    * compacted since this one's last round. `onSeen` receives the revision the key says was last compacted.
    */
   async claim(revision: number, onSeen: (compacted: number) => void): Promise<boolean> {
-    const res = await this.caller.call('write', (options) =>
-      this.client.kv.txn(
+    const res = await this.caller.call('write', (deadline) =>
+      this.client.txn(
         {
           compare: [versionIs(compactRevKey, this.version)],
-          success: [{ request_put: { key: compactRevKey, value: Buffer.from(String(revision)) } }],
-          failure: [{ request_range: { key: compactRevKey } }],
+          success: [{ put: { key: compactRevKey, value: Buffer.from(String(revision)) } }],
+          failure: [{ range: { key: compactRevKey } }],
         },
-        options,
+        deadline,
       ),
     );
     if (res.succeeded) {
       this.version += 1;
       return true;
     }
-    const kv = res.responses[0]?.response_range.kvs[0];
-    this.version = Number(kv?.version ?? 0);
+    const kv = res.responses[0]?.range?.kvs[0];
+    this.version = kv?.version ?? 0;
     const seen = Number(kv?.value.toString() ?? 0);
     if (seen > 0) onSeen(seen);
     return false;

@@ -1,30 +1,26 @@
 import { ApiError, errors } from '../../../core/errors/api-error.js';
+import { GrpcCode, GrpcError } from './grpc/grpc-error.js';
 
 /**
- * What etcd's (and gRPC's) failures mean for kapi. The etcd3 client turns gRPC errors into typed errors whose message
- * is "<code> <CODE NAME>: <details>", e.g. "14 UNAVAILABLE: No connection established. Last error: ...".
+ * What etcd's (and gRPC's) failures mean for kapi. The client's errors (GrpcError) have the message
+ * "<code> <CODE NAME>: <details>", e.g. "14 UNAVAILABLE: No connection established: connect ECONNREFUSED ...".
  */
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The gRPC status code at the start of the etcd3 client's error messages (-1 when there is none). */
+/** The gRPC status code of a failed call (-1 for any other error). */
 function grpcCode(err: unknown): number {
-  const m = /^(\d+) [A-Z_]+: /.exec(message(err));
-  return m ? Number(m[1]) : -1;
+  return err instanceof GrpcError ? err.code : -1;
 }
 
 /** The message without its "<code> <CODE NAME>: " lead. */
 export function details(err: unknown): string {
-  return message(err).replace(/^\d+ [A-Z_]+: /, '');
+  return err instanceof GrpcError ? err.details : message(err);
 }
 
-const UNKNOWN = 2;
-const DEADLINE_EXCEEDED = 4;
-const RESOURCE_EXHAUSTED = 8;
-const UNAVAILABLE = 14;
-const CANCELLED = 1;
+const { UNKNOWN, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE, CANCELLED } = GrpcCode;
 
 /** A read or compaction below etcd's compacted revision. */
 export function isCompacted(err: unknown): boolean {
@@ -38,7 +34,7 @@ export function isFutureRevision(err: unknown): boolean {
 
 /** The request never reached etcd (no connection to the member): safe to retry even for a write. */
 export function wasNotSent(err: unknown): boolean {
-  return grpcCode(err) === UNAVAILABLE && /No connection established|connect ECONNREFUSED/.test(message(err));
+  return err instanceof GrpcError && err.notSent;
 }
 
 /**

@@ -32,15 +32,15 @@ export class EtcdKeys {
   }
 
   /** The etcd range `[key, range_end)` of the KV keys under `prefix`, strictly after `startAfterKey` when given. */
-  range(prefix: string, startAfterKey?: string): { key: Buffer; range_end: Buffer } {
+  range(prefix: string, startAfterKey?: string): { key: Buffer; rangeEnd: Buffer } {
     const base = this.toEtcd(prefix);
     const end = rangeEnd(base);
     // Keys after K start at K + "\0", the smallest key greater than K.
     if (startAfterKey !== undefined) {
       const after = this.toEtcd(startAfterKey);
-      if (after.compare(base) >= 0) return { key: Buffer.concat([after, zeroByte]), range_end: end };
+      if (after.compare(base) >= 0) return { key: Buffer.concat([after, zeroByte]), rangeEnd: end };
     }
-    return { key: base, range_end: end };
+    return { key: base, rangeEnd: end };
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Etcd3, IEvent, ITxnRequest, ITxnResponse } from 'etcd3';
 import {
   CompactedError,
   FutureRevisionError,
@@ -11,8 +10,8 @@ import {
   type RangeResult,
   type TxnResult,
 } from '../../../core/storage/kv.js';
-import { EtcdCaller, type CallOptions } from './etcd-call.js';
-import { connectEtcd, type EtcdConnectionOptions } from './etcd-client.js';
+import { EtcdCaller, type Deadline } from './etcd-call.js';
+import { EtcdClient, type EtcdConnectionOptions } from './etcd-client.js';
 import { announcedCompaction, CompactionRounds, compactRevKey } from './etcd-compaction.js';
 import { absent, modifiedAt, present } from './etcd-compare.js';
 import { isCompacted, isFutureRevision } from './etcd-errors.js';
@@ -20,6 +19,7 @@ import { EtcdKeys } from './etcd-keys.js';
 import { readKeyValue } from './etcd-values.js';
 import { EtcdWatchFeed } from './etcd-watch-feed.js';
 import { openEtcdWatch } from './etcd-watch-stream.js';
+import type { TxnRequest, TxnResponse, WatchEvent } from './grpc/etcd-messages.js';
 
 export interface EtcdKVOptions extends EtcdConnectionOptions {
   /** etcd key prefix that replaces `keyRoot` (default `/registry`: kube-apiserver's `--etcd-prefix`). */
@@ -45,7 +45,7 @@ export interface EtcdKVOptions extends EtcdConnectionOptions {
  * or a round's transaction reads) and etcd's compacted revision when a read or watch hits it.
  */
 export class EtcdKV implements KVStore {
-  private readonly client: Etcd3;
+  private readonly client: EtcdClient;
   private readonly keys: EtcdKeys;
   private readonly caller: EtcdCaller;
   private readonly feed: EtcdWatchFeed;
@@ -56,7 +56,7 @@ export class EtcdKV implements KVStore {
 
   constructor(options: EtcdKVOptions) {
     this.keys = new EtcdKeys(options.prefix ?? '/registry', options.keyRoot ?? '/registry');
-    this.client = connectEtcd(options);
+    this.client = new EtcdClient(options);
     this.caller = new EtcdCaller(options.callTimeoutMs ?? 5_000);
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2_000;
     this.rounds = new CompactionRounds(this.client, this.caller);
@@ -66,7 +66,7 @@ export class EtcdKV implements KVStore {
       currentRevision: () => this.currentRevision(),
       compactedRevision: () => this.compacted,
       onCompacted: (revision) => this.noteCompacted(revision),
-      onOtherEvent: (ev: IEvent) => {
+      onOtherEvent: (ev: WatchEvent) => {
         const announced = announcedCompaction(ev.kv.key, ev.kv.value);
         if (announced !== undefined) this.noteCompacted(announced);
       },
@@ -77,9 +77,9 @@ export class EtcdKV implements KVStore {
 
   async get(key: string, opts?: GetOptions): Promise<GetResult> {
     const revision = requested(opts?.revision);
-    const res = await this.read(revision, (o) => this.client.kv.range({ key: this.keys.toEtcd(key), revision }, o));
+    const res = await this.read(revision, (d) => this.client.range({ key: this.keys.toEtcd(key), revision }, d));
     const kv = readKeyValue(this.keys, res.kvs[0]);
-    const at = revision || Number(res.header.revision);
+    const at = revision || res.header.revision;
     return kv ? { kv, revision: at } : { revision: at };
   }
 
@@ -87,9 +87,9 @@ export class EtcdKV implements KVStore {
     const revision = requested(opts?.revision);
     const limit = opts?.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const bounds = this.keys.range(prefix, opts?.startAfterKey);
-    const res = await this.read(revision, (o) => this.client.kv.range({ ...bounds, limit, revision }, o));
+    const res = await this.read(revision, (d) => this.client.range({ key: bounds.key, rangeEnd: bounds.rangeEnd, limit, revision }, d));
     const kvs = res.kvs.map((kv) => readKeyValue(this.keys, kv)!);
-    return { kvs, revision: revision || Number(res.header.revision), more: res.more, count: Number(res.count) };
+    return { kvs, revision: revision || res.header.revision, more: res.more, count: res.count };
   }
 
   async create(key: string, value: Uint8Array): Promise<TxnResult> {
@@ -98,10 +98,10 @@ export class EtcdKV implements KVStore {
     const v = Buffer.from(value);
     const res = await this.txn({
       compare: [absent(k)],
-      success: [{ request_put: { key: k, value: v } }],
-      failure: [{ request_range: { key: k } }],
+      success: [{ put: { key: k, value: v } }],
+      failure: [{ range: { key: k } }],
     });
-    const revision = Number(res.header.revision);
+    const revision = res.header.revision;
     if (!res.succeeded) return this.failed(res);
     return { succeeded: true, revision, kv: { key, value: v, createRevision: revision, modRevision: revision } };
   }
@@ -110,22 +110,22 @@ export class EtcdKV implements KVStore {
     const k = this.keys.toEtcd(key);
     // No key has modRevision 0; etcd would compare a missing key's 0 as equal and create it.
     if (!(expectedModRevision > 0)) {
-      const res = await this.caller.call('read', (o) => this.client.kv.range({ key: k }, o));
+      const res = await this.caller.call('read', (d) => this.client.range({ key: k }, d));
       const current = readKeyValue(this.keys, res.kvs[0]);
-      const revision = Number(res.header.revision);
+      const revision = res.header.revision;
       return current ? { succeeded: false, revision, current } : { succeeded: false, revision };
     }
     const v = Buffer.from(value);
     const res = await this.txn({
       compare: [modifiedAt(k, expectedModRevision)],
       // Reads in a transaction see its earlier writes: the keys-only read gives the createRevision without the value.
-      success: [{ request_put: { key: k, value: v } }, { request_range: { key: k, keys_only: true } }],
-      failure: [{ request_range: { key: k } }],
+      success: [{ put: { key: k, value: v } }, { range: { key: k, keysOnly: true } }],
+      failure: [{ range: { key: k } }],
     });
     if (!res.succeeded) return this.failed(res);
-    const revision = Number(res.header.revision);
-    const written = res.responses[1]?.response_range.kvs[0];
-    const createRevision = written ? Number(written.create_revision) : revision;
+    const revision = res.header.revision;
+    const written = res.responses[1]?.range?.kvs[0];
+    const createRevision = written ? written.createRevision : revision;
     return { succeeded: true, revision, kv: { key, value: v, createRevision, modRevision: revision } };
   }
 
@@ -134,12 +134,12 @@ export class EtcdKV implements KVStore {
     const compare = expectedModRevision === undefined ? [present(k)] : [modifiedAt(k, expectedModRevision), present(k)];
     const res = await this.txn({
       compare,
-      success: [{ request_delete_range: { key: k, prev_kv: true } }],
-      failure: [{ request_range: { key: k } }],
+      success: [{ deleteRange: { key: k, prevKv: true } }],
+      failure: [{ range: { key: k } }],
     });
     if (!res.succeeded) return this.failed(res);
-    const kv = readKeyValue(this.keys, res.responses[0]?.response_delete_range.prev_kvs[0]);
-    return kv ? { succeeded: true, revision: Number(res.header.revision), kv } : { succeeded: true, revision: Number(res.header.revision) };
+    const kv = readKeyValue(this.keys, res.responses[0]?.deleteRange?.prevKvs[0]);
+    return kv ? { succeeded: true, revision: res.header.revision, kv } : { succeeded: true, revision: res.header.revision };
   }
 
   watch(prefix: string, afterRevision: number, handlers: KVWatchHandlers): KVWatch {
@@ -147,13 +147,13 @@ export class EtcdKV implements KVStore {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.caller.call('read', (o) => this.client.kv.range({ key: compactRevKey, count_only: true }, o));
-    return Number(res.header.revision);
+    const res = await this.caller.call('read', (d) => this.client.range({ key: compactRevKey, countOnly: true }, d));
+    return res.header.revision;
   }
 
   async compact(revision: number): Promise<void> {
     try {
-      await this.caller.call('read', (o) => this.client.kv.compact({ revision }, o));
+      await this.caller.call('read', (d) => this.client.compact(revision, d));
     } catch (err) {
       if (isFutureRevision(err)) throw new FutureRevisionError(revision, await this.currentRevision());
       // etcd has compacted at or beyond `revision` already (another server, or a retry of ours).
@@ -172,7 +172,7 @@ export class EtcdKV implements KVStore {
   }
 
   async healthCheck(): Promise<void> {
-    await this.caller.call('probe', (o) => this.client.kv.range({ key: compactRevKey, count_only: true }, o), this.healthTimeoutMs);
+    await this.caller.call('probe', (d) => this.client.range({ key: compactRevKey, countOnly: true }, d), this.healthTimeoutMs);
   }
 
   async close(): Promise<void> {
@@ -183,19 +183,19 @@ export class EtcdKV implements KVStore {
     this.client.close();
   }
 
-  private txn(request: ITxnRequest): Promise<ITxnResponse> {
-    return this.caller.call('write', (o) => this.client.kv.txn(request, o));
+  private txn(request: TxnRequest): Promise<TxnResponse> {
+    return this.caller.call('write', (d) => this.client.txn(request, d));
   }
 
   /** A failed comparison: the current value (from the failure branch's read), absent when the key does not exist. */
-  private failed(res: ITxnResponse): TxnResult {
-    const current = readKeyValue(this.keys, res.responses[0]?.response_range.kvs[0]);
-    const revision = Number(res.header.revision);
+  private failed(res: TxnResponse): TxnResult {
+    const current = readKeyValue(this.keys, res.responses[0]?.range?.kvs[0]);
+    const revision = res.header.revision;
     return current ? { succeeded: false, revision, current } : { succeeded: false, revision };
   }
 
   /** A read at `revision` (0: the latest), with etcd's revision errors as the contract's. */
-  private async read<T>(revision: number, fn: (options: CallOptions) => Promise<T>): Promise<T> {
+  private async read<T>(revision: number, fn: (deadline: Deadline) => Promise<T>): Promise<T> {
     try {
       return await this.caller.call('read', fn);
     } catch (err) {
@@ -214,7 +214,7 @@ export class EtcdKV implements KVStore {
     const learned = await new Promise<number>((resolve) => {
       const probe = openEtcdWatch(
         this.client,
-        { key: compactRevKey, start_revision: revision },
+        { key: compactRevKey, startRevision: revision },
         { onEvents: () => undefined, onEnd: (_err, compacted) => resolve(compacted ?? revision + 1) },
         this.healthTimeoutMs,
       );

@@ -1,14 +1,15 @@
-import type { Etcd3, IEvent, IWatchCreateRequest } from 'etcd3';
 import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandlers } from '../../../core/storage/kv.js';
 import { hasPrefix } from '../keys.js';
+import type { EtcdClient } from './etcd-client.js';
 import { storageClosed, toApiError } from './etcd-errors.js';
 import type { EtcdKeys } from './etcd-keys.js';
 import { toKVEvent } from './etcd-values.js';
+import type { WatchCreateRequest, WatchEvent } from './grpc/etcd-messages.js';
 import { openEtcdWatch, type EtcdWatchHandle } from './etcd-watch-stream.js';
 
 /** What the feed needs from its store. */
 export interface FeedSource {
-  readonly client: Etcd3;
+  readonly client: EtcdClient;
   readonly keys: EtcdKeys;
   /** etcd's current revision (a quorum read). */
   currentRevision(): Promise<number>;
@@ -17,7 +18,7 @@ export interface FeedSource {
   /** etcd said a watch's start revision is compacted, up to `revision`. */
   onCompacted(revision: number): void;
   /** An etcd event outside the store's prefix (the feed sees the whole keyspace): e.g. the compaction key. */
-  onOtherEvent(event: IEvent): void;
+  onOtherEvent(event: WatchEvent): void;
   /** How long etcd may take to accept a watch. */
   readonly createTimeoutMs: number;
   /** How long the feed keeps trying to resume after its stream failed before it ends every watch. */
@@ -141,8 +142,8 @@ export class EtcdWatchFeed {
     );
   }
 
-  private request(startRevision: number): IWatchCreateRequest {
-    return { key: allKeys, range_end: allKeys, start_revision: startRevision, prev_kv: true };
+  private request(startRevision: number): WatchCreateRequest {
+    return { key: allKeys, rangeEnd: allKeys, startRevision, prevKv: true };
   }
 
   private onFeedEnd(err: Error, compacted?: number): void {
@@ -166,11 +167,11 @@ export class EtcdWatchFeed {
     }, resumeDelayMs);
   }
 
-  private onFeedEvents(events: IEvent[]): void {
-    const through = Number(events[events.length - 1]!.kv.mod_revision);
+  private onFeedEvents(events: WatchEvent[]): void {
+    const through = events[events.length - 1]!.kv.modRevision;
     if (through <= this.rev) return;
     for (const ev of events) {
-      const revision = Number(ev.kv.mod_revision);
+      const revision = ev.kv.modRevision;
       if (revision <= this.rev) continue;
       const e = toKVEvent(this.src.keys, ev);
       if (!e) {
@@ -227,15 +228,15 @@ export class EtcdWatchFeed {
     );
   }
 
-  private onCatchUpEvents(w: Watcher, events: IEvent[]): void {
+  private onCatchUpEvents(w: Watcher, events: WatchEvent[]): void {
     if (w.state !== 'catching-up') return;
     for (const ev of events) {
-      const revision = Number(ev.kv.mod_revision);
+      const revision = ev.kv.modRevision;
       if (revision <= w.last || revision > w.target) continue;
       const e = toKVEvent(this.src.keys, ev);
       if (e && hasPrefix(e.kv.key, w.prefix)) w.buffer.push(e);
     }
-    const reached = Number(events[events.length - 1]!.kv.mod_revision);
+    const reached = events[events.length - 1]!.kv.modRevision;
     w.last = Math.min(reached, w.target);
     if (reached >= w.target) {
       // Replayed through the feed's revision at admission: hand over to the feed, with the events it held meanwhile.

@@ -1,10 +1,11 @@
-import type { Etcd3, IEvent, IWatchCreateRequest, IWatchResponse } from 'etcd3';
+import type { EtcdClient } from './etcd-client.js';
+import type { WatchCreateRequest, WatchEvent } from './grpc/etcd-messages.js';
 
 export interface EtcdWatchHandlers {
   /** etcd accepted the watch. */
   onCreated?(): void;
   /** etcd's events of one response: one or more whole revisions, in order. Progress responses are not passed on. */
-  onEvents(events: IEvent[]): void;
+  onEvents(events: WatchEvent[]): void;
   /**
    * The watch ended without being cancelled: `compactRevision` is set when its start revision has been compacted
    * (etcd's compacted revision), otherwise the stream failed or etcd refused the watch. Called at most once.
@@ -21,50 +22,35 @@ export interface EtcdWatchHandle {
  * `createTimeoutMs` bounds the wait for etcd to accept it.
  */
 export function openEtcdWatch(
-  client: Etcd3,
-  request: IWatchCreateRequest,
+  client: EtcdClient,
+  request: WatchCreateRequest,
   handlers: EtcdWatchHandlers,
   createTimeoutMs: number,
 ): EtcdWatchHandle {
   let done = false;
-  let stream: Awaited<ReturnType<Etcd3['watchClient']['watch']>> | undefined;
   const finish = (err?: Error, compactRevision?: number) => {
     if (done) return;
     done = true;
     clearTimeout(timer);
-    stream?.cancel();
+    stream.cancel();
     if (err) handlers.onEnd(err, compactRevision);
   };
   const timer = setTimeout(() => finish(new Error(`etcd did not accept the watch within ${createTimeoutMs} ms`)), createTimeoutMs);
-  client.watchClient.watch().then(
-    (s) => {
-      // The etcd3 client's own 'error' listener resets every connection to the member on any stream error, including
-      // the CANCELLED of our own cancel(); that would drop the connection other calls share. Listen ourselves instead.
-      (s as unknown as NodeJS.EventEmitter).removeAllListeners('error'); // a gRPC ClientDuplexStream at run time
-      s.on('error', (err: Error) => finish(err));
-      s.on('end', () => finish(new Error('etcd ended the watch stream')));
-      if (done) {
-        s.cancel();
+  const stream = client.watch(request, {
+    onResponse: (res) => {
+      if (done) return;
+      if (res.canceled) {
+        if (res.compactRevision > 0) finish(new Error(`etcd watch start revision has been compacted (${res.compactRevision})`), res.compactRevision);
+        else finish(new Error(`etcd cancelled the watch: ${res.cancelReason || 'no reason given'}`));
         return;
       }
-      stream = s;
-      s.on('data', (res: IWatchResponse) => {
-        if (done) return;
-        if (res.canceled) {
-          const compacted = Number(res.compact_revision);
-          if (compacted > 0) finish(new Error(`etcd watch start revision has been compacted (${compacted})`), compacted);
-          else finish(new Error(`etcd cancelled the watch: ${res.cancel_reason || 'no reason given'}`));
-          return;
-        }
-        if (res.created) {
-          clearTimeout(timer);
-          handlers.onCreated?.();
-        }
-        if (res.events.length > 0) handlers.onEvents(res.events);
-      });
-      s.write({ create_request: request });
+      if (res.created) {
+        clearTimeout(timer);
+        handlers.onCreated?.();
+      }
+      if (res.events.length > 0) handlers.onEvents(res.events);
     },
-    (err: Error) => finish(err),
-  );
+    onEnd: (err) => finish(err),
+  });
   return { cancel: () => finish() };
 }
