@@ -1,6 +1,7 @@
-import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { GrpcCode, GrpcError, statusError } from './grpc-error.js';
 import { GrpcFrames } from './grpc-frames.js';
+import { encodeHeaderBlock } from './hpack-decoder.js';
+import { Http2Connection, type Http2ClientStream } from './http2-connection.js';
 
 /** TLS material for an `https://` endpoint (PEM contents). */
 export interface GrpcTls {
@@ -32,38 +33,33 @@ export interface GrpcStream {
   cancel(): void;
 }
 
-const { NGHTTP2_CANCEL } = http2.constants;
-
 // Large windows: a list of many objects arrives at full speed rather than one 64 KiB window per round trip.
 const windowBytes = 16 * 1024 * 1024;
 
 /**
- * One HTTP/2 connection to one gRPC server (an etcd member), opened on first use and again after it was lost. Unary
- * calls and bidirectional streams share it, as gRPC clients do.
+ * gRPC to one server (an etcd member) over one HTTP/2 connection, opened on first use and again after it was lost.
+ * Unary calls and bidirectional streams share it, as gRPC clients do.
  *
- * A call that fails before its stream was given an id never reached the server: it rejects with UNAVAILABLE "No
- * connection established", which callers may retry even for writes. Any other failure leaves the outcome unknown.
+ * A call that failed before the server could act on it (no connection, or refused by GOAWAY/REFUSED_STREAM) rejects
+ * with UNAVAILABLE "No connection established" and `notSent`, which callers may retry even for writes. Any other
+ * failure leaves the outcome unknown.
  */
 export class GrpcConnection {
-  private session?: ClientHttp2Session;
-  private keepalive?: NodeJS.Timeout;
+  private connection?: Http2Connection;
   private closed = false;
-  private readonly headers = new Map<string, http2.OutgoingHttpHeaders>();
+  private readonly url: URL;
+  private readonly blocks = new Map<string, Buffer>();
 
-  constructor(private readonly options: GrpcConnectionOptions) {}
+  constructor(private readonly options: GrpcConnectionOptions) {
+    this.url = new URL(options.url);
+  }
 
   /** A unary call: sends `frame` (a length-prefixed request), resolves with the response message's bytes. */
   unary(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      let stream: ClientHttp2Stream;
-      try {
-        stream = this.open(path);
-      } catch (err) {
-        reject(err);
-        return;
-      }
       const frames = new GrpcFrames();
-      let status: GrpcError | undefined | null = null;
+      let status: GrpcError | undefined;
+      let sawStatus = false;
       let settled = false;
       const finish = (err: Error | undefined) => {
         if (settled) return;
@@ -78,26 +74,30 @@ export class GrpcConnection {
           reject(new GrpcError(GrpcCode.INTERNAL, (e as Error).message));
         }
       };
+      let stream: Http2ClientStream | undefined;
       const timer = setTimeout(() => {
-        stream.close(NGHTTP2_CANCEL);
+        stream?.cancel();
         finish(new GrpcError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded'));
       }, Math.max(0, deadline - Date.now()));
-      const onHeaders = (h: IncomingHttpHeaders) => {
-        const s = h['grpc-status'];
-        if (s !== undefined) status = statusError(String(s), h['grpc-message'] as string | undefined) ?? undefined;
-        else if (h[':status'] !== undefined && Number(h[':status']) !== 200) {
-          status = new GrpcError(GrpcCode.UNKNOWN, `unexpected HTTP status ${h[':status']}`);
-        }
-      };
-      stream.on('response', onHeaders);
-      stream.on('trailers', onHeaders);
-      stream.on('data', (chunk: Buffer) => frames.push(chunk));
-      stream.on('error', (err: Error) => finish(this.failure(stream, err)));
-      stream.on('close', () => {
-        if (status === null) finish(this.failure(stream, new Error(`stream closed (code ${stream.rstCode})`)));
-        else finish(status);
-      });
-      stream.end(frame);
+      try {
+        stream = this.connect().request(this.block(path), frame, true, {
+          onHeaders: (fields, end) => {
+            const s = responseStatus(fields);
+            if (s) {
+              status = s.error;
+              sawStatus ||= s.final;
+            }
+            if (end) finish(sawStatus ? status : (status ?? new GrpcError(GrpcCode.INTERNAL, 'the server ended the call without a status')));
+          },
+          onData: (data, end) => {
+            frames.push(data);
+            if (end) finish(new GrpcError(GrpcCode.INTERNAL, 'the server ended the call without a status'));
+          },
+          onReset: (err, notSent) => finish(failure(err, notSent)),
+        });
+      } catch (err) {
+        finish(err as Error);
+      }
     });
   }
 
@@ -109,105 +109,105 @@ export class GrpcConnection {
       ended = true;
       handlers.onEnd(err);
     };
-    let stream: ClientHttp2Stream;
+    let stream: Http2ClientStream;
     try {
-      stream = this.open(path);
+      const frames = new GrpcFrames();
+      let status: GrpcError | undefined;
+      stream = this.connect().request(this.block(path), undefined, false, {
+        onHeaders: (fields, last) => {
+          status = responseStatus(fields)?.error ?? status;
+          if (last) end(status ?? new GrpcError(GrpcCode.UNAVAILABLE, 'the server ended the stream'));
+        },
+        onData: (data, last) => {
+          frames.push(data);
+          try {
+            for (let m = frames.take(); m && !ended; m = frames.take()) handlers.onMessage(m);
+          } catch (err) {
+            stream.cancel();
+            end(new GrpcError(GrpcCode.INTERNAL, (err as Error).message));
+          }
+          if (last) end(new GrpcError(GrpcCode.UNAVAILABLE, 'the server ended the stream'));
+        },
+        onReset: (err, notSent) => end(failure(err, notSent)),
+      });
     } catch (err) {
       queueMicrotask(() => end(err as Error));
       return { write: () => undefined, cancel: () => undefined };
     }
-    const frames = new GrpcFrames();
-    let status: GrpcError | undefined;
-    const onHeaders = (h: IncomingHttpHeaders) => {
-      const s = h['grpc-status'];
-      if (s !== undefined) status = statusError(String(s), h['grpc-message'] as string | undefined);
-    };
-    stream.on('response', onHeaders);
-    stream.on('trailers', onHeaders);
-    stream.on('data', (chunk: Buffer) => {
-      frames.push(chunk);
-      try {
-        for (let m = frames.take(); m && !ended; m = frames.take()) handlers.onMessage(m);
-      } catch (err) {
-        stream.close(NGHTTP2_CANCEL);
-        end(new GrpcError(GrpcCode.INTERNAL, (err as Error).message));
-      }
-    });
-    stream.on('error', (err: Error) => end(this.failure(stream, err)));
-    stream.on('close', () => end(status ?? new GrpcError(GrpcCode.UNAVAILABLE, 'the server ended the stream')));
     return {
       write: (frame) => {
-        if (!ended && !stream.destroyed) stream.write(frame);
+        if (!ended) stream.write(frame, false);
       },
       cancel: () => {
         ended = true;
-        if (!stream.destroyed) stream.close(NGHTTP2_CANCEL);
+        stream.cancel();
       },
     };
   }
 
   close(): void {
     this.closed = true;
-    this.drop();
+    this.connection?.close();
+    this.connection = undefined;
   }
 
-  private open(path: string): ClientHttp2Stream {
+  private connect(): Http2Connection {
     if (this.closed) throw new Error('etcd client was already closed');
-    let headers = this.headers.get(path);
-    if (!headers) {
-      headers = { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' };
-      this.headers.set(path, headers);
+    if (this.connection?.usable) return this.connection;
+    const connection: Http2Connection = new Http2Connection({
+      url: this.url,
+      ...(this.options.tls ? { tls: this.options.tls } : {}),
+      windowBytes,
+      keepaliveMs: this.options.keepaliveMs ?? 30_000,
+      keepaliveTimeoutMs: this.options.keepaliveTimeoutMs ?? 10_000,
+      onClose: () => {
+        if (this.connection === connection) this.connection = undefined;
+      },
+    });
+    this.connection = connection;
+    return connection;
+  }
+
+  /** The request's header block for a method, prepared once. */
+  private block(path: string): Buffer {
+    let block = this.blocks.get(path);
+    if (!block) {
+      block = encodeHeaderBlock([
+        [':method', 'POST'],
+        [':scheme', this.url.protocol === 'https:' ? 'https' : 'http'],
+        [':path', path],
+        [':authority', this.url.host],
+        ['content-type', 'application/grpc'],
+        ['te', 'trailers'],
+      ]);
+      this.blocks.set(path, block);
     }
-    return this.connect().request(headers, { endStream: false });
+    return block;
   }
+}
 
-  private connect(): ClientHttp2Session {
-    if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
-    const { tls } = this.options;
-    const session = http2.connect(this.options.url, {
-      ...(tls?.ca ? { ca: tls.ca } : {}),
-      ...(tls?.cert ? { cert: tls.cert, key: tls.key } : {}),
-      settings: { enablePush: false, initialWindowSize: windowBytes },
-      // Responses of many objects are large; nghttp2's default of 10 MB of buffered data per session is too little.
-      maxSessionMemory: 256,
-    });
-    session.on('connect', () => session.setLocalWindowSize(windowBytes));
-    // Failures reach the streams; the session's own error needs a listener so it is not thrown.
-    session.on('error', () => undefined);
-    session.on('close', () => {
-      if (this.session === session) this.drop();
-    });
-    this.session = session;
-    this.startKeepalive(session);
-    return session;
+/**
+ * The gRPC status a header block carries: `final` when it has `grpc-status` (trailers, or a trailers-only response);
+ * an error for a non-OK status or an HTTP status other than 200. Undefined for plain response headers.
+ */
+function responseStatus(fields: [string, string][]): { error: GrpcError | undefined; final: boolean } | undefined {
+  let grpcStatus: string | undefined;
+  let grpcMessage: string | undefined;
+  let httpStatus: string | undefined;
+  for (const [name, value] of fields) {
+    if (name === 'grpc-status') grpcStatus = value;
+    else if (name === 'grpc-message') grpcMessage = value;
+    else if (name === ':status') httpStatus = value;
   }
+  if (grpcStatus !== undefined) return { error: statusError(grpcStatus, grpcMessage), final: true };
+  if (httpStatus !== undefined && httpStatus !== '200') {
+    return { error: new GrpcError(GrpcCode.UNKNOWN, `unexpected HTTP status ${httpStatus}`), final: false };
+  }
+  return undefined;
+}
 
-  private startKeepalive(session: ClientHttp2Session): void {
-    clearInterval(this.keepalive);
-    const timeoutMs = this.options.keepaliveTimeoutMs ?? 10_000;
-    this.keepalive = setInterval(() => {
-      if (session.destroyed || !session.socket) return;
-      const timer = setTimeout(() => session.destroy(new Error('keepalive ping not answered')), timeoutMs).unref();
-      session.ping((err) => {
-        clearTimeout(timer);
-        if (err) session.destroy(err);
-      });
-    }, this.options.keepaliveMs ?? 30_000).unref();
-  }
-
-  private drop(): void {
-    clearInterval(this.keepalive);
-    this.keepalive = undefined;
-    const session = this.session;
-    this.session = undefined;
-    session?.destroy();
-  }
-
-  /** A failed stream's error: "not sent" when the stream never got an id (no connection), otherwise unavailable. */
-  private failure(stream: ClientHttp2Stream, err: Error): GrpcError {
-    if (err instanceof GrpcError) return err;
-    const cause = (err as { cause?: Error }).cause?.message ?? err.message;
-    if (stream.pending || stream.id === undefined) return new GrpcError(GrpcCode.UNAVAILABLE, `No connection established: ${cause}`, true);
-    return new GrpcError(GrpcCode.UNAVAILABLE, `connection to ${this.options.url} lost: ${cause}`);
-  }
+function failure(err: Error, notSent: boolean): GrpcError {
+  return notSent
+    ? new GrpcError(GrpcCode.UNAVAILABLE, `No connection established: ${err.message}`, true)
+    : new GrpcError(GrpcCode.UNAVAILABLE, `connection to etcd lost: ${err.message}`);
 }
