@@ -73,6 +73,17 @@ test.serial('a range of 24 MiB arrives whole, paged by limit with `more` and `co
   t.is(page.kvs[0]!.value.length, 0);
 });
 
+test.serial('a 1 MiB value is sent whole past etcd\'s 64 KiB stream window; 1.6 MiB is etcd\'s "request is too large", a 413', async (t) => {
+  const { ours, theirs } = clients(t);
+  const put = (k: string, value: Buffer) => ours.txn({ compare: [], success: [{ put: { key: key(k), value } }], failure: [] }, soon());
+  const mib = Buffer.alloc(1024 * 1024, 'm');
+  await put('/client/large', mib);
+  t.true((await theirs.get('/client/large').buffer())?.equals(mib));
+  const err = await t.throwsAsync(put('/client/huge', Buffer.alloc(1.6 * 1024 * 1024, 'h')), { instanceOf: GrpcError });
+  t.regex(err!.message, /etcdserver: request is too large/);
+  t.is((toApiError(err) as ApiError).status.code, 413);
+});
+
 test.serial('etcd refusing a request is a gRPC status with its message: a compaction beyond the current revision', async (t) => {
   const { ours } = clients(t);
   const now = (await ours.range({ key: key('/client/none') }, soon())).header.revision;

@@ -35,6 +35,15 @@ export interface GrpcStream {
 
 // Large windows: a list of many objects arrives at full speed rather than one 64 KiB window per round trip.
 const windowBytes = 16 * 1024 * 1024;
+/** Attempts of a unary call the server keeps refusing. */
+const maxRefusals = 3;
+
+/** A call the server refused without acting on it: safe to send again. */
+class RefusedError extends Error {
+  constructor(readonly error: GrpcError) {
+    super(error.message);
+  }
+}
 
 /**
  * gRPC to one server (an etcd member) over one HTTP/2 connection, opened on first use and again after it was lost.
@@ -54,8 +63,21 @@ export class GrpcConnection {
     this.url = new URL(options.url);
   }
 
-  /** A unary call: sends `frame` (a length-prefixed request), resolves with the response message's bytes. */
-  unary(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
+  /**
+   * A unary call: sends `frame` (a length-prefixed request), resolves with the response message's bytes. A call the
+   * server refused without acting on it (stream limit, GOAWAY) is sent again, as gRPC clients do, a few times.
+   */
+  async unary(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.unaryOnce(path, frame, deadline);
+      } catch (err) {
+        if (!(err instanceof RefusedError) || attempt >= maxRefusals || Date.now() >= deadline) throw err instanceof RefusedError ? err.error : err;
+      }
+    }
+  }
+
+  private unaryOnce(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const frames = new GrpcFrames();
       let status: GrpcError | undefined;
@@ -93,7 +115,7 @@ export class GrpcConnection {
             frames.push(data);
             if (end) finish(new GrpcError(GrpcCode.INTERNAL, 'the server ended the call without a status'));
           },
-          onReset: (err, notSent) => finish(failure(err, notSent)),
+          onReset: (err, notSent, refused) => finish(refused ? new RefusedError(failure(err, true)) : failure(err, notSent)),
         });
       } catch (err) {
         finish(err as Error);

@@ -19,9 +19,10 @@ export interface Http2StreamHandlers {
   onData(data: Buffer, endStream: boolean): void;
   /**
    * The stream ended abnormally: reset by the peer, refused (GOAWAY, REFUSED_STREAM) or the connection was lost.
-   * `notSent`: the peer certainly did not process the request (it never left, or the peer says it did not act on it).
+   * `notSent`: the peer certainly did not process the request — it never left (no connection), or the peer `refused`
+   * it (it did not act on it; asking again, on a new stream, is what HTTP/2 expects).
    */
-  onReset(err: Error, notSent: boolean): void;
+  onReset(err: Error, notSent: boolean, refused?: boolean): void;
 }
 
 export interface Http2ClientStream {
@@ -390,7 +391,8 @@ export class Http2Connection {
     if (!s) return;
     this.streams.delete(id);
     this.streamGone();
-    s.handlers.onReset(new Error(`etcd reset the stream (HTTP/2 error code ${code})`), code === ErrorCode.RefusedStream);
+    const refused = code === ErrorCode.RefusedStream;
+    s.handlers.onReset(new Error(`etcd reset the stream (HTTP/2 error code ${code})`), refused, refused);
   }
 
   private onSettings(payload: Buffer): void {
@@ -425,9 +427,9 @@ export class Http2Connection {
     for (const [id, s] of [...this.streams]) {
       if (id <= lastStreamId) continue;
       this.streams.delete(id);
-      s.handlers.onReset(err, true);
+      s.handlers.onReset(err, true, true);
     }
-    for (const w of this.waiting.splice(0)) w.stream.handlers.onReset(err, true);
+    for (const w of this.waiting.splice(0)) w.stream.handlers.onReset(err, true, true);
     this.options.onClose();
     this.streamGone();
   }

@@ -1,0 +1,139 @@
+/**
+ * kapi's gRPC-over-HTTP/2 client against a different HTTP/2 implementation than etcd's (Go): Node's own server
+ * (nghttp2), answering as a gRPC server would. It checks what etcd does not exercise: the server's stream limit,
+ * send-side flow control on a small window, trailers-only errors with percent-encoded messages, and a GOAWAY.
+ */
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { GrpcConnection } from '../../plugins/storage/etcd/grpc/grpc-connection.js';
+import { GrpcError } from '../../plugins/storage/etcd/grpc/grpc-error.js';
+
+const frame = (body: Buffer) => {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+};
+const soon = () => Date.now() + 5_000;
+
+/** An HTTP/2 server on loopback whose streams `handle` answers; closed after the test. */
+async function server(
+  t: { teardown(fn: () => unknown): void },
+  handle: (stream: http2.ServerHttp2Stream, body: Buffer, path: string) => void,
+  settings: http2.Settings = {},
+) {
+  const srv = http2.createServer({ settings });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  srv.on('session', (session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+  });
+  srv.on('stream', (stream, headers) => {
+    const chunks: Buffer[] = [];
+    stream.on('error', () => undefined); // a stream the test resets ends with an error on this side too
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => handle(stream, Buffer.concat(chunks), String(headers[':path'])));
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const conn = new GrpcConnection({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` });
+  t.teardown(() => {
+    conn.close();
+    for (const session of sessions) session.destroy();
+    return new Promise((resolve) => srv.close(resolve));
+  });
+  return { conn, sessions };
+}
+
+/** Answers a unary call with `message` and status OK (headers, data, trailers). */
+function answer(stream: http2.ServerHttp2Stream, message: Buffer) {
+  stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+  stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+  stream.end(frame(message));
+}
+
+test('calls beyond the server\'s stream limit wait for a free stream and all complete', async (t) => {
+  let open = 0;
+  let most = 0;
+  const { conn } = await server(
+    t,
+    (stream, body) => {
+      open++;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open--;
+        answer(stream, body.subarray(5));
+      }, 20);
+    },
+    { maxConcurrentStreams: 2 },
+  );
+  const replies = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => conn.unary('/test.Echo/Call', frame(Buffer.from(`call ${i}`)), soon())),
+  );
+  t.deepEqual(
+    replies.map((r) => r.toString()),
+    Array.from({ length: 10 }, (_, i) => `call ${i}`),
+  );
+  t.true(most <= 2, `the server saw ${most} streams at once`);
+});
+
+test('a request larger than the server\'s window arrives whole (send-side flow control)', async (t) => {
+  const { conn } = await server(t, (stream, body) => answer(stream, Buffer.from(String(body.length - 5))), {
+    initialWindowSize: 1000,
+  });
+  const big = Buffer.alloc(300_000, 'x');
+  const [a, b] = await Promise.all([conn.unary('/test.Size/Call', frame(big), soon()), conn.unary('/test.Size/Call', frame(big), soon())]);
+  t.is(a.toString(), '300000');
+  t.is(b.toString(), '300000');
+});
+
+test('a trailers-only error is a GrpcError with the code and the decoded message', async (t) => {
+  const { conn } = await server(t, (stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '9', 'grpc-message': 'etcdserver: 100%25 sure' }, { endStream: true });
+  });
+  const err = await t.throwsAsync(conn.unary('/test.Fail/Call', frame(Buffer.from('x')), soon()), { instanceOf: GrpcError });
+  t.is(err!.code, 9);
+  t.is(err!.message, '9 FAILED_PRECONDITION: etcdserver: 100% sure');
+});
+
+test('a stream the server refuses (REFUSED_STREAM) is sent again; one it keeps refusing fails as not sent', async (t) => {
+  let attempts = 0;
+  const { conn } = await server(t, (stream, body) => {
+    const text = body.subarray(5).toString();
+    attempts++;
+    if (text === 'always' || attempts === 1) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+    else answer(stream, Buffer.from(text));
+  });
+  t.is((await conn.unary('/test.Echo/Call', frame(Buffer.from('once')), soon())).toString(), 'once');
+  t.is(attempts, 2);
+  const err = await t.throwsAsync(conn.unary('/test.Echo/Call', frame(Buffer.from('always')), soon()), { instanceOf: GrpcError });
+  t.is(err!.code, 14);
+  t.true(err!.notSent);
+});
+
+test('a GOAWAY: the call in flight still completes, the next call opens a new connection', async (t) => {
+  let release: (() => void) | undefined;
+  const { conn, sessions } = await server(t, (stream, body) => {
+    const text = body.subarray(5).toString();
+    if (text === 'hold') release = () => answer(stream, Buffer.from('late'));
+    else answer(stream, Buffer.from(text));
+  });
+  const pending = conn.unary('/test.Echo/Call', frame(Buffer.from('hold')), soon());
+  while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
+  const first = [...sessions][0]!;
+  first.close(); // GOAWAY naming the held stream as processed; the connection ends once it is answered
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  release();
+  t.is((await pending).toString(), 'late');
+  t.is((await conn.unary('/test.Echo/Call', frame(Buffer.from('next')), soon())).toString(), 'next');
+  t.false(sessions.has(first));
+  t.is(sessions.size, 1);
+});
+
+test('a deadline ends a call the server never answers, and the connection stays usable', async (t) => {
+  const { conn } = await server(t, (stream, body) => {
+    if (body.subarray(5).toString() !== 'hang') answer(stream, body.subarray(5));
+  });
+  const err = await t.throwsAsync(conn.unary('/test.Echo/Call', frame(Buffer.from('hang')), Date.now() + 200), { instanceOf: GrpcError });
+  t.is(err!.code, 4);
+  t.is((await conn.unary('/test.Echo/Call', frame(Buffer.from('after')), soon())).toString(), 'after');
+});
