@@ -28,12 +28,16 @@ export function etcdVerdict(r: Omit<EtcdResults, 'profiles'>): Verdict {
 
 export function formatEtcd(r: Omit<EtcdResults, 'profiles'>, line: (label: string, f: Figures) => string): string[] {
   const share = (v: number | undefined) => (v === undefined ? '?' : `${(100 * v).toFixed(0)}%`);
+  /** A share of one core spread over `perSecond` operations, in µs of CPU each. */
+  const perOp = (v: number | undefined, perSecond: number) => (v === undefined ? '' : ` (${((v * 1e6) / perSecond).toFixed(0)} µs/op)`);
   const raw = (label: string, f: RawFigures) =>
     `  ${label.padEnd(22)} ${f.opsPerSec.toFixed(0).padStart(7)} op/s    p50 ${f.latencyMs.p50.toFixed(1).padStart(4)} ms   p99 ${f.latencyMs.p99.toFixed(1).padStart(4)} ms   ` +
-    `(${f.ops} in ${f.durationSeconds.toFixed(1)} s, errors ${f.errors})\n  ${''.padEnd(22)} CPU, of one core: etcd ${share(f.serverCoreShare)}, etcd3 client ${share(f.clientCoreShare)}`;
+    `(${f.ops} in ${f.durationSeconds.toFixed(1)} s, errors ${f.errors})\n  ${''.padEnd(22)} CPU, of one core: ` +
+    `etcd ${share(f.serverCoreShare)}${perOp(f.serverCoreShare, f.opsPerSec)}, etcd3 client ${share(f.clientCoreShare)}${perOp(f.clientCoreShare, f.opsPerSec)}`;
   const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
   return [
-    `  kapi on etcd — values of ${r.valueBytes} bytes; etcd's CPU during kapi's create ${share(r.etcdCoreShare.create)}, GET ${share(r.etcdCoreShare.get)}`,
+    `  kapi on etcd — values of ${r.valueBytes} bytes; etcd's CPU during kapi's create ${share(r.etcdCoreShare.create)}` +
+      `${perOp(r.etcdCoreShare.create, r.create.reqPerSec)}, GET ${share(r.etcdCoreShare.get)}${perOp(r.etcdCoreShare.get, r.get.reqPerSec)}`,
     raw('etcd3 put', r.rawPut),
     line('kapi create (etcd)', r.create),
     raw('etcd3 get', r.rawGet),
