@@ -3,7 +3,7 @@ import { CompactedError, FutureRevisionError } from '../storage/kv.js';
 import type { KubeObject, ResourceType } from '../registry/resource-type.js';
 import { errors, type Qualified } from '../errors/api-error.js';
 import { collectionPrefix, objectKey } from './keys.js';
-import { decodeStored, encodeStored } from './object-codec.js';
+import { decodeStored, encodeStored, withResourceVersion } from './object-codec.js';
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
 
 export interface ListOptions {
@@ -132,11 +132,11 @@ export class ResourceStore {
     if (opts.dryRun) {
       const { kv } = await this.kv.get(key);
       if (kv) throw errors.alreadyExists(this.qualified(meta.name));
-      return { ...obj, metadata: { ...meta, resourceVersion: undefined } };
+      return withResourceVersion(obj, undefined);
     }
     const res = await this.storage(() => this.kv.create(key, encodeStored(obj)));
     if (!res.succeeded) throw errors.alreadyExists(this.qualified(meta.name));
-    return { ...obj, metadata: { ...meta, resourceVersion: String(res.revision) } };
+    return withResourceVersion(obj, String(res.revision));
   }
 
   /**
@@ -157,14 +157,14 @@ export class ResourceStore {
       if (opts.dryRun) return { object: finished ? current : next, deleted: finished };
       if (finished) {
         const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
-        if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: true };
+        if (res.succeeded) return { object: withResourceVersion(next, String(res.revision)), deleted: true };
         kv = res.current;
         continue;
       }
       const bytes = encodeStored(next);
       if (Buffer.compare(Buffer.from(bytes), Buffer.from(kv.value)) === 0) return { object: current, deleted: false }; // no-op: no new revision
       const res = await this.storage(() => this.kv.update(key, bytes, kv!.modRevision));
-      if (res.succeeded) return { object: { ...next, metadata: { ...next.metadata, resourceVersion: String(res.revision) } }, deleted: false };
+      if (res.succeeded) return { object: withResourceVersion(next, String(res.revision)), deleted: false };
       // Someone wrote in between: run `update` again on what is stored now. A resourceVersion the client pinned no
       // longer matches then (409 above); one a patch merely carried over from the object it read is re-read.
       kv = res.current;
@@ -195,14 +195,14 @@ export class ResourceStore {
         m.generation = (m.generation ?? 0) + 1;
         if (opts.dryRun) return { object: marked, deleted: false };
         const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
-        if (res.succeeded) return { object: { ...marked, metadata: { ...marked.metadata, resourceVersion: String(res.revision) } }, deleted: false };
+        if (res.succeeded) return { object: withResourceVersion(marked, String(res.revision)), deleted: false };
         kv = res.current;
         continue;
       }
       if (opts.dryRun) return { object: current, deleted: true };
       const res = await this.storage(() => this.kv.delete(key, kv!.modRevision));
       // As kube answers a delete: the last state, at the delete's revision (what watchers see in DELETED).
-      if (res.succeeded) return { object: { ...current, metadata: { ...meta, resourceVersion: String(res.revision) } }, deleted: true };
+      if (res.succeeded) return { object: withResourceVersion(current, String(res.revision)), deleted: true };
       kv = res.current;
     }
     throw errors.modified(this.qualified(name));

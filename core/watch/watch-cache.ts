@@ -2,7 +2,7 @@ import type { KVEvent, KVStore, KVWatch } from '../storage/kv.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import type { WatchCacheConfig } from '../server/server-config.js';
 import { errors } from '../errors/api-error.js';
-import { decodeStored } from '../store/object-codec.js';
+import { decodeStored, withResourceVersion } from '../store/object-codec.js';
 import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
 
@@ -190,7 +190,7 @@ export class WatchCache {
       let event: CacheEvent;
       if (e.type === 'DELETE') {
         const last = previous ?? decodeStored(e.kv);
-        const object = { ...last, metadata: { ...last.metadata, resourceVersion: String(revision) } };
+        const object = withResourceVersion(last, String(revision));
         this.objects.delete(key);
         this.sortedKeys = undefined;
         event = { type: 'DELETED', key, object, previous, revision };
