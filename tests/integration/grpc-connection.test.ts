@@ -4,7 +4,7 @@
  * send-side flow control on a small window, trailers-only errors with percent-encoded messages, and a GOAWAY.
  */
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import test from 'ava';
 import { GrpcConnection } from '../../plugins/storage/etcd/grpc/grpc-connection.js';
 import { GrpcError } from '../../plugins/storage/etcd/grpc/grpc-error.js';
@@ -136,4 +136,21 @@ test('a deadline ends a call the server never answers, and the connection stays 
   const err = await t.throwsAsync(conn.unary('/test.Echo/Call', frame(Buffer.from('hang')), Date.now() + 200), { instanceOf: GrpcError });
   t.is(err!.code, 4);
   t.is((await conn.unary('/test.Echo/Call', frame(Buffer.from('after')), soon())).toString(), 'after');
+});
+
+test('a server that stopped answering: a timed-out call pings it, and the unanswered ping drops the connection', async (t) => {
+  let connections = 0;
+  const silent = net.createServer(() => connections++);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const conn = new GrpcConnection({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, keepaliveTimeoutMs: 200 });
+  t.teardown(() => {
+    conn.close();
+    silent.close();
+  });
+  const call = () => conn.unary('/test.Echo/Call', frame(Buffer.from('x')), Date.now() + 100);
+  t.is((await t.throwsAsync(call(), { instanceOf: GrpcError }))!.code, 4);
+  t.is(connections, 1);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  t.is((await t.throwsAsync(call(), { instanceOf: GrpcError }))!.code, 4);
+  t.is(connections, 2, 'the second call went out on a new connection');
 });

@@ -97,12 +97,16 @@ export class GrpcConnection {
         }
       };
       let stream: Http2ClientStream | undefined;
+      let connection: Http2Connection | undefined;
       const timer = setTimeout(() => {
         stream?.cancel();
+        // No answer in time: is the server still there? A connection to a vanished one is dropped within the ping timeout.
+        connection?.ping();
         finish(new GrpcError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded'));
       }, Math.max(0, deadline - Date.now()));
       try {
-        stream = this.connect().request(this.block(path), frame, true, {
+        connection = this.connect();
+        stream = connection.request(this.block(path), frame, true, {
           onHeaders: (fields, end) => {
             const s = responseStatus(fields);
             if (s) {

@@ -38,6 +38,7 @@ export interface Http2ConnectionOptions {
   /** The receive window of the connection and of every stream. */
   windowBytes: number;
   keepaliveMs: number;
+  /** How long a PING may go unanswered, and the connection take to come up, before the connection is dropped. */
   keepaliveTimeoutMs: number;
   /** The connection is closed; it takes no more streams. */
   onClose(): void;
@@ -139,6 +140,7 @@ export class Http2Connection {
   private corked = false;
   private keepalive?: NodeJS.Timeout;
   private pingTimer?: NodeJS.Timeout;
+  private connectTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: Http2ConnectionOptions) {
     const { url } = options;
@@ -161,6 +163,11 @@ export class Http2Connection {
       this.socket = net.connect({ host, port });
       this.socket.once('connect', () => this.onConnect());
     }
+    // A host that drops packets would leave the socket connecting for minutes, every call to it waiting out its deadline.
+    this.connectTimer = setTimeout(
+      () => this.destroy(new Error(`no connection to ${url.host} within ${options.keepaliveTimeoutMs} ms`)),
+      options.keepaliveTimeoutMs,
+    ).unref();
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
     this.socket.on('error', (err) => this.destroy(err));
@@ -268,10 +275,13 @@ export class Http2Connection {
 
   private onConnect(): void {
     this.connected = true;
+    clearTimeout(this.connectTimer);
     this.keepalive = setInterval(() => this.ping(), this.options.keepaliveMs).unref();
   }
 
-  private ping(): void {
+  /** Checks the peer is still there (a call timed out): a PING it must answer in time, else the connection is dropped. */
+  ping(): void {
+    if (!this.connected) return; // the connect timeout covers a connection still coming up
     if (this.pingTimer || this.closed) return;
     this.send(pingFrame(0));
     this.pingTimer = setTimeout(() => this.destroy(new Error('keepalive ping not answered')), this.options.keepaliveTimeoutMs).unref();
@@ -466,6 +476,7 @@ export class Http2Connection {
     this.closed = true;
     clearInterval(this.keepalive);
     clearTimeout(this.pingTimer);
+    clearTimeout(this.connectTimer);
     this.socket.destroy();
     const notSent = !this.connected;
     const streams = [...this.streams.values()];
