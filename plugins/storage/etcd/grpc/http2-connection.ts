@@ -77,6 +77,7 @@ const enum ErrorCode {
   NoError = 0x0,
   ProtocolError = 0x1,
   FlowControlError = 0x3,
+  FrameSizeError = 0x6,
   RefusedStream = 0x7,
   Cancel = 0x8,
   CompressionError = 0x9,
@@ -203,7 +204,7 @@ export class Http2Connection {
       cancel: () => this.cancel(stream),
     };
     if (this.closed || this.draining) {
-      queueMicrotask(() => handlers.onReset(new Error('connection is closing'), true));
+      queueMicrotask(() => handlers.onReset(new Error('connection is closing'), true, true));
       return handle;
     }
     const waiting: Waiting = { stream, block };
@@ -265,12 +266,17 @@ export class Http2Connection {
     this.streamGone();
   }
 
-  /** A stream finished: let a waiting one open, or close a draining connection that has nothing left. */
+  /**
+   * A stream finished: let a waiting one open. A draining connection refuses its waiting streams (they go out on a new
+   * connection) and closes once its open streams are done.
+   */
   private streamGone(): void {
     while (this.waiting.length > 0 && this.streams.size < this.peerMaxStreams && !this.draining && !this.closed) {
       this.open(this.waiting.shift()!);
     }
-    if (this.draining && this.streams.size === 0 && this.waiting.length === 0) this.destroy(new Error('connection drained'));
+    if (!this.draining) return;
+    for (const w of this.waiting.splice(0)) w.stream.handlers.onReset(new Error('connection is closing'), true, true);
+    if (this.streams.size === 0) this.destroy(new Error('connection drained'));
   }
 
   private onConnect(): void {
@@ -293,7 +299,7 @@ export class Http2Connection {
     try {
       while (buf.length - pos >= 9) {
         const length = buf.readUIntBE(pos, 3);
-        if (length > maxReceiveFrame) throw new ProtocolError(`frame of ${length} bytes exceeds the maximum frame size`, 0x6);
+        if (length > maxReceiveFrame) throw new ProtocolError(`frame of ${length} bytes exceeds the maximum frame size`, ErrorCode.FrameSizeError);
         if (buf.length - pos < 9 + length) break;
         const type = buf[pos + 3]!;
         const flags = buf[pos + 4]!;
