@@ -12,6 +12,8 @@ export interface BenchConfig {
   only: BenchPhase[];
   fanout: FanoutConfig;
   list: ListConfig;
+  /** Rounds of the etcd group's paired measurements; the median round is reported (env BENCH_ETCD_ROUNDS; default 3). */
+  etcdRounds: number;
 }
 
 /**
@@ -95,6 +97,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       warmupRuns: 2,
       runs: positiveInteger(env['BENCH_LIST_RUNS'], 7, 'BENCH_LIST_RUNS'),
     },
+    etcdRounds: positiveInteger(env['BENCH_ETCD_ROUNDS'], 3, 'BENCH_ETCD_ROUNDS'),
   };
 }
 

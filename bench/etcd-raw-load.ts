@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { noop } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
+import { machineCpuMs } from './environment.js';
 
 export interface RawFigures {
   title: string;
@@ -17,6 +18,8 @@ export interface RawFigures {
   clientCoreShare: number;
   /** Share of one core the etcd server used (when `serverCpuMicros` was given and could be read). */
   serverCoreShare?: number;
+  /** Cores' worth of CPU the whole machine was busy with. */
+  machineCoreShare: number;
 }
 
 /**
@@ -47,10 +50,12 @@ export async function rawLoad(
   await loops(client, op, concurrency, warmupSeconds, () => seq++);
   const serverBefore = await serverCpuMicros?.();
   const cpuBefore = process.cpuUsage();
+  const machineBefore = machineCpuMs().busy;
   const started = performance.now();
   const r = await loops(client, op, concurrency, seconds, () => seq++);
   const durationSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const machineMs = machineCpuMs().busy - machineBefore;
   const serverAfter = await serverCpuMicros?.();
   r.times.sort((a, b) => a - b);
   const at = (q: number) => r.times[Math.min(r.times.length - 1, Math.floor(q * r.times.length))] ?? 0;
@@ -62,6 +67,7 @@ export async function rawLoad(
     durationSeconds,
     latencyMs: { p50: at(0.5), p99: at(0.99) },
     clientCoreShare: (cpu.user + cpu.system) / 1e6 / durationSeconds,
+    machineCoreShare: machineMs / 1000 / durationSeconds,
     ...(serverBefore !== undefined && serverAfter !== undefined ? { serverCoreShare: (serverAfter - serverBefore) / 1e6 / durationSeconds } : {}),
   };
 }

@@ -8,7 +8,9 @@ import type { Verdict } from './report.js';
 export const etcdMethod =
   'etcd: a single-member etcd (Debian etcd-server) on loopback with its data in the run\'s temp dir; the etcd3 baseline runs in this ' +
   'process, one loop per connection sending the next request when the previous is answered (puts of the stored bytes of w1 under fresh ' +
-  'keys, gets of w1\'s key), then kapi (a fresh child per measurement, storage on that etcd) under autocannon as in the core group.';
+  'keys, create transactions — compare create revision 0, put — of the same, gets of w1\'s key), and kapi (a fresh child per ' +
+  'measurement, storage on that etcd) under autocannon as in the core group; ' +
+  'the pairs run in rounds (BENCH_ETCD_ROUNDS), kapi first in every other round, and the round with the median ratio is reported.';
 
 export function etcdVerdict(r: Omit<EtcdResults, 'profiles'>): Verdict {
   const min = targets.etcdCreateOverPutMin;
@@ -35,13 +37,41 @@ export function formatEtcd(r: Omit<EtcdResults, 'profiles'>, line: (label: strin
     `(${f.ops} in ${f.durationSeconds.toFixed(1)} s, errors ${f.errors})\n  ${''.padEnd(22)} CPU, of one core: ` +
     `etcd ${share(f.serverCoreShare)}${perOp(f.serverCoreShare, f.opsPerSec)}, etcd3 client ${share(f.clientCoreShare)}${perOp(f.clientCoreShare, f.opsPerSec)}`;
   const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+  const rounds = r.rounds.map(
+    (x, i) => `${i + 1}${x.kapiFirst ? '*' : ''}: ${x.createReqPerSec.toFixed(0)}/${x.putOpsPerSec.toFixed(0)} = ${pct(x.createOverPut)}`,
+  );
   return [
     `  kapi on etcd — values of ${r.valueBytes} bytes; etcd's CPU during kapi's create ${share(r.etcdCoreShare.create)}` +
       `${perOp(r.etcdCoreShare.create, r.create.reqPerSec)}, GET ${share(r.etcdCoreShare.get)}${perOp(r.etcdCoreShare.get, r.get.reqPerSec)}`,
+    `  rounds, kapi creates/s / etcd3 puts/s (* = kapi measured first): ${rounds.join(', ')}; the median round below`,
     raw('etcd3 put', r.rawPut),
+    raw('etcd3 create txn', r.rawTxnCreate),
     line('kapi create (etcd)', r.create),
+    cpuBudget(r),
     raw('etcd3 get', r.rawGet),
     line('kapi GET (etcd)', r.get),
-    `  ratios: kapi create / etcd3 put ${pct(r.ratios.createOverPut)}, kapi GET / etcd3 get ${pct(r.ratios.getOverGet)} (informational)`,
+    `  ratios: kapi create / etcd3 put ${pct(r.ratios.createOverPut)}; informational: kapi create / etcd3 create txn ` +
+      `${pct(r.ratios.createOverTxnCreate)}, kapi GET / etcd3 get ${pct(r.ratios.getOverGet)}`,
   ];
+}
+
+/**
+ * Where the machine's CPU went per operation, put against create: on a machine this small the load generator, etcd and
+ * kapi share the same cores, so a create's throughput is bounded by the sum of these.
+ */
+function cpuBudget(r: Omit<EtcdResults, 'profiles'>): string {
+  const us = (coreShare: number | undefined, perSecond: number) => (coreShare === undefined ? '?' : ((coreShare * 1e6) / perSecond).toFixed(0));
+  const put = r.rawPut;
+  const putEtcd = put.serverCoreShare ?? 0;
+  const c = r.create;
+  const kapi = c.serverCpu?.coreShare;
+  const etcd = r.etcdCoreShare.create;
+  const machine = kapi !== undefined && c.otherCoreShare !== undefined ? kapi + c.clientCoreShare + c.otherCoreShare : undefined;
+  const rest = machine !== undefined ? machine - kapi! - c.clientCoreShare - (etcd ?? 0) : undefined;
+  return (
+    `  ${''.padEnd(22)} CPU µs per op — put: etcd3 client ${us(put.clientCoreShare, put.opsPerSec)}, etcd ${us(putEtcd, put.opsPerSec)}, ` +
+    `rest ${us(put.machineCoreShare - put.clientCoreShare - putEtcd, put.opsPerSec)} (machine ${put.machineCoreShare.toFixed(2)} cores busy); ` +
+    `create: autocannon ${us(c.clientCoreShare, c.reqPerSec)}, kapi ${us(kapi, c.reqPerSec)}, etcd ${us(etcd, c.reqPerSec)}, ` +
+    `rest ${us(rest, c.reqPerSec)} (machine ${machine === undefined ? '?' : machine.toFixed(2)} cores busy)`
+  );
 }

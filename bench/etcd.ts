@@ -2,7 +2,13 @@
  * kapi on etcd against etcd itself: creates and GETs of widgets by a kapi server on a local single-member etcd (data on
  * the temp dir's disk, as SQLite's), against puts and gets of the same bytes straight through the etcd3 client at the
  * same concurrency, in the same run. A put writes what a create stores (the stored JSON of w1) under a fresh key; a
- * get reads w1's key. kapi's create is one etcd transaction, its GET one etcd read.
+ * get reads w1's key. kapi's create is one etcd transaction, its GET one etcd read. For scale, etcd3 also runs the
+ * transaction a create needs (put if the key does not exist, as kapi's and kube-apiserver's): etcd does more for it
+ * than for a put.
+ *
+ * The pairs run in rounds, kapi first in every other round, and the median round is reported: on a small machine one
+ * measurement swings by a fifth from run to run, and whatever drifts during the group (etcd's database growing, other
+ * load) should not always favour the same side.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,19 +26,46 @@ import { createWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widget
 export interface EtcdResults {
   /** Bytes of the value every put writes (w1 as kapi stores it). */
   valueBytes: number;
+  /** The figures of the round whose create/put ratio is the median. */
   rawPut: RawFigures;
-  rawGet: RawFigures;
+  /** etcd3 transactions that create a key (compare create revision = 0, then put) — informational. */
+  rawTxnCreate: RawFigures;
   create: Figures;
+  /** The figures of the round whose GET/get ratio is the median. */
+  rawGet: RawFigures;
   get: Figures;
-  /** etcd's CPU during each measurement, in shares of one core. */
+  /** etcd's CPU during each of those measurements, in shares of one core. */
   etcdCoreShare: { rawPut?: number; rawGet?: number; create?: number; get?: number };
+  /** The median rounds' ratios. */
   ratios: {
     /** kapi creates/s ÷ etcd3 puts/s. */
     createOverPut: number;
+    /** kapi creates/s ÷ etcd3 create transactions/s (informational). */
+    createOverTxnCreate: number;
     /** kapi GETs/s ÷ etcd3 gets/s. */
     getOverGet: number;
   };
+  /** Every round's throughputs, in the order they ran. */
+  rounds: EtcdRound[];
   profiles: Record<string, number>;
+}
+
+export interface EtcdRound {
+  kapiFirst: boolean;
+  putOpsPerSec: number;
+  txnCreateOpsPerSec: number;
+  createReqPerSec: number;
+  createOverPut: number;
+  getOpsPerSec: number;
+  kapiGetReqPerSec: number;
+  getOverGet: number;
+}
+
+/** One raw-against-kapi pair of one round, with etcd's CPU share during kapi's side. */
+interface Pair<R> {
+  raw: R;
+  kapi: Figures;
+  etcdDuringKapi?: number;
 }
 
 const w1Key = Buffer.from('/registry/example.com/widgets/default/w1');
@@ -74,46 +107,108 @@ export async function runEtcdThroughput(ctx: BenchContext): Promise<EtcdResults>
     const share = (samples: (number | undefined)[], seconds: number) =>
       samples[0] !== undefined && samples[1] !== undefined ? (samples[1] - samples[0]) / 1e6 / seconds : undefined;
 
-    log(`etcd3 puts of ${value.length} bytes, ${cfg.connections} at a time`);
-    const put = (c: Etcd3, seq: number) => c.kv.put({ key: Buffer.from(`/bench/raw/${seq}`), value });
-    const rawPut = await rawLoad('etcd3 put', raw, put, cfg.connections, cfg.seconds, cfg.warmupSeconds, etcdCpu);
-    log(`etcd3 gets of w1, ${cfg.connections} at a time`);
-    const rawGet = await rawLoad('etcd3 get', raw, (c) => c.kv.range({ key: w1Key }), cfg.connections, cfg.seconds, cfg.warmupSeconds, etcdCpu);
-
     const headers = { authorization: `Bearer ${ctx.token}`, accept: 'application/json' };
     const profiles: Record<string, number> = {};
-    const kapiLoad = (name: string, spec: LoadSpec) =>
+    /** kapi under autocannon in a fresh child; the first round's window is profiled (BENCH_PROFILE=1). */
+    const kapiLoad = (name: string, spec: LoadSpec, round: number) =>
       withServer('./kapi-server.js', kapi, async (url, server) => {
         await waitForWidgetsServed(httpsClient(url, ctx.caCertPem, ctx.token));
         const samples: (number | undefined)[] = [];
-        const figures = await measure({ ...spec, url }, cfg, withEtcdCpu(server, samples), ctx.profilePath(name));
-        profiles[name] = figures.total;
+        const figures = await measure({ ...spec, url }, cfg, withEtcdCpu(server, samples), round === 0 ? ctx.profilePath(name) : undefined);
+        if (round === 0) profiles[name] = figures.total;
         return { figures, etcdCoreShare: share(samples, figures.durationSeconds) };
       });
-    log('kapi on etcd: create widgets');
-    const create = await kapiLoad('kapi-etcd-create', {
-      title: 'kapi create (etcd)',
-      url: '',
-      okStatus: 201,
-      method: 'POST',
-      path: widgetsCollectionPath,
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: (phase, seq) => JSON.stringify(widget(`bench-etcd-${phase}-${seq}`)),
-    });
-    log('kapi on etcd: GET widget w1');
-    const get = await kapiLoad('kapi-etcd-get', { title: 'kapi GET (etcd)', url: '', okStatus: 200, path: widgetPath, headers });
+    const pair = async <R>(kapiFirst: boolean, rawSide: () => Promise<R>, kapiSide: () => ReturnType<typeof kapiLoad>): Promise<Pair<R>> => {
+      const k = kapiFirst ? await kapiSide() : undefined;
+      const r = await rawSide();
+      const { figures, etcdCoreShare } = k ?? (await kapiSide());
+      return { raw: r, kapi: figures, etcdDuringKapi: etcdCoreShare };
+    };
+
+    const creates: Pair<{ put: RawFigures; txnCreate: RawFigures }>[] = [];
+    const gets: Pair<RawFigures>[] = [];
+    for (let round = 0; round < cfg.etcdRounds; round++) {
+      const kapiFirst = round % 2 === 1;
+      const of = `round ${round + 1} of ${cfg.etcdRounds}${kapiFirst ? ', kapi first' : ''}`;
+      log(`${of}: etcd3 puts and create transactions of ${value.length} bytes, and kapi creates, ${cfg.connections} at a time`);
+      const put = (c: Etcd3, seq: number) => c.kv.put({ key: Buffer.from(`/bench/raw/${round}/${seq}`), value });
+      const txnCreate = (c: Etcd3, seq: number) => {
+        const key = Buffer.from(`/bench/txn/${round}/${seq}`);
+        return c.kv.txn({
+          compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
+          success: [{ request_put: { key, value } }],
+          failure: [{ request_range: { key } }],
+        });
+      };
+      creates.push(
+        await pair(
+          kapiFirst,
+          async () => ({
+            put: await rawLoad('etcd3 put', raw, put, cfg.connections, cfg.seconds, cfg.warmupSeconds, etcdCpu),
+            txnCreate: await rawLoad('etcd3 create txn', raw, txnCreate, cfg.connections, cfg.seconds, cfg.warmupSeconds, etcdCpu),
+          }),
+          () =>
+            kapiLoad(
+              'kapi-etcd-create',
+              {
+                title: 'kapi create (etcd)',
+                url: '',
+                okStatus: 201,
+                method: 'POST',
+                path: widgetsCollectionPath,
+                headers: { ...headers, 'content-type': 'application/json' },
+                body: (phase, seq) => JSON.stringify(widget(`bench-etcd-${round}-${phase}-${seq}`)),
+              },
+              round,
+            ),
+        ),
+      );
+      log(`${of}: etcd3 gets and kapi GETs of w1`);
+      gets.push(
+        await pair(
+          kapiFirst,
+          () => rawLoad('etcd3 get', raw, (c) => c.kv.range({ key: w1Key }), cfg.connections, cfg.seconds, cfg.warmupSeconds, etcdCpu),
+          () => kapiLoad('kapi-etcd-get', { title: 'kapi GET (etcd)', url: '', okStatus: 200, path: widgetPath, headers }, round),
+        ),
+      );
+    }
+    const overPut = (p: Pair<{ put: RawFigures }>) => p.kapi.reqPerSec / p.raw.put.opsPerSec;
+    const overGet = (p: Pair<RawFigures>) => p.kapi.reqPerSec / p.raw.opsPerSec;
+    const create = medianBy(creates, overPut);
+    const get = medianBy(gets, overGet);
     return {
       valueBytes: value.length,
-      rawPut,
-      rawGet,
-      create: create.figures,
-      get: get.figures,
-      etcdCoreShare: { rawPut: rawPut.serverCoreShare, rawGet: rawGet.serverCoreShare, create: create.etcdCoreShare, get: get.etcdCoreShare },
-      ratios: { createOverPut: create.figures.reqPerSec / rawPut.opsPerSec, getOverGet: get.figures.reqPerSec / rawGet.opsPerSec },
+      rawPut: create.raw.put,
+      rawTxnCreate: create.raw.txnCreate,
+      create: create.kapi,
+      rawGet: get.raw,
+      get: get.kapi,
+      etcdCoreShare: { rawPut: create.raw.put.serverCoreShare, rawGet: get.raw.serverCoreShare, create: create.etcdDuringKapi, get: get.etcdDuringKapi },
+      ratios: {
+        createOverPut: overPut(create),
+        createOverTxnCreate: create.kapi.reqPerSec / create.raw.txnCreate.opsPerSec,
+        getOverGet: overGet(get),
+      },
+      rounds: creates.map((c, i) => ({
+        kapiFirst: i % 2 === 1,
+        putOpsPerSec: c.raw.put.opsPerSec,
+        txnCreateOpsPerSec: c.raw.txnCreate.opsPerSec,
+        createReqPerSec: c.kapi.reqPerSec,
+        createOverPut: overPut(c),
+        getOpsPerSec: gets[i]!.raw.opsPerSec,
+        kapiGetReqPerSec: gets[i]!.kapi.reqPerSec,
+        getOverGet: overGet(gets[i]!),
+      })),
       profiles,
     };
   } finally {
     raw.close();
     await etcd.close();
   }
+}
+
+/** The element whose `key` is the median (the lower middle one of an even count). */
+function medianBy<T>(items: T[], key: (t: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }

@@ -14,7 +14,7 @@
  *      one field changed), 32 workers each on its own object, against PUTs of the same object.
  *   9. admission (bench/admission-throughput.ts) — creates with 5 in-process plugins, 3 policies, a webhook, each against none.
  *  10. etcd (bench/etcd.ts) — kapi creates and GETs with storage on a local etcd, against etcd3 puts and gets of the same
- *      bytes at the same concurrency.
+ *      bytes at the same concurrency, in rounds (the median round is reported).
  *  11. codecs (bench/codecs.ts) — a list of 5,000 widgets and a 1,000-watch fan-out as JSON, protobuf and CBOR: speed and
  *      bytes on the wire against JSON's.
  *
@@ -30,7 +30,7 @@
  * admission = 9, etcd = 10, codecs = 11; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
- * BENCH_LIST_RUNS (measured lists per variant, default 7).
+ * BENCH_LIST_RUNS (measured lists per variant, default 7), BENCH_ETCD_ROUNDS (rounds of the etcd pairs, default 3).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
