@@ -19,7 +19,7 @@ const soon = () => Date.now() + 5_000;
 /** An HTTP/2 server on loopback whose streams `handle` answers; closed after the test. */
 async function server(
   t: { teardown(fn: () => unknown): void },
-  handle: (stream: http2.ServerHttp2Stream, body: Buffer, path: string) => void,
+  handle: (stream: http2.ServerHttp2Stream, body: Buffer, path: string, headers: http2.IncomingHttpHeaders) => void,
   settings: http2.Settings = {},
 ) {
   const srv = http2.createServer({ settings });
@@ -32,7 +32,7 @@ async function server(
     const chunks: Buffer[] = [];
     stream.on('error', () => undefined); // a stream the test resets ends with an error on this side too
     stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => handle(stream, Buffer.concat(chunks), String(headers[':path'])));
+    stream.on('end', () => handle(stream, Buffer.concat(chunks), String(headers[':path']), headers));
   });
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const conn = new GrpcConnection({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` });
@@ -153,4 +153,19 @@ test('a server that stopped answering: a timed-out call pings it, and the unansw
   await new Promise((resolve) => setTimeout(resolve, 400));
   t.is((await t.throwsAsync(call(), { instanceOf: GrpcError }))!.code, 4);
   t.is(connections, 2, 'the second call went out on a new connection');
+});
+
+test('a unary call tells the server its deadline in grpc-timeout, as whole milliseconds left', async (t) => {
+  const seen: (string | undefined)[] = [];
+  const { conn } = await server(t, (stream, _body, _path, headers) => {
+    seen.push(headers['grpc-timeout'] as string | undefined);
+    answer(stream, Buffer.from('ok'));
+  });
+  await conn.unary('/etcdserverpb.KV/Range', frame(Buffer.alloc(0)), Date.now() + 3_000);
+  await conn.unary('/etcdserverpb.KV/Range', frame(Buffer.alloc(0)), Date.now() + 200_000_000);
+  t.is(seen.length, 2);
+  const first = /^(\d{1,8})m$/.exec(seen[0] ?? '');
+  t.truthy(first, `grpc-timeout ${seen[0]}`);
+  t.true(Number(first![1]) > 2_000 && Number(first![1]) <= 3_000, `grpc-timeout ${seen[0]}`);
+  t.is(seen[1], '99999999m', 'at most 8 digits');
 });

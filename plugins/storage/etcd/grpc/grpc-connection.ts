@@ -106,7 +106,7 @@ export class GrpcConnection {
       }, Math.max(0, deadline - Date.now()));
       try {
         connection = this.connect();
-        stream = connection.request(this.block(path), frame, true, {
+        stream = connection.request(Buffer.concat([this.block(path), timeoutField(deadline)]), frame, true, {
           onHeaders: (fields, end) => {
             const s = responseStatus(fields);
             if (s) {
@@ -230,6 +230,15 @@ function responseStatus(fields: [string, string][]): { error: GrpcError | undefi
     return { error: new GrpcError(GrpcCode.UNKNOWN, `unexpected HTTP status ${httpStatus}`), final: false };
   }
   return undefined;
+}
+
+/**
+ * The call's `grpc-timeout` header (whole milliseconds left, at least 1), so the server gives up on it when this side
+ * does, as a Go client's context deadline tells etcd. gRPC allows at most 8 digits.
+ */
+function timeoutField(deadline: number): Buffer {
+  const ms = Math.min(99_999_999, Math.max(1, Math.ceil(deadline - Date.now())));
+  return encodeHeaderBlock([['grpc-timeout', `${ms}m`]]);
 }
 
 function failure(err: Error, notSent: boolean): GrpcError {
