@@ -169,3 +169,42 @@ test('a unary call tells the server its deadline in grpc-timeout, as whole milli
   t.true(Number(first![1]) > 2_000 && Number(first![1]) <= 3_000, `grpc-timeout ${seen[0]}`);
   t.is(seen[1], '99999999m', 'at most 8 digits');
 });
+
+test('a header block beyond 1 MiB (a CONTINUATION flood) ends the connection with a GOAWAY instead of being buffered', async (t) => {
+  const frameOf = (type: number, flags: number, id: number, payload: Buffer) => {
+    const head = Buffer.alloc(9);
+    head.writeUIntBE(payload.length, 0, 3);
+    head[3] = type;
+    head[4] = flags;
+    head.writeUInt32BE(id, 5);
+    return Buffer.concat([head, payload]);
+  };
+  let received = Buffer.alloc(0);
+  const flood = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      const first = received.length === 0;
+      received = Buffer.concat([received, chunk]);
+      if (!first) return;
+      socket.write(frameOf(0x4, 0, 0, Buffer.alloc(0))); // SETTINGS
+      socket.write(frameOf(0x1, 0, 1, Buffer.alloc(16_384))); // HEADERS without END_HEADERS
+      for (let i = 0; i < 64; i++) socket.write(frameOf(0x9, 0, 1, Buffer.alloc(16_384))); // CONTINUATION
+    });
+  });
+  await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+  const conn = new GrpcConnection({ url: `http://127.0.0.1:${(flood.address() as AddressInfo).port}` });
+  t.teardown(() => {
+    conn.close();
+    flood.close();
+  });
+  const err = await t.throwsAsync(conn.unary('/etcdserverpb.KV/Range', frame(Buffer.alloc(0)), soon()), { instanceOf: GrpcError });
+  t.is(err!.code, 14);
+  t.regex(err!.message, /header block exceeds 1048576 bytes/);
+  // The client's SETTINGS (right after the 24-octet preface) advertise the limit: id 6, SETTINGS_MAX_HEADER_LIST_SIZE.
+  const settings = received.subarray(24 + 9, 24 + 9 + received.readUIntBE(24, 3));
+  const advertised = new Map<number, number>();
+  for (let i = 0; i + 6 <= settings.length; i += 6) advertised.set(settings.readUInt16BE(i), settings.readUInt32BE(i + 2));
+  t.is(advertised.get(6), 1024 * 1024);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.true(received.includes(Buffer.of(0x00, 0x00, 0x08, 0x07)), 'a GOAWAY frame (length 8, type 7) was sent');
+});

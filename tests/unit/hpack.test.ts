@@ -216,6 +216,17 @@ test('malformed blocks throw HpackError', (t) => {
   for (const [what, block] of cases) t.throws(() => new HpackDecoder().decode(hex(block)), isHpackError, what);
 });
 
+test('a header list beyond maxListSize throws HpackError: one-octet indexed fields cannot expand a block without bound', (t) => {
+  const decoder = new HpackDecoder(4096, 64 * 1024);
+  // A literal with incremental indexing puts a 4,000-octet value in the dynamic table (entry size 4,033).
+  const value = 'v'.repeat(4000);
+  const literal = Buffer.concat([hex('4001 61 7f a1 1e'), Buffer.from(value, 'latin1')]);
+  t.deepEqual(decoder.decode(literal), [['a', value]]);
+  // Each one-octet reference to it counts 4,033 octets: 15 (60,495) fit, 17 (68,561) do not.
+  t.is(decoder.decode(Buffer.alloc(15, 0xbe)).length, 15);
+  t.throws(() => decoder.decode(Buffer.alloc(17, 0xbe)), { instanceOf: HpackError, message: 'header list exceeds 65536 bytes' });
+});
+
 test('encodeHeaderBlock writes literals without indexing that a decoder reads back, leaving its table alone', (t) => {
   t.deepEqual(encodeHeaderBlock([['a', 'b']]), hex('0001 6101 62'));
   const fields: [string, string][] = [

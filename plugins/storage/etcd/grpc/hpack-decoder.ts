@@ -137,8 +137,15 @@ export class HpackDecoder {
   /** The table's current maximum size, which the peer may lower (and raise again) up to maxTableSize. */
   private capacity: number;
 
-  /** maxTableSize is the SETTINGS_HEADER_TABLE_SIZE this endpoint advertises (4096 unless it sent another). */
-  constructor(private readonly maxTableSize = 4096) {
+  /**
+   * maxTableSize is the SETTINGS_HEADER_TABLE_SIZE this endpoint advertises (4096 unless it sent another);
+   * maxListSize bounds one block's decoded header list (§4.1 sizes, as SETTINGS_MAX_HEADER_LIST_SIZE counts them): an
+   * indexed field is one octet on the wire and up to a table's worth decoded.
+   */
+  constructor(
+    private readonly maxTableSize = 4096,
+    private readonly maxListSize = Infinity,
+  ) {
     this.capacity = maxTableSize;
   }
 
@@ -146,24 +153,30 @@ export class HpackDecoder {
   decode(block: Buffer): Field[] {
     const reader = new BlockReader(block);
     const fields: Field[] = [];
+    let listSize = 0;
+    const add = (name: string, value: string) => {
+      listSize += entrySize(name, value);
+      if (listSize > this.maxListSize) throw new HpackError(`header list exceeds ${this.maxListSize} bytes`);
+      fields.push([name, value]);
+    };
     while (!reader.done) {
       const first = reader.peek();
       if (first & 0x80) {
         // §6.1 indexed header field
         const [name, value] = this.entry(reader.integer(7));
-        fields.push([name, value]);
+        add(name, value);
       } else if (first & 0x40) {
         // §6.2.1 literal with incremental indexing
         const [name, value] = this.literal(reader, 6);
         this.insert(name, value);
-        fields.push([name, value]);
+        add(name, value);
       } else if (first & 0x20) {
         // §6.3 dynamic table size update; strict about §4.2: only before the block's first field.
         if (fields.length > 0) throw new HpackError('dynamic table size update after a header field');
         this.resize(reader.integer(5));
       } else {
         // §6.2.2 without indexing (0000xxxx), §6.2.3 never indexed (0001xxxx): both take a 4-bit prefix.
-        fields.push(this.literal(reader, 4));
+        add(...this.literal(reader, 4));
       }
     }
     return fields;

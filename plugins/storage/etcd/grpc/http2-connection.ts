@@ -71,6 +71,7 @@ const enum Setting {
   MaxConcurrentStreams = 0x3,
   InitialWindowSize = 0x4,
   MaxFrameSize = 0x5,
+  MaxHeaderListSize = 0x6,
 }
 
 const enum ErrorCode {
@@ -88,6 +89,8 @@ const defaultWindow = 65_535;
 const maxStreamId = 2 ** 31 - 1;
 // Frames larger than this are refused (we do not raise SETTINGS_MAX_FRAME_SIZE above its default).
 const maxReceiveFrame = 16_384;
+/** SETTINGS_MAX_HEADER_LIST_SIZE this side advertises and enforces: etcd's headers and trailers are a few hundred bytes. */
+const maxHeaderListBytes = 1024 * 1024;
 
 interface Stream {
   /** 0 until the stream is opened (it may wait for the peer's concurrency limit). */
@@ -123,7 +126,7 @@ export class Http2Connection {
   private readonly socket: net.Socket;
   private readonly streams = new Map<number, Stream>();
   private readonly waiting: Waiting[] = [];
-  private readonly hpack = new HpackDecoder();
+  private readonly hpack = new HpackDecoder(4096, maxHeaderListBytes);
   private nextId = 1;
   private connected = false;
   private closed = false;
@@ -137,7 +140,7 @@ export class Http2Connection {
   private recvUnacked = 0;
   // Incoming bytes not yet parsed, and a header block being continued.
   private pending: Buffer | undefined;
-  private continuing: { id: number; parts: Buffer[]; endStream: boolean } | undefined;
+  private continuing: { id: number; parts: Buffer[]; bytes: number; endStream: boolean } | undefined;
   private corked = false;
   private keepalive?: NodeJS.Timeout;
   private pingTimer?: NodeJS.Timeout;
@@ -178,6 +181,7 @@ export class Http2Connection {
       settingsFrame([
         [Setting.EnablePush, 0],
         [Setting.InitialWindowSize, options.windowBytes],
+        [Setting.MaxHeaderListSize, maxHeaderListBytes],
       ]),
     );
     this.send(windowUpdateFrame(0, options.windowBytes - defaultWindow));
@@ -294,6 +298,7 @@ export class Http2Connection {
   }
 
   private onBytes(chunk: Buffer): void {
+    if (this.closed) return; // after a protocol error the socket is read, and ignored, until it closes
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     let pos = 0;
     try {
@@ -310,9 +315,7 @@ export class Http2Connection {
       }
     } catch (err) {
       const code = err instanceof ProtocolError ? err.code : ErrorCode.CompressionError;
-      // The last stream id a client's GOAWAY names is the last one the server opened: none.
-      this.send(goAwayFrame(0, code));
-      this.destroy(new Error(`HTTP/2 protocol error from etcd: ${(err as Error).message}`));
+      this.destroy(new Error(`HTTP/2 protocol error from etcd: ${(err as Error).message}`), code);
       return;
     }
     buf = buf.subarray(pos);
@@ -378,8 +381,12 @@ export class Http2Connection {
 
   private onHeaderFragment(id: number, fragment: Buffer, endHeaders: boolean, endStream: boolean): void {
     if (!endHeaders) {
-      if (!this.continuing) this.continuing = { id, parts: [Buffer.from(fragment)], endStream };
-      else this.continuing.parts.push(Buffer.from(fragment));
+      if (!this.continuing) this.continuing = { id, parts: [], bytes: 0, endStream };
+      this.continuing.parts.push(Buffer.from(fragment));
+      // On the wire a block is no larger than the list it decodes to (table size updates aside), so the same cap
+      // bounds what a stream of CONTINUATION frames can make this side buffer.
+      this.continuing.bytes += fragment.length;
+      if (this.continuing.bytes > maxHeaderListBytes) throw new ProtocolError(`header block exceeds ${maxHeaderListBytes} bytes`);
       return;
     }
     let block = fragment;
@@ -477,13 +484,20 @@ export class Http2Connection {
     if (payload && payload.length > 0) this.socket.write(payload);
   }
 
-  private destroy(err: Error): void {
+  /** Ends the connection and every stream on it; with `goAwayCode`, a connection error, the peer is told first. */
+  private destroy(err: Error, goAwayCode?: ErrorCode): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.keepalive);
     clearTimeout(this.pingTimer);
     clearTimeout(this.connectTimer);
-    this.socket.destroy();
+    if (goAwayCode === undefined) this.socket.destroy();
+    else {
+      // end() writes what is still corked and then the GOAWAY (destroy() would drop both), and gives the peer a moment
+      // to read it. The last stream id a client's GOAWAY names is the last one the server opened: none.
+      this.socket.end(goAwayFrame(0, goAwayCode));
+      setTimeout(() => this.socket.destroy(), 1_000).unref();
+    }
     const notSent = !this.connected;
     const streams = [...this.streams.values()];
     this.streams.clear();
