@@ -8,6 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import test from 'ava';
 import { GrpcConnection } from '../../plugins/storage/etcd/grpc/grpc-connection.js';
 import { GrpcError } from '../../plugins/storage/etcd/grpc/grpc-error.js';
+import { http2Frame } from '../helpers/http2-frame.js';
 
 const frame = (body: Buffer) => {
   const head = Buffer.alloc(5);
@@ -171,14 +172,6 @@ test('a unary call tells the server its deadline in grpc-timeout, as whole milli
 });
 
 test('a header block beyond 1 MiB (a CONTINUATION flood) ends the connection with a GOAWAY instead of being buffered', async (t) => {
-  const frameOf = (type: number, flags: number, id: number, payload: Buffer) => {
-    const head = Buffer.alloc(9);
-    head.writeUIntBE(payload.length, 0, 3);
-    head[3] = type;
-    head[4] = flags;
-    head.writeUInt32BE(id, 5);
-    return Buffer.concat([head, payload]);
-  };
   let received = Buffer.alloc(0);
   const flood = net.createServer((socket) => {
     socket.on('error', () => undefined);
@@ -186,9 +179,9 @@ test('a header block beyond 1 MiB (a CONTINUATION flood) ends the connection wit
       const first = received.length === 0;
       received = Buffer.concat([received, chunk]);
       if (!first) return;
-      socket.write(frameOf(0x4, 0, 0, Buffer.alloc(0))); // SETTINGS
-      socket.write(frameOf(0x1, 0, 1, Buffer.alloc(16_384))); // HEADERS without END_HEADERS
-      for (let i = 0; i < 64; i++) socket.write(frameOf(0x9, 0, 1, Buffer.alloc(16_384))); // CONTINUATION
+      socket.write(http2Frame(0x4, 0, 0, Buffer.alloc(0))); // SETTINGS
+      socket.write(http2Frame(0x1, 0, 1, Buffer.alloc(16_384))); // HEADERS without END_HEADERS
+      for (let i = 0; i < 64; i++) socket.write(http2Frame(0x9, 0, 1, Buffer.alloc(16_384))); // CONTINUATION
     });
   });
   await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));

@@ -6,6 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { HpackDecoder, HpackError, encodeHeaderBlock } from '../../plugins/storage/etcd/grpc/hpack-decoder.js';
 import { canonicalHuffmanCode, huffmanDecode } from '../../plugins/storage/etcd/grpc/hpack-huffman.js';
+import { http2Frame } from '../helpers/http2-frame.js';
 
 const hex = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
 const huffman = (h: string) => {
@@ -253,15 +254,6 @@ const END_HEADERS = 0x4;
 const PADDED = 0x8;
 const PRIORITY = 0x20;
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
-
 /** Reads frames until `wanted` header blocks (HEADERS + CONTINUATION payloads) arrived; ACKs the server's SETTINGS. */
 function collectHeaderBlocks(socket: net.Socket, wanted: number): Promise<{ streamId: number; block: Buffer }[]> {
   return new Promise((resolve, reject) => {
@@ -277,7 +269,7 @@ function collectHeaderBlocks(socket: net.Socket, wanted: number): Promise<{ stre
         const streamId = pending.readUInt32BE(5) & 0x7fffffff;
         let payload = pending.subarray(9, 9 + pending.readUIntBE(0, 3));
         pending = pending.subarray(9 + payload.length);
-        if (type === SETTINGS && !(flags & ACK)) socket.write(frame(SETTINGS, ACK, 0, Buffer.alloc(0)));
+        if (type === SETTINGS && !(flags & ACK)) socket.write(http2Frame(SETTINGS, ACK, 0, Buffer.alloc(0)));
         if (type === GOAWAY || type === RST_STREAM) reject(new Error(`server sent frame type ${type}`));
         if (type !== HEADERS && type !== CONTINUATION) continue;
         if (type === HEADERS && flags & PADDED) payload = payload.subarray(1, payload.length - payload[0]);
@@ -328,8 +320,8 @@ test('decodes the response headers and trailers nghttp2 (Node http2 server) enco
     ['content-type', 'application/grpc'],
     ['te', 'trailers'],
   ]);
-  socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(SETTINGS, 0, 0, Buffer.alloc(0))]));
-  for (let i = 0; i < values.length; i++) socket.write(frame(HEADERS, END_HEADERS | END_STREAM, 2 * i + 1, request));
+  socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), http2Frame(SETTINGS, 0, 0, Buffer.alloc(0))]));
+  for (let i = 0; i < values.length; i++) socket.write(http2Frame(HEADERS, END_HEADERS | END_STREAM, 2 * i + 1, request));
   const blocks = await received;
 
   const decoder = new HpackDecoder();
