@@ -34,7 +34,10 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const server = createApiServer({
-    config: opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : undefined,
+    config: {
+      ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
+      ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
+    },
     modules: defaultModules({
       storage: opts.storage,
       dataDir: opts.dataDir,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseGoDuration } from '../schemas/cel/time.js';
 import { UsageError } from './usage-error.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -18,6 +19,8 @@ Flags:
   --etcd-cafile FILE          CA certificate that signed etcd's serving certificates
   --etcd-certfile FILE        client certificate for etcd (with --etcd-keyfile)
   --etcd-keyfile FILE         key of the client certificate
+  --etcd-compaction-interval DURATION
+                              how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   -h, --help                  show this help
@@ -35,6 +38,8 @@ export interface ServeOptions {
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
+  /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
+  compactionIntervalMs?: number;
 }
 
 export interface EtcdServeOptions {
@@ -53,6 +58,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     throw new UsageError(`invalid --storage "${storage}": must be sqlite, memory or etcd`);
   }
   const etcd = parseEtcd(values, storage === 'etcd');
+  const compaction = values['etcd-compaction-interval'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -61,6 +67,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
+    ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
   };
 }
 
@@ -82,6 +89,7 @@ function parse(args: string[]) {
         'etcd-cafile': { type: 'string' },
         'etcd-certfile': { type: 'string' },
         'etcd-keyfile': { type: 'string' },
+        'etcd-compaction-interval': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -90,7 +98,7 @@ function parse(args: string[]) {
   }
 }
 
-const etcdFlags = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'] as const;
+const etcdFlags = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile', 'etcd-compaction-interval'] as const;
 type EtcdFlag = (typeof etcdFlags)[number];
 
 /** The `--etcd-*` flags: required and checked with `--storage etcd`, refused without it. */
@@ -124,6 +132,21 @@ function parseEtcd(values: Partial<Record<EtcdFlag, string>>, used: boolean): Et
 /** "a, b" → ['a', 'b']; "" → [] (none). */
 function parseList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer interval would silently become 1 ms. */
+const maxTimerMs = 2 ** 31 - 1;
+
+/** kube-apiserver's `--etcd-compaction-interval`: a Go duration (`5m0s`, `90s`, `1h30m`), 0 to never compact. */
+function parseCompactionInterval(text: string): number {
+  const nanos = parseGoDuration(text);
+  const invalid = (why: string) => new UsageError(`invalid --etcd-compaction-interval "${text}": ${why}`);
+  if (nanos === undefined) throw invalid('must be a duration such as 5m0s, 90s or 1h30m (0 never compacts)');
+  if (nanos < 0n) throw invalid('must not be negative');
+  // Sub-millisecond intervals round up to the timer's 1 ms rather than down to 0 (never).
+  const ms = nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
+  if (ms > maxTimerMs) throw invalid('must be at most 596h');
+  return ms;
 }
 
 function parsePort(text: string): number {

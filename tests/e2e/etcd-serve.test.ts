@@ -1,7 +1,7 @@
 // `kapi serve --storage etcd`: two servers on one etcd, driven by kubectl, serve the same CRDs and objects.
 import test from 'ava';
 import { startEtcd, type EtcdCluster } from '../helpers/etcd-process.js';
-import { describe, example, setUpWidgets, startKapi, table, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, eventually, example, setUpWidgets, startKapi, table, type KapiProcess } from '../helpers/kapi-process.js';
 
 let etcd: EtcdCluster | undefined;
 let a: KapiProcess | undefined;
@@ -44,4 +44,22 @@ test.serial('/readyz lists the etcd check', async (t) => {
   const readyz = await a!.kubectl(['get', '--raw', '/readyz?verbose']);
   t.is(readyz.code, 0, describe(readyz));
   t.regex(readyz.stdout, /^\[\+\]etcd ok$/m);
+});
+
+test.serial('--etcd-compaction-interval 1s: history older than the last compaction is gone (410 Expired)', async (t) => {
+  const c = await startKapi({ args: ['--storage', 'etcd', '--etcd-servers', etcd!.endpoints.join(','), '--etcd-compaction-interval', '1s'] });
+  t.teardown(() => c.stop());
+  await setUpWidgets(c, 'history');
+  const applied = await c.kubectl(['-n', 'history', 'apply', '-f', example('widget.yaml')]);
+  t.is(applied.code, 0, describe(applied));
+  const rv = (await c.kubectl(['-n', 'history', 'get', 'widget', 'w1', '-o', 'jsonpath={.metadata.resourceVersion}'])).stdout;
+  const patched = await c.kubectl(['-n', 'history', 'patch', 'widget', 'w1', '--type', 'merge', '-p', '{"spec":{"replicas":4}}']);
+  t.is(patched.code, 0, describe(patched));
+  // An exact list is served by etcd at that revision: it works until a compaction passes it (within two intervals).
+  const exact = `/apis/example.com/v1/namespaces/history/widgets?resourceVersion=${rv}&resourceVersionMatch=Exact`;
+  const before = await c.kubectl(['get', '--raw', exact]);
+  t.is(before.code, 0, describe(before));
+  t.is(JSON.parse(before.stdout).items[0]?.spec?.replicas, 3);
+  const after = await eventually(() => c.kubectl(['get', '--raw', exact]), (r) => r.code !== 0, 10_000);
+  t.regex(after.stderr, /Error from server \(Expired\)/, describe(after));
 });

@@ -91,3 +91,27 @@ test('bad etcd flags are usage errors with their reason', (t) => {
   ];
   for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
 });
+
+test('--etcd-compaction-interval takes a Go duration as kube-apiserver does; 0 never compacts', (t) => {
+  const interval = (value: string) =>
+    (parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-compaction-interval', value]) as { compactionIntervalMs?: number })
+      .compactionIntervalMs;
+  t.is(interval('5m0s'), 300_000);
+  t.is(interval('1h30m'), 5_400_000);
+  t.is(interval('1.5s'), 1_500);
+  t.is(interval('0'), 0);
+  t.is(interval('500us'), 1, 'rounded up to the 1 ms a timer can wait, not down to never');
+  t.false('compactionIntervalMs' in (parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://a:2379']) as object), 'absent: the server default');
+});
+
+test('bad --etcd-compaction-interval values are usage errors with their reason', (t) => {
+  const etcd = ['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-compaction-interval'];
+  const cases: [string[], string][] = [
+    [[...etcd, '5'], 'invalid --etcd-compaction-interval "5": must be a duration such as 5m0s, 90s or 1h30m (0 never compacts)'],
+    [[...etcd, 'ten minutes'], 'invalid --etcd-compaction-interval "ten minutes": must be a duration such as 5m0s, 90s or 1h30m (0 never compacts)'],
+    [[...etcd.slice(0, -1), '--etcd-compaction-interval=-1m'], 'invalid --etcd-compaction-interval "-1m": must not be negative'],
+    [[...etcd, '1000h'], 'invalid --etcd-compaction-interval "1000h": must be at most 596h'],
+    [['--etcd-compaction-interval', '1m'], '--etcd-compaction-interval is only used with --storage etcd'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
