@@ -8,13 +8,20 @@ import { SqliteKV } from './sqlite/sqlite-kv.js';
 import { EtcdKV } from './etcd/etcd-kv.js';
 import type { EtcdTlsFiles } from './etcd/etcd-client.js';
 
-/** Registers one KV store (created on first use) and its readiness check (`storage`, or the engine's own name). */
-function storageModule(open: () => KVStore, checkName = 'storage'): Module {
+/** Registers one KV store, created on first use. */
+function kvModule(open: () => KVStore): Module {
   return (c) => {
     let kv: KVStore | undefined;
     c.register(Tokens.KVStore, { useFactory: () => (kv ??= open()) });
+  };
+}
+
+/** An embedded store and its readiness check, `storage`. */
+function storageModule(open: () => KVStore): Module {
+  return (c) => {
+    kvModule(open)(c);
     c.register(Tokens.HealthCheck, {
-      useValue: { name: checkName, readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
+      useValue: { name: 'storage', readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
     });
   };
 }
@@ -42,9 +49,27 @@ export interface EtcdStorageOptions {
 }
 
 /**
- * Storage in etcd, which several kapi servers can share. Its readiness check is `etcd` (`/readyz/etcd`), as
- * kube-apiserver's.
+ * Storage in etcd, which several kapi servers can share. Its health checks are kube-apiserver's: `etcd` in /healthz,
+ * /livez and /readyz, and `etcd-readiness` in /readyz only.
  */
 export function etcdStorage(opts: EtcdStorageOptions): Module {
-  return storageModule(() => new EtcdKV({ endpoints: opts.endpoints, prefix: opts.prefix, tls: opts.tls }), 'etcd');
+  return (c) => {
+    kvModule(() => new EtcdKV({ endpoints: opts.endpoints, prefix: opts.prefix, tls: opts.tls }))(c);
+    const probe = sharedProbe(() => c.resolve(Tokens.KVStore).healthCheck());
+    c.register(Tokens.HealthCheck, { useValue: { name: 'etcd', check: probe } });
+    c.register(Tokens.HealthCheck, { useValue: { name: 'etcd-readiness', readinessOnly: true, check: probe } });
+  };
+}
+
+/** As kube-apiserver's etcd checks (half their 2 s timeout): one probe's result answers every check for a second. */
+const probeReuseMs = 1_000;
+
+/** `check`, run at most once per `probeReuseMs`: callers within that time share the last run, finished or not. */
+function sharedProbe(check: () => Promise<void>): () => Promise<void> {
+  let last: { at: number; result: Promise<void> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= probeReuseMs) last = { at: now, result: check() };
+    return last.result;
+  };
 }

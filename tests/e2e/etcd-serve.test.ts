@@ -40,10 +40,15 @@ test.serial('a widget applied with kubectl through one server is listed by kubec
   t.regex(gone.stderr, /NotFound|not found/);
 });
 
-test.serial('/readyz lists the etcd check', async (t) => {
+test.serial("the health endpoints list kube-apiserver's etcd checks", async (t) => {
   const readyz = await a!.kubectl(['get', '--raw', '/readyz?verbose']);
   t.is(readyz.code, 0, describe(readyz));
-  t.regex(readyz.stdout, /^\[\+\]etcd ok$/m);
+  t.regex(readyz.stdout, /^\[\+\]ping ok\n\[\+\]etcd ok\n\[\+\]etcd-readiness ok$/m);
+  const livez = await a!.kubectl(['get', '--raw', '/livez?verbose']);
+  t.is(livez.code, 0, describe(livez));
+  t.is(livez.stdout, '[+]ping ok\n[+]etcd ok\nlivez check passed\n');
+  const one = await a!.kubectl(['get', '--raw', '/readyz/etcd-readiness']);
+  t.is(one.stdout, 'ok', describe(one));
 });
 
 test.serial('--etcd-compaction-interval 1s: history older than the last compaction is gone (410 Expired)', async (t) => {

@@ -84,7 +84,7 @@ async function expectAllPresent(t: ExecutionContext, server: TestServer, ns: str
   t.deepEqual(missing, [], `${missing.length} of ${acknowledged.length} acknowledged creates are missing`);
 }
 
-test.serial('etcd down: /readyz fails its etcd check, requests answer 503/504 promptly, watches end; etcd back: kapi recovers', async (t) => {
+test.serial('etcd down: /readyz and /livez fail their etcd checks, requests answer 503/504 promptly, watches end; etcd back: kapi recovers', async (t) => {
   const etcd = await startEtcd();
   const server = await serverOn(t, etcd);
   const ns = await createNamespace(server, 'down');
@@ -99,12 +99,17 @@ test.serial('etcd down: /readyz fails its etcd check, requests answer 503/504 pr
     const res = await server.request('GET', '/readyz');
     return res.status === 500 ? res : undefined;
   }, 10_000, '/readyz to fail');
-  t.regex(readyz.text, /^\[-\]etcd failed: reason withheld$/m);
+  t.regex(readyz.text, /^\[-\]etcd failed: reason withheld\n\[-\]etcd-readiness failed: reason withheld$/m);
   t.regex(readyz.text, /readyz check failed\n$/);
-  const check = await server.request('GET', '/readyz/etcd');
-  t.is(check.status, 500);
-  t.regex(check.text, /^internal server error: etcd cluster is unavailable or misconfigured: /);
-  t.is((await server.request('GET', '/livez')).status, 200, 'etcd is a readiness check: kapi stays live');
+  for (const path of ['/readyz/etcd', '/readyz/etcd-readiness', '/livez/etcd']) {
+    const check = await server.request('GET', path);
+    t.is(check.status, 500, path);
+    t.regex(check.text, /^internal server error: etcd cluster is unavailable or misconfigured: /, path);
+  }
+  // As kube-apiserver's: the `etcd` check is a liveness check too (`etcd-readiness` is not).
+  const livez = await server.request('GET', '/livez');
+  t.is(livez.status, 500);
+  t.is(livez.text, '[+]ping ok\n[-]etcd failed: reason withheld\nlivez check failed\n');
 
   await Promise.all([
     expectUnavailable(t, 'GET', () => server.request('GET', widgetsPath(ns, 'before'))),
@@ -119,6 +124,7 @@ test.serial('etcd down: /readyz fails its etcd check, requests answer 503/504 pr
 
   await etcd.members[0]!.start();
   await server.waitFor(async () => (await server.request('GET', '/readyz')).status === 200, 20_000, '/readyz to recover');
+  t.is((await server.request('GET', '/livez')).status, 200);
   // As a client does after its watch ended: list, then watch from the list's resourceVersion.
   const list = await server.waitFor(async () => {
     const res = await server.request('GET', widgetsPath(ns));
