@@ -80,6 +80,7 @@ export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): P
     );
   }
   const update = inRequestVersion(scope, (live) => admitUpdate(scope, structuredClone(obj), live, dryRun));
-  const result = await scope.store.update(scope.info.namespace, scope.info.name, update, { dryRun });
+  // A body that names a UID is an update of that object only, not of one recreated under its name (409).
+  const result = await scope.store.update(scope.info.namespace, scope.info.name, update, { dryRun, uid: obj.metadata?.uid });
   return respondObject(scope, 200, result.object);
 }

@@ -32,6 +32,11 @@ export interface WriteOptions {
   dryRun?: boolean;
 }
 
+export interface UpdateOptions extends WriteOptions {
+  /** The UID the object must have (a PUT body's metadata.uid), checked before `update` runs, as kube's storage does. */
+  uid?: string;
+}
+
 /** A change to objects of one resource, translated from the KV watch. */
 export interface StoreEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -48,8 +53,6 @@ export interface StoreWatchHandlers {
 
 /** Transforms the current object into the desired one inside an optimistic-concurrency retry loop. */
 export type UpdateFn = (current: KubeObject) => Promise<KubeObject> | KubeObject;
-
-const maxUpdateRetries = 16;
 
 /**
  * Resource semantics over the KV contract for one resource type: key layout, resourceVersion, optimistic
@@ -143,13 +146,17 @@ export class ResourceStore {
    * Optimistic-concurrency update loop (like GuaranteedUpdate): reads the current object, asks `update` for the new
    * one, and writes it if nobody else wrote in between. When the new object pins a resourceVersion that is not
    * current, the update fails with 409. A deleting object whose last finalizer is removed is deleted.
+   *
+   * As kube's, the loop has no bound: it goes round again only when another write won in between, so every round
+   * is somebody's progress, and a write that pins no resourceVersion never fails with a conflict.
    */
-  async update(namespace: string, name: string, update: UpdateFn, opts: WriteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  async update(namespace: string, name: string, update: UpdateFn, opts: UpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
     const key = objectKey(this.rt, namespace, name);
     let { kv } = await this.kv.get(key);
-    for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
+    for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
       const current = decodeStored(kv);
+      if (opts.uid && opts.uid !== current.metadata!.uid) throw this.uidPreconditionFailed(key, name, opts.uid, current.metadata!.uid);
       const next = await update(structuredClone(current));
       const pinned = next.metadata?.resourceVersion;
       if (pinned && pinned !== current.metadata!.resourceVersion) throw errors.modified(this.qualified(name));
@@ -169,7 +176,6 @@ export class ResourceStore {
       // longer matches then (409 above); one a patch merely carried over from the object it read is re-read.
       kv = res.current;
     }
-    throw errors.modified(this.qualified(name));
   }
 
   /**
@@ -179,7 +185,7 @@ export class ResourceStore {
   async delete(namespace: string, name: string, preconditions: DeletePreconditions = {}, opts: WriteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
     const key = objectKey(this.rt, namespace, name);
     let { kv } = await this.kv.get(key);
-    for (let attempt = 0; attempt < maxUpdateRetries; attempt++) {
+    for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
       const current = decodeStored(kv);
       this.checkPreconditions(current, preconditions);
@@ -205,7 +211,6 @@ export class ResourceStore {
       if (res.succeeded) return { object: withResourceVersion(current, String(res.revision)), deleted: true };
       kv = res.current;
     }
-    throw errors.modified(this.qualified(name));
   }
 
   /** Watches changes in `namespace` ('' = all) after `afterRevision`. */
@@ -252,6 +257,14 @@ export class ResourceStore {
         `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`,
       );
     }
+  }
+
+  /** kube's answer when an update's UID precondition fails: its storage error, as a 409 on the resource. */
+  private uidPreconditionFailed(key: string, name: string, wanted: string, stored: string | undefined): Error {
+    const storageError =
+      `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, ` +
+      `AdditionalErrorMsg: Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${stored ?? ''}`;
+    return errors.conflict(this.qualified(name), storageError);
   }
 
   /** Runs a storage call, translating its errors; `continuing`: the key a paged list continues after. */

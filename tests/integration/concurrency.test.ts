@@ -87,3 +87,62 @@ test('concurrent merge patches that pin no resourceVersion are all applied (retr
   const get = await server.request('GET', widgetsPath(ns, 'w1'));
   t.deepEqual(Object.keys(get.body.metadata.annotations).sort(), ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
 });
+
+test('30 concurrent clients patching one object without a resourceVersion all succeed (merge, JSON, strategic, apply)', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  await createWidget(server, ns, 'w1', { labels: {} });
+  // Each client patches 4 times in a row, so the writes keep overlapping.
+  const patch = (i: number, round: number) => {
+    const key = `k${i}-${round}`;
+    switch (i % 4) {
+      case 0:
+        return server.request('PATCH', widgetsPath(ns, 'w1'), { body: { metadata: { labels: { [key]: 'v' } } }, contentType: 'application/merge-patch+json' });
+      case 1:
+        return server.request('PATCH', widgetsPath(ns, 'w1'), {
+          body: [{ op: 'add', path: `/metadata/labels/${key}`, value: 'v' }],
+          contentType: 'application/json-patch+json',
+        });
+      case 2:
+        return server.request('PATCH', widgetsPath(ns, 'w1'), { body: { metadata: { labels: { [key]: 'v' } } }, contentType: 'application/strategic-merge-patch+json' });
+      default:
+        return server.request('PATCH', `${widgetsPath(ns, 'w1')}?fieldManager=m${i}`, {
+          body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', labels: { [key]: 'v' } } },
+          contentType: 'application/apply-patch+yaml',
+        });
+    }
+  };
+  const clients = Array.from({ length: 30 }, async (_, i) => {
+    const answers = [];
+    for (let round = 0; round < 4; round++) answers.push(await patch(i, round));
+    return answers;
+  });
+  const results = (await Promise.all(clients)).flat();
+  t.deepEqual(
+    results.map((r) => r.status),
+    results.map(() => 200),
+    results.find((r) => r.status !== 200)?.text,
+  );
+  const labels = (await server.request('GET', widgetsPath(ns, 'w1'))).body.metadata.labels;
+  // Every merge, JSON and strategic patch adds its label; an apply owns only the label of its last round.
+  const expected = Array.from({ length: 30 }, (_, i) => (i % 4 === 3 ? [`k${i}-3`] : [0, 1, 2, 3].map((r) => `k${i}-${r}`))).flat();
+  t.deepEqual(Object.keys(labels).sort(), expected.sort());
+});
+
+test('PUT of an object deleted and recreated meanwhile is 409 Conflict on its UID, before validation', async (t) => {
+  const ns = await createNamespace(server, 'occ');
+  const old = await createWidget(server, ns, 'w1');
+  await server.request('DELETE', widgetsPath(ns, 'w1'));
+  const recreated = await createWidget(server, ns, 'w1');
+  // An invalid spec too: the UID precondition is checked first, as kube's storage checks it before the update runs.
+  const res = await server.request('PUT', widgetsPath(ns, 'w1'), {
+    body: { ...old, metadata: { ...old.metadata, resourceVersion: recreated.metadata.resourceVersion }, spec: { replicas: 'many' } },
+  });
+  expectStatus(t, res, {
+    code: 409,
+    reason: 'Conflict',
+    message:
+      `Operation cannot be fulfilled on widgets.example.com "w1": StorageError: invalid object, Code: 4, Key: /registry/example.com/widgets/${ns}/w1, ` +
+      `ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${old.metadata.uid}, UID in object meta: ${recreated.metadata.uid}`,
+  });
+  t.is((await server.request('GET', widgetsPath(ns, 'w1'))).body.metadata.uid, recreated.metadata.uid);
+});

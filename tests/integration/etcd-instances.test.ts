@@ -179,3 +179,25 @@ test("an object beyond etcd's request size limit is refused with 413, and nothin
   expectStatus(t, res, { code: 413, reason: 'RequestEntityTooLarge' });
   t.is((await b.request('GET', widgetsPath(ns, 'huge'))).status, 404);
 });
+
+test('30 clients patching one object through A and B at once, without a resourceVersion, never get 409', async (t) => {
+  const ns = await createNamespace(a, 'etcd-patchers');
+  await createWidget(a, ns, 'w1', { labels: {} });
+  await b.waitFor(async () => (await b.request('GET', widgetsPath(ns, 'w1'))).status === 200);
+  const clients = Array.from({ length: 30 }, async (_, i) => {
+    const server = i % 2 ? a : b;
+    const codes = [];
+    for (let round = 0; round < 4; round++) {
+      const res = await server.request('PATCH', widgetsPath(ns, 'w1'), {
+        body: { metadata: { labels: { [`k${i}-${round}`]: 'v' } } },
+        contentType: 'application/merge-patch+json',
+      });
+      codes.push(res.status);
+    }
+    return codes;
+  });
+  const codes = (await Promise.all(clients)).flat();
+  t.deepEqual(codes, codes.map(() => 200));
+  const labels = (await a.request('GET', widgetsPath(ns, 'w1'))).body.metadata.labels;
+  t.is(Object.keys(labels).length, 120);
+});
