@@ -5,6 +5,7 @@ import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
 import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
+import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
 import type { RequestScope } from './request-scope.js';
@@ -54,12 +55,15 @@ export function decodeCustomResource(
 export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[] {
   const { rt, subresource, object } = attrs;
   if (!rt.custom) return [];
-  if (subresource && subresource !== 'status') return [];
-  const schema = rt.versions.find((v) => v.name === attrs.version)?.schema;
+  const version = rt.versions.find((v) => v.name === attrs.version);
+  const schema = version?.schema;
   if (!schema) return [];
   const compiled = compileSchema(schema);
+  // A write through /scale is a write of the whole object, validated as one (kube's scale updates the main resource).
   const found = subresource === 'status' ? compiled.validateStatus(object) : [...compiled.validate(object), ...embeddedResourceCauses(object, schema)];
-  const causes = attrs.oldObject && found.length ? ratchet(found, object, attrs.oldObject) : found;
+  const schemaCauses = attrs.oldObject && found.length ? ratchet(found, object, attrs.oldObject) : found;
+  const scale = version.subresources?.scale;
+  const causes = scale ? [...schemaCauses, ...(subresource === 'status' ? [] : scaleSpecCauses(object, scale)), ...scaleStatusCauses(object, scale)] : schemaCauses;
   if (!compiled.rules) return causes;
   // kube runs the CEL rules only on an object whose schema errors do not block them (the rules ratchet themselves).
   const skipped = celRulesSkippedCause(causes);

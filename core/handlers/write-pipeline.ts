@@ -32,8 +32,25 @@ export class WritePipeline {
   }
 
   async run(attrs: WriteAttributes): Promise<void> {
-    await this.admission.admit(attrs);
+    await this.mutatingAdmission(attrs);
+    await this.validate(attrs);
+    await this.validatingAdmission(attrs);
+  }
+
+  /*
+   * The three phases, for a write whose admission sees another object than validation does: a CRD's /scale, where
+   * admission gets autoscaling/v1 Scales and validation the custom resource they were written into.
+   */
+
+  mutatingAdmission(attrs: WriteAttributes): Promise<void> {
+    return this.admission.admit(attrs);
+  }
+
+  async validate(attrs: WriteAttributes): Promise<void> {
     for (const stage of this.validation) await stage.run(attrs);
-    await this.admission.validate(attrs);
+  }
+
+  validatingAdmission(attrs: WriteAttributes): Promise<void> {
+    return this.admission.validate(attrs);
   }
 }

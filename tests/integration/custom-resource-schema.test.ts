@@ -35,7 +35,12 @@ const gizmosCrd = {
             properties: {
               spec: {
                 type: 'object',
-                properties: { replicas: { type: 'integer', minimum: 0, default: 1 }, size: { type: 'string', default: 'small' }, code: { type: 'string' } },
+                properties: {
+                  replicas: { type: 'integer', minimum: 0, default: 1 },
+                  size: { type: 'string', default: 'small' },
+                  code: { type: 'string' },
+                  tag: { type: 'string', maxLength: 3 },
+                },
               },
               status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
             },
@@ -82,16 +87,21 @@ test('duplicate JSON fields are reported like unknown ones', async (t) => {
 test('an invalid value is 422; an update that leaves an already invalid value alone is not (ratcheting)', async (t) => {
   const bad = await server.request('POST', base, { body: gizmo('r1', { replicas: -1 }) });
   t.is(bad.status, 422);
-  t.is(bad.body.message, 'Gizmo.example.com "r1" is invalid: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0');
+  // The schema's error, then the scale subresource's own check of its replicas field (never ratcheted).
+  t.is(
+    bad.body.message,
+    'Gizmo.example.com "r1" is invalid: [spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0, .spec.replicas: Invalid value: -1: should be a non-negative integer]',
+  );
   // Store an object that is invalid under the v1 schema through the schemaless v1beta1 version.
   const legacy = await server.request('POST', '/apis/example.com/v1beta1/namespaces/default/gizmos', {
-    body: { apiVersion: 'example.com/v1beta1', kind: 'Gizmo', metadata: { name: 'r2' }, spec: { replicas: -1 } },
+    body: { apiVersion: 'example.com/v1beta1', kind: 'Gizmo', metadata: { name: 'r2' }, spec: { tag: 'toolong' } },
   });
   t.is(legacy.status, 201);
   const untouched = await server.request('PATCH', `${base}/r2`, { body: { spec: { code: 'x' } }, contentType: 'application/merge-patch+json' });
-  t.is(untouched.status, 200);
-  const touched = await server.request('PATCH', `${base}/r2`, { body: { spec: { replicas: -2 } }, contentType: 'application/merge-patch+json' });
+  t.is(untouched.status, 200, untouched.text);
+  const touched = await server.request('PATCH', `${base}/r2`, { body: { spec: { tag: 'longer' } }, contentType: 'application/merge-patch+json' });
   t.is(touched.status, 422);
+  t.is(touched.body.message, 'Gizmo.example.com "r2" is invalid: spec.tag: Too long: may not be more than 3 bytes');
 });
 
 test('/scale reads and writes the replicas paths (autoscaling/v1 Scale)', async (t) => {
@@ -107,7 +117,11 @@ test('/scale reads and writes the replicas paths (autoscaling/v1 Scale)', async 
   t.is(obj.body.metadata.generation, 2);
   const negative = await server.request('PUT', `${base}/s1/scale`, { body: { ...scale.body, spec: { replicas: -3 } } });
   t.is(negative.status, 422);
-  t.is(negative.body.message, 'Scale.autoscaling "s1" is invalid: spec.replicas: Invalid value: -3: must be greater than or equal to 0');
+  // The object written through /scale is validated as a whole: its schema, then kube's scale field check.
+  t.is(
+    negative.body.message,
+    'Gizmo.example.com "s1" is invalid: [spec.replicas: Invalid value: -3: spec.replicas in body should be greater than or equal to 0, .spec.replicas: Invalid value: -3: should be a non-negative integer]',
+  );
 });
 
 test('a deprecated version answers with a Warning header', async (t) => {

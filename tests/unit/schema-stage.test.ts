@@ -137,10 +137,10 @@ test('the validation stage refuses an invalid custom resource with kube\'s 422',
   );
 });
 
-test('the validation stage accepts valid objects and ignores built-ins and other subresources', (t) => {
+test('the validation stage accepts valid objects and ignores built-ins; a write through /scale validates the whole object', (t) => {
   t.notThrows(() => validationStage.run(attrs(widget({ color: 'blue', replicas: 1 }))));
   t.notThrows(() => validationStage.run(attrs(widget({ replicas: -1 }), '', { ...rt, custom: false })));
-  t.notThrows(() => validationStage.run(attrs(widget({ replicas: -1 }), 'scale')));
+  t.throws(() => validationStage.run(attrs(widget({ replicas: -1 }), 'scale')), { message: /spec\.replicas/ });
   t.deepEqual(customResourceSchemaCauses(attrs(widget({ color: 'blue' }), '', { ...rt, versions: [{ ...rt.versions[0], schema: undefined }] })), []);
 });
 
