@@ -1,7 +1,7 @@
 /**
  * A CRD version's openAPIV3Schema compiled for serving custom resources the way kube-apiserver (v1.32) does:
- * pruning of unknown fields, defaulting, and OpenAPI validation with kube's error texts. Compiled once per schema
- * object.
+ * pruning of unknown fields, defaulting, OpenAPI validation with kube's error texts, and the uniqueness of set and
+ * map lists. Compiled once per schema object.
  */
 import type { JSONSchemaProps } from './json-schema-props.js';
 import { applyDefaults } from './schema-defaulting.js';
@@ -10,6 +10,7 @@ import { compileValidator, type SchemaValidator } from './schema-validator.js';
 import type { SchemaCause } from './validation-errors.js';
 import { mergeModel, type MergeModel } from './merge-strategy.js';
 import { compileCrdRules, type CrdRuleProgram } from './cel/crd-rules.js';
+import { hasListSetsOrMaps, listSetAndMapViolations } from './list-type-uniqueness.js';
 
 export type { SchemaCause } from './validation-errors.js';
 
@@ -37,6 +38,11 @@ export interface CompiledSchema {
    * `properties.status`, with fields under `status` ([] when the object has no status or the schema no status).
    */
   validateStatus(obj: unknown): SchemaCause[];
+  /**
+   * The uniqueness violations of the resource's `x-kubernetes-list-type` set and map lists (duplicate items or keys,
+   * non-object items of map lists), in kube's order; [] when there are none.
+   */
+  validateListSetsAndMaps(obj: unknown): SchemaCause[];
 }
 
 const compiled = new WeakMap<JSONSchemaProps, CompiledSchema>();
@@ -53,6 +59,7 @@ export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
 
 function build(schema: JSONSchemaProps): CompiledSchema {
   const defaulted = hasAnyDefault(schema);
+  const listsToCheck = hasListSetsOrMaps(schema);
   // Compiled now, when the CRD is created or updated, not on the first write.
   const validator: SchemaValidator = compileValidator(schema, true);
   let statusValidator: SchemaValidator | null | undefined;
@@ -83,6 +90,9 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       }
       if (!statusValidator || typeof obj !== 'object' || obj === null || !Object.prototype.hasOwnProperty.call(obj, 'status')) return [];
       return statusValidator((obj as Record<string, unknown>).status, 'status');
+    },
+    validateListSetsAndMaps(obj) {
+      return listsToCheck ? listSetAndMapViolations(obj, schema) : []; // most schemas have no set or map lists
     },
   };
 }

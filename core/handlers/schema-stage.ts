@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
+import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
 import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
@@ -47,9 +47,20 @@ export function decodeCustomResource(
 }
 
 /**
+ * The set and map list uniqueness causes of a write (the whole object, for the status subresource too). kube ratchets
+ * them all or nothing: an update is not checked when the object it replaces already breaks uniqueness anywhere.
+ */
+function listCauses(compiled: CompiledSchema, object: KubeObject, oldObject: KubeObject | undefined): StatusCause[] {
+  const found = compiled.validateListSetsAndMaps(object);
+  if (found.length && oldObject && compiled.validateListSetsAndMaps(oldObject).length) return [];
+  return found;
+}
+
+/**
  * The schema causes of a write of a custom resource (kube's 422 causes; [] when valid or not a custom resource):
  * the whole object for the main resource, only `status` (against the status schema) for the status subresource;
- * on update, errors about values the update did not change are ratcheted away.
+ * on update, errors about values the update did not change are ratcheted away. Then, as kube orders them, the
+ * scale subresource's replicas and selector fields, the uniqueness of set and map lists, and the CEL rules.
  * The validation stage merges them with the ObjectMeta causes into one 422, as kube-apiserver does.
  */
 export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[] {
@@ -63,7 +74,8 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
   const found = subresource === 'status' ? compiled.validateStatus(object) : [...compiled.validate(object), ...embeddedResourceCauses(object, schema)];
   const schemaCauses = attrs.oldObject && found.length ? ratchet(found, object, attrs.oldObject) : found;
   const scale = version.subresources?.scale;
-  const causes = scale ? [...schemaCauses, ...(subresource === 'status' ? [] : scaleSpecCauses(object, scale)), ...scaleStatusCauses(object, scale)] : schemaCauses;
+  const scaleCauses = scale ? [...(subresource === 'status' ? [] : scaleSpecCauses(object, scale)), ...scaleStatusCauses(object, scale)] : [];
+  const causes = [...schemaCauses, ...scaleCauses, ...listCauses(compiled, object, attrs.oldObject)];
   if (!compiled.rules) return causes;
   // kube runs the CEL rules only on an object whose schema errors do not block them (the rules ratchet themselves).
   const skipped = celRulesSkippedCause(causes);

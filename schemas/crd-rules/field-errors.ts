@@ -44,3 +44,7 @@ export function notSupported(field: string, value: string, supported: string[]):
 export function errorText(c: SchemaCause): string {
   return `${c.field}: ${c.message}`;
 }
+
+export function duplicate(field: string, value: unknown): SchemaCause {
+  return { reason: 'FieldValueDuplicate', message: `Duplicate value: ${render(value)}`, field };
+}
