@@ -1,5 +1,6 @@
 import type { RequestScope } from './request-scope.js';
-import { errors } from '../errors/api-error.js';
+import { errors, fieldErrors } from '../errors/api-error.js';
+import { unmarshalValueError } from '../webhook/go-json-errors.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
@@ -45,15 +46,19 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
   if (!jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(jsonPatchTypes); // apply has its own handler
   const patch = decodeBody(scope.codecs.json, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
-  if (!operations && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
-    throw errors.badRequest('the patch provided is unrecognized or malformed: a merge patch must be a JSON object');
+  // A JSON merge patch that is no JSON document at all is evanphx/json-patch's ErrBadJSONPatch in kube.
+  if (mediaType === mergePatch && (patch === null || typeof patch !== 'object')) throw errors.badRequest('Invalid JSON Patch');
+  if (mediaType === strategicMergePatch && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
+    throw errors.badRequest('the patch provided is unrecognized or malformed: a strategic merge patch must be a JSON object');
   }
   const merge = (doc: Record<string, unknown>) =>
     mediaType === strategicMergePatch ? applyStrategicMergePatch(doc, patch as Record<string, unknown>, modelOf(scope)) : applyMergePatch(doc, patch);
   return (doc) => {
     const patched = operations ? applyJsonPatch(doc, operations) : merge(doc);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-      throw errors.badRequest('the patched object is not a JSON object');
+      // A merge patch that is a list replaces the whole document, which then cannot decode: kube's 422 on "patch".
+      const cause = fieldErrors.invalid('patch', JSON.stringify(patched), unmarshalValueError(patched, 'map[string]interface {}'));
+      throw errors.invalid({ group: '', resource: '', kind: '', name: '' }, [cause]);
     }
     return patched as Record<string, unknown>;
   };

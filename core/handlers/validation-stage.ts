@@ -16,7 +16,7 @@ export const validationStage: WriteStage = {
       ? validateObjectMetaUpdate(object.metadata ?? {}, oldObject.metadata ?? {}, opts)
       : validateObjectMetaCreate(object.metadata ?? {}, opts);
     causes.push(...customResourceSchemaCauses(attrs));
-    causes.push(...(rt.strategy?.validate?.(object, oldObject) ?? []));
+    causes.push(...(rt.strategy?.validate?.(object, oldObject, attrs.subresource) ?? []));
     if (causes.length) {
       throw errors.invalid({ group: rt.group, resource: rt.names.plural, kind: rt.names.kind, name: object.metadata?.name ?? attrs.name }, causes);
     }

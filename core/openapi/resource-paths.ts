@@ -147,7 +147,8 @@ export function resourcePaths(served: ServedResource): PathItem[] {
   for (const sub of servedSubresources(type, version)) {
     const scale = sub.name === 'scale';
     const schema = scale ? definitionName(sub.kind.group, sub.kind.version, sub.kind.kind, false) : names.kind;
-    add(`${prefix}${nsPath}/${plural}/{name}/${sub.name}`, objectOperations(scale ? 'Scale' : 'Status', `${sub.name} of the specified ${kind}`, sub.kind, schema, sub.verbs));
+    const idSuffix = sub.name[0]!.toUpperCase() + sub.name.slice(1); // replaceCoreV1NamespaceFinalize, readNamespacedWidgetScale
+    add(`${prefix}${nsPath}/${plural}/{name}/${sub.name}`, objectOperations(idSuffix, `${sub.name} of the specified ${kind}`, sub.kind, schema, sub.verbs));
   }
   if (has('watch')) {
     add(`${prefix}/watch${nsPath}/${plural}`, [watch(collectionParams, `${scope}${kind}List`, 'watchlist')]);

@@ -31,7 +31,8 @@ export interface ResourceVersionDef {
   printerColumns?: PrinterColumn[];
   /** A built-in kind's own table printer (like kube's printers for core kinds); wins over printerColumns. */
   tablePrinter?: TablePrinter;
-  subresources?: { status?: boolean; scale?: ScaleSubresource };
+  /** `finalize`: a Namespace's, updating its spec.finalizers (PUT only). */
+  subresources?: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean };
   selectableFields?: { jsonPath: string }[];
 }
 
@@ -54,8 +55,10 @@ export interface ResourceStrategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Called before an update through the status subresource; may change `obj` (e.g. keep `old` spec). */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
-  /** Extra validation; the causes of a 422 (empty when valid). */
-  validate?(obj: KubeObject, old?: KubeObject): StatusCause[];
+  /** Called before an update through a Namespace's finalize subresource (status is kept from `old` before). */
+  prepareForFinalizeUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Extra validation; the causes of a 422 (empty when valid). `subresource`: '' for the main resource. */
+  validate?(obj: KubeObject, old: KubeObject | undefined, subresource: string): StatusCause[];
   /** Finalizers set on every new object (e.g. CRD cleanup). */
   defaultFinalizers?: string[];
   /** Finalizers kept outside metadata.finalizers (a Namespace's spec.finalizers); they hold deletion too. */
@@ -79,6 +82,8 @@ export interface ResourceType {
   nameValidation?: 'subdomain' | 'label' | 'path-segment';
   /** True for custom resources defined by a CRD. */
   custom?: boolean;
+  /** True for kinds whose objects carry no metadata.generation (kube's Namespace strategy never sets one). */
+  withoutGeneration?: boolean;
   /** How objects convert between versions (a CRD's spec.conversion); absent: strategy None. */
   conversion?: CustomResourceConversion;
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */

@@ -65,6 +65,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       });
       const handler = app.callback();
       server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
+      // kube-apiserver's HTTP server settings: idle keep-alive connections close after 90 s, request headers must
+      // arrive within 32 s.
+      server.keepAliveTimeout = 90_000;
+      server.headersTimeout = 32_000;
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         sockets.add(s);

@@ -12,6 +12,7 @@ import { compressResponses } from './response-compression.js';
 import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
 import type { Codec } from '../codec/codec.js';
 import { negotiateError } from '../codec/negotiation.js';
+import { standardResponseHeaders } from './response-headers.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -22,9 +23,12 @@ export interface HttpAppDeps extends ResourceRouterDeps {
 /** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
 const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
 
+/** The type koa gives an object body. */
+const koaJsonType = 'application/json; charset=utf-8';
+
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-/** The koa application: response compression → error rendering → request info → authentication → authorization → routing. */
+/** The koa application: kube's standard headers → response compression → error rendering → request info → authentication → authorization → routing. */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -37,7 +41,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   }
   prefixes.sort((a, b) => b.path.length - a.path.length);
 
-  app.use(compressResponses); // outermost, so error Status bodies are compressed by the same rule
+  app.use(standardResponseHeaders);
+  app.use(compressResponses); // outermost but for the headers, so error Status bodies are compressed by the same rule
   app.use(renderErrors(deps.codecs));
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
@@ -52,8 +57,10 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }
     await route.handle(ctx);
     if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !ctx.response.is('text/*')) {
-      ctx.type ||= 'application/json';
+      const type = ctx.response.get('Content-Type');
       ctx.body = JSON.stringify(ctx.body);
+      // koa types an object body as "application/json; charset=utf-8"; kube sends JSON without a charset.
+      ctx.set('Content-Type', !type || type === koaJsonType ? 'application/json' : type);
     }
   });
   return app;

@@ -23,6 +23,7 @@ import { handleDeleteCollection } from '../handlers/delete-collection-handler.js
 import { handleScale } from '../handlers/scale-handler.js';
 import { deprecationWarning } from './deprecation-warning.js';
 import { addWarnings } from '../handlers/warnings.js';
+import { servedSubresources } from '../discovery/served-subresources.js';
 
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
@@ -34,8 +35,6 @@ export interface ResourceRouterDeps {
   watchConfig: WatchCacheConfig;
 }
 
-/** Verbs served on subresources (status, scale) — everything else there is 405 as in kube. */
-const subresourceVerbs = new Set(['get', 'update', 'patch']);
 
 /** Dispatches a resource request to the handler of its verb. */
 export async function routeResource(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
@@ -43,9 +42,10 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
   if (!rt) throw errors.pathNotFound();
   const version = rt.versions.find((v) => v.name === info.apiVersion)!;
   if (info.subresource) {
-    const served = (info.subresource === 'status' && version.subresources?.status) || (info.subresource === 'scale' && version.subresources?.scale);
+    // Every other verb on a served subresource is 405, as in kube.
+    const served = servedSubresources(rt, version).find((s) => s.name === info.subresource);
     if (!served) throw errors.pathNotFound();
-    if (!subresourceVerbs.has(info.verb)) throw errors.methodNotAllowed();
+    if (!served.verbs.includes(info.verb)) throw errors.methodNotAllowed();
   } else if (!rt.verbs.includes(info.verb) && info.verb !== 'watch') {
     throw errors.methodNotAllowed();
   }

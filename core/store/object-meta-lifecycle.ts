@@ -31,7 +31,7 @@ export function prepareForCreate(obj: KubeObject, rt: ResourceType, version: str
   else delete meta.namespace;
   meta.uid = randomUUID();
   meta.creationTimestamp = rfc3339(new Date());
-  meta.generation = 1;
+  if (!rt.withoutGeneration) meta.generation = 1;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
@@ -83,9 +83,10 @@ export function prepareForUpdate(obj: KubeObject, old: KubeObject, rt: ResourceT
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
   }
-  if (subresource !== 'status') rt.strategy?.prepareForUpdate?.(next, old);
+  if (subresource === 'finalize') rt.strategy?.prepareForFinalizeUpdate?.(next, old);
+  else if (subresource !== 'status') rt.strategy?.prepareForUpdate?.(next, old);
   dropEmptyMetadata(meta);
-  if (specChanged(next, old, statusSplit)) meta.generation = (oldMeta.generation ?? 0) + 1;
+  if (!rt.withoutGeneration && specChanged(next, old, statusSplit)) meta.generation = (oldMeta.generation ?? 0) + 1;
   return next;
 }
 

@@ -198,7 +198,7 @@ export class ResourceStore {
         const m = marked.metadata!;
         m.deletionTimestamp = rfc3339(new Date());
         m.deletionGracePeriodSeconds = 0;
-        m.generation = (m.generation ?? 0) + 1;
+        if (m.generation) m.generation += 1; // as kube's BeforeDelete: only objects that track a generation
         if (opts.dryRun) return { object: marked, deleted: false };
         const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
         if (res.succeeded) return { object: withResourceVersion(marked, String(res.revision)), deleted: false };

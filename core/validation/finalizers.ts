@@ -5,7 +5,7 @@ import { isQualifiedName } from './names.js';
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';
 /** The finalizers kube accepts without a domain prefix. */
-const STANDARD_FINALIZERS = new Set(['kubernetes', FINALIZER_ORPHAN_DEPENDENTS, FINALIZER_DELETE_DEPENDENTS]);
+export const STANDARD_FINALIZERS = new Set(['kubernetes', FINALIZER_ORPHAN_DEPENDENTS, FINALIZER_DELETE_DEPENDENTS]);
 
 /**
  * apimachinery ValidateFinalizers: every name is a qualified name, and `orphan` excludes `foregroundDeletion`.

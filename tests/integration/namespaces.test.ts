@@ -32,11 +32,45 @@ test('the initial namespaces cannot be deleted', async (t) => {
   }
 });
 
-test('a new namespace is Active with the kubernetes finalizer', async (t) => {
+test('a new namespace is Active with the kubernetes finalizer, and no generation (kube never sets one)', async (t) => {
   const ns = await createNamespace(server, 'nsl');
   const res = await server.request('GET', `/api/v1/namespaces/${ns}`);
   t.is(res.body.status.phase, 'Active');
   t.deepEqual(res.body.spec.finalizers, ['kubernetes']);
+  t.false('generation' in res.body.metadata);
+  const labelled = await server.request('PATCH', `/api/v1/namespaces/${ns}`, { body: { metadata: { labels: { a: 'b' } } }, contentType: 'application/merge-patch+json' });
+  t.is(labelled.status, 200);
+  t.false('generation' in labelled.body.metadata);
+});
+
+test('PUT /finalize replaces spec.finalizers; once a terminating namespace has none it is gone', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  // A finalizer of its own keeps the namespace Terminating after the namespace controller removed "kubernetes".
+  const held = await server.request('PUT', `/api/v1/namespaces/${ns}/finalize`, {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes', 'example.com/hold'] }, status: { phase: 'Bogus' } },
+  });
+  t.is(held.status, 200, held.text);
+  t.deepEqual(held.body.spec.finalizers, ['kubernetes', 'example.com/hold']);
+  t.is(held.body.status.phase, 'Active', 'status only changes through /status');
+  await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  const waiting = await server.waitFor(async () => {
+    const res = await server.request('GET', `/api/v1/namespaces/${ns}`);
+    return res.body.spec?.finalizers?.length === 1 ? res.body : undefined;
+  });
+  t.deepEqual(waiting.spec.finalizers, ['example.com/hold']);
+
+  const bad = await server.request('PUT', `/api/v1/namespaces/${ns}/finalize`, { body: { ...waiting, spec: { finalizers: ['hold'] } } });
+  expectStatus(t, bad, {
+    code: 422,
+    reason: 'Invalid',
+    message: `Namespace "${ns}" is invalid: spec.finalizers[0]: Invalid value: "hold": name is neither a standard finalizer name nor is it fully qualified`,
+  });
+  const get = await server.request('GET', `/api/v1/namespaces/${ns}/finalize`);
+  expectStatus(t, get, { code: 405, reason: 'MethodNotAllowed' });
+
+  const done = await server.request('PUT', `/api/v1/namespaces/${ns}/finalize`, { body: { ...waiting, spec: {} } });
+  t.is(done.status, 200, done.text);
+  await waitGone(`/api/v1/namespaces/${ns}`);
 });
 
 test('every namespace carries its name as the kubernetes.io/metadata.name label, which a client cannot change', async (t) => {

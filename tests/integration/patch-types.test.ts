@@ -240,3 +240,18 @@ test('force is forbidden on JSON patch, merge patch and strategic merge patch', 
   const get = await server.request('GET', path);
   t.deepEqual(get.body.metadata.labels, nsLabels(name, { a: '1' }));
 });
+
+test('a JSON merge patch that is not an object: scalars and null are "Invalid JSON Patch", a list replaces the document and cannot decode', async (t) => {
+  const { path } = await namespaceWith({});
+  for (const body of ['"x"', '5', 'true', 'null']) {
+    const res = await server.request('PATCH', path, { rawBody: body, contentType: 'application/merge-patch+json' });
+    expectStatus(t, res, { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch' });
+  }
+  const list = await server.request('PATCH', path, { rawBody: '[{"a":1}]', contentType: 'application/merge-patch+json' });
+  expectStatus(t, list, {
+    code: 422,
+    reason: 'Invalid',
+    message: ' "" is invalid: patch: Invalid value: "[{\\"a\\":1}]": json: cannot unmarshal array into Go value of type map[string]interface {}',
+  });
+  t.is((await server.request('GET', path)).status, 200);
+});

@@ -1,6 +1,7 @@
 import { namespaceTablePrinter } from '../../table/builtin-printers.js';
 import type { KubeObject, ResourceType } from '../../registry/resource-type.js';
 import { builtinSchema } from '../../../schemas/builtin-schemas.js';
+import { namespaceFinalizerCauses } from './namespace-validation.js';
 
 /** The finalizer kube puts in a Namespace's spec: the namespace controller removes it once the namespace is empty. */
 export const namespaceFinalizer = 'kubernetes';
@@ -28,6 +29,7 @@ export function namespaceResource(): ResourceType {
     scope: 'Cluster',
     nameValidation: 'label',
     allowUnconditionalUpdate: true,
+    withoutGeneration: true,
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     versions: [
       {
@@ -35,7 +37,7 @@ export function namespaceResource(): ResourceType {
         served: true,
         storage: true,
         schema: builtinSchema('namespace.v1'),
-        subresources: { status: true },
+        subresources: { status: true, finalize: true },
         tablePrinter: namespaceTablePrinter,
       },
     ],
@@ -53,6 +55,9 @@ export function namespaceResource(): ResourceType {
         obj.spec = { ...spec(obj), finalizers: spec(old).finalizers };
       },
       prepareForStatusUpdate: labelWithName,
+      // Through /finalize the spec (its finalizers) changes; status stays as stored.
+      prepareForFinalizeUpdate: labelWithName,
+      validate: (obj, _old, subresource) => namespaceFinalizerCauses(obj, subresource),
       extraFinalizers: (obj) => spec(obj).finalizers ?? [],
       prepareForDeletion(obj) {
         obj.status = { ...(obj.status as object), phase: 'Terminating' };
