@@ -5,6 +5,7 @@ import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import { decodePatchedObjectMeta } from './object-meta-decoding.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
 import { admitUpdate, inRequestVersion } from './update-handler.js';
@@ -77,7 +78,9 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
     scope.info.namespace,
     scope.info.name,
     inRequestVersion(scope, async (live) => {
-      const obj = checkTypeMeta(applyPatch(structuredClone(live)), scope);
+      const patched = applyPatch(structuredClone(live));
+      decodePatchedObjectMeta(patched, scope);
+      const obj = checkTypeMeta(patched, scope);
       checkNameAndNamespace(obj, scope);
       decodeForWrite(scope, obj);
       return admitUpdate(scope, obj, live, dryRun);

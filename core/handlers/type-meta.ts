@@ -3,8 +3,8 @@ import { apiVersionOf, type KubeObject } from '../registry/resource-type.js';
 import type { RequestScope } from './request-scope.js';
 
 /**
- * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent), and its
- * metadata must be an object.
+ * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent). Its
+ * metadata was decoded before (see object-meta-decoding.ts).
  */
 export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
   const { apiVersion: expectedVersion, kind: expectedKind } = expectedTypeMeta(scope);
@@ -22,9 +22,6 @@ export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<Request
       ]);
     }
     throw errors.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${expectedKind})`);
-  }
-  if (body.metadata !== undefined && (body.metadata === null || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
-    throw errors.badRequest('the object provided is unrecognized or malformed: metadata must be an object');
   }
   const obj = body as KubeObject;
   obj.apiVersion = expectedVersion;
