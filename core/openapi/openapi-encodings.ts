@@ -13,7 +13,10 @@ const json: OpenApiEncoding = { encoding: 'json', contentType: 'application/json
  * (`….v1.0+protobuf`) and its deprecated one (`…@v1.0+protobuf`, which client-go still sends), both answered with
  * the current name.
  */
-const accepted = { v2: servedTypes('application/com.github.proto-openapi.spec.v2'), v3: servedTypes('application/com.github.proto-openapi.spec.v3') };
+const accepted = {
+  v2: servedTypes('application/com.github.proto-openapi.spec.v2'),
+  v3: servedTypes('application/com.github.proto-openapi.spec.v3'),
+};
 
 function servedTypes(protobufBase: string): [mediaType: string, encoding: OpenApiEncoding][] {
   const protobuf: OpenApiEncoding = { encoding: 'protobuf', contentType: `${protobufBase}.v1.0+protobuf` };

@@ -60,8 +60,8 @@ test('create -f of a List saved with get -o yaml recreates the deleted widgets',
 test('apply --validate=strict of a List with an unknown field is refused by client-side validation', async (t) => {
   const ns = 'list-strict';
   await ok(['apply', '-f', '-'], `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n`);
-  const list = ['apiVersion: v1', 'kind: List', 'items:', '- apiVersion: example.com/v1', '  kind: Widget', `  metadata: {name: good, namespace: ${ns}}`, '  spec: {color: red}', '- apiVersion: example.com/v1', '  kind: Widget', `  metadata: {name: bad, namespace: ${ns}}`, '  spec: {color: red, bogus: 1}', ''].join('\n');
-  const file = tempFile('strict-list.yaml', list);
+  const item = (name: string, spec: string) => `- apiVersion: example.com/v1\n  kind: Widget\n  metadata: {name: ${name}, namespace: ${ns}}\n  spec: ${spec}\n`;
+  const file = tempFile('strict-list.yaml', `apiVersion: v1\nkind: List\nitems:\n${item('good', '{color: red}')}${item('bad', '{color: red, bogus: 1}')}`);
 
   const res = await kapi.kubectl(['apply', '--validate=strict', '-f', file]);
   t.is(res.code, 1, describe(res));

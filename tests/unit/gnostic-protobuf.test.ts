@@ -27,6 +27,13 @@ test('vendor extensions are NamedAny pairs holding block-style YAML, in the orde
   ]);
 });
 
+test('a multi-line string on its own is double-quoted (libyaml-based readers want a literal block indented)', (t) => {
+  const doc = swagger({ W: { type: 'string', default: 'line 1\nline "2"', 'x-rules': [{ rule: 'a &&\nb' }] } });
+  const w = decodeGnostic('v2', swaggerProtobuf(JSON.stringify(doc))).definitions.additionalProperties[0].value;
+  t.is(w.default.yaml, '"line 1\\nline \\"2\\""\n');
+  t.is(w.vendorExtension[0].value.yaml, '- rule: |-\n      a &&\n      b\n', 'nested, a literal block is indented');
+});
+
 test('YAML texts read back as the same values with a YAML 1.1 reader (as kubectl reads them)', (t) => {
   const tricky = ['on', 'off', 'yes', 'No', 'y', '~', 'null', '1.0', '0x1F', '012', '1:20', '2001-12-14', '', 'a: b', '# x', ' padded '];
   const rule = 'self.replicas >= 0 &&\n  self.name != "it\'s"';
