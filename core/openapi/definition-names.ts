@@ -39,3 +39,11 @@ export function schemaRef(name: string): JSONSchemaProps {
 export function describedRef(name: string, description: string): JSONSchemaProps {
   return { allOf: [schemaRef(name)], description };
 }
+
+/**
+ * List items holding a referenced definition, defaulted to `{}`: kube wraps the reference in allOf (OpenAPI v3 allows no
+ * sibling of `$ref`, and gnostic's protobuf encoding has no room for one); the v2 form is a plain `$ref` beside it.
+ */
+export function defaultedRef(name: string): JSONSchemaProps {
+  return { allOf: [schemaRef(name)], default: {} };
+}

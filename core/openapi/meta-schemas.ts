@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import { describedRef, metaV1, schemaRef } from './definition-names.js';
+import { defaultedRef, describedRef, metaV1 } from './definition-names.js';
 
 const str = (description: string): JSONSchemaProps => ({ type: 'string', description });
 const int = (format: 'int32' | 'int64', description: string): JSONSchemaProps => ({ type: 'integer', format, description });
@@ -67,7 +67,7 @@ export const metaSchemas: Record<string, JSONSchemaProps> = {
       managedFields: {
         type: 'array',
         description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn\'t need to set or understand this field.',
-        items: { ...schemaRef(`${metaV1}.ManagedFieldsEntry`), default: {} },
+        items: defaultedRef(`${metaV1}.ManagedFieldsEntry`),
         'x-kubernetes-list-type': 'atomic',
       },
       name: str('Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Cannot be updated.'),
@@ -75,7 +75,7 @@ export const metaSchemas: Record<string, JSONSchemaProps> = {
       ownerReferences: {
         type: 'array',
         description: 'List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.',
-        items: { ...schemaRef(`${metaV1}.OwnerReference`), default: {} },
+        items: defaultedRef(`${metaV1}.OwnerReference`),
         'x-kubernetes-list-map-keys': ['uid'],
         'x-kubernetes-list-type': 'map',
         'x-kubernetes-patch-merge-key': 'uid',
@@ -156,7 +156,7 @@ export const metaSchemas: Record<string, JSONSchemaProps> = {
       causes: {
         type: 'array',
         description: 'The Causes array includes more details associated with the StatusReason failure.',
-        items: { ...schemaRef(`${metaV1}.StatusCause`), default: {} },
+        items: defaultedRef(`${metaV1}.StatusCause`),
         'x-kubernetes-list-type': 'atomic',
       },
       group: str('The group attribute of the resource associated with the status StatusReason.'),

@@ -1,25 +1,32 @@
 import type { Context } from 'koa';
 import { ifNoneMatch } from '../discovery/content-hash.js';
-import { acceptsJson } from './accepts-json.js';
 import type { OpenApiV3Documents, SerializedDocument } from './openapi-documents.js';
+import type { OpenApiEncoding } from './openapi-encodings.js';
+import { negotiateOpenApi } from './openapi-encodings.js';
 
-/** GET /openapi/v2, as kube-openapi answers it: JSON with an ETag, 304 when the client has it, 406 for other types. */
+/**
+ * GET /openapi/v2, as kube-openapi answers it: JSON or gnostic protobuf as Accept asks, with the JSON's ETag for both
+ * (the answer varies by Accept), 304 when the client has it, 406 when it accepts neither.
+ */
 export function respondSwagger(ctx: Context, doc: SerializedDocument): void {
   ctx.append('Vary', 'Accept');
-  if (!acceptsJson(ctx.get('Accept'))) return empty(ctx, 406);
-  respondJson(ctx, doc);
+  const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
+  if (!encoding) return empty(ctx, 406);
+  respondDocument(ctx, doc, encoding);
 }
 
 /**
- * GET /openapi/v3/<group-version>, as kube-apiserver answers it: 404 for an unknown group-version, a 301 to the current
- * URL when `?hash=` is stale, and with the current hash a response clients may cache forever.
+ * GET /openapi/v3/<group-version>, as kube-apiserver answers it: 406 when Accept takes neither JSON nor protobuf, 404
+ * for an unknown group-version, a 301 to the current URL when `?hash=` is stale, and with the current hash a response
+ * clients may cache forever.
  */
 export function respondGroupVersion(ctx: Context, docs: OpenApiV3Documents): void {
   const key = ctx.path.slice('/openapi/v3/'.length);
+  ctx.append('Vary', 'Accept');
+  const encoding = negotiateOpenApi(ctx.get('Accept'), 'v3');
+  if (!encoding) return empty(ctx, 406);
   const doc = docs.groupVersions.get(key);
   if (!doc) return empty(ctx, 404);
-  ctx.append('Vary', 'Accept');
-  if (!acceptsJson(ctx.get('Accept'))) return empty(ctx, 406);
   const hash = new URLSearchParams(ctx.querystring).get('hash');
   if (hash) {
     if (hash !== doc.hash) {
@@ -32,19 +39,19 @@ export function respondGroupVersion(ctx: Context, docs: OpenApiV3Documents): voi
     ctx.set('Cache-Control', 'public, immutable');
     ctx.set('Expires', expires.toUTCString());
   }
-  respondJson(ctx, doc);
+  respondDocument(ctx, doc, encoding);
 }
 
-function respondJson(ctx: Context, doc: SerializedDocument): void {
+function respondDocument(ctx: Context, doc: SerializedDocument, encoding: OpenApiEncoding): void {
   const etag = `"${doc.hash}"`;
   ctx.set('ETag', etag);
-  ctx.set('Content-Type', 'application/json');
+  ctx.set('Content-Type', encoding.contentType);
   if (ifNoneMatch(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
     return;
   }
   ctx.status = 200;
-  ctx.body = doc.json;
+  ctx.body = encoding.encoding === 'json' ? doc.json : doc.protobuf();
 }
 
 /** A status without a body (kube-openapi writes only the status line for these). */

@@ -13,12 +13,14 @@ export interface BinaryRequest {
   /** Sent with a body only. */
   contentType?: string;
   accept?: string;
+  /** Further request headers (e.g. If-None-Match). */
+  headers?: Record<string, string>;
 }
 
 /** One HTTPS request to the test server with the admin token, a body in any wire format, and the answer's raw bytes. */
 export function sendBinary(s: TestServer, method: string, path: string, opts: BinaryRequest = {}): Promise<BinaryResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${s.token}` };
+    const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${s.token}` };
     if (opts.accept) headers['accept'] = opts.accept;
     if (opts.body !== undefined) {
       if (opts.contentType) headers['content-type'] = opts.contentType;

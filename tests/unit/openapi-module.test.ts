@@ -100,17 +100,21 @@ test('a stale hash redirects to the current document; a changed registry changes
   t.is(stale.headers.get('location'), after.paths['apis/example.com/v1']!.serverRelativeURL);
 });
 
-test('unknown group-versions are 404 and non-JSON Accept is 406, both without a body', async (t) => {
+test('unknown group-versions are 404 and an Accept of neither JSON nor protobuf is 406, both without a body', async (t) => {
   const s = await serve();
   t.teardown(s.close);
   const missing = await s.get('/openapi/v3/apis/nope.example.com/v1');
   t.is(missing.status, 404);
   t.is(await missing.text(), '');
-  const protobuf = await s.get('/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
-  t.is(protobuf.status, 406);
-  t.is(await protobuf.text(), '');
-  const fallback = await s.get('/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf, application/json;q=0.9' });
+  const yaml = await s.get('/openapi/v3/api/v1', { Accept: 'application/yaml' });
+  t.is(yaml.status, 406);
+  t.is(await yaml.text(), '');
+  const fallback = await s.get('/openapi/v3/api/v1', { Accept: 'application/yaml, application/json;q=0.9' });
   t.is(fallback.status, 200);
+  t.is(fallback.headers.get('content-type'), 'application/json');
+  const protobuf = await s.get('/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
+  t.is(protobuf.status, 200);
+  t.is(protobuf.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf');
 });
 
 test('the group-version document has kube-shaped paths, operations and kind schemas', async (t) => {
@@ -253,5 +257,8 @@ test('/openapi/v2 is Swagger 2.0 of everything with the same definition names', 
   for (const ref of refs(doc)) t.truthy(doc.definitions[ref.replace('#/definitions/', '')], ref);
 
   t.is((await s.get('/openapi/v2', { 'If-None-Match': res.headers.get('etag')! })).status, 304);
-  t.is((await s.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status, 406);
+  const protobuf = await s.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+  t.is(protobuf.status, 200);
+  t.is(protobuf.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+  t.is((await s.get('/openapi/v2', { Accept: 'text/html' })).status, 406);
 });
