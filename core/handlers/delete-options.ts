@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '../errors/api-error.js';
+import { queryBool } from '../request/query-bool.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
@@ -48,12 +49,6 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
     },
     propagationPolicy,
     gracePeriodSeconds,
-    orphanDependents: parseOrphanDependents(query.get('orphanDependents') ?? body.orphanDependents),
+    orphanDependents: queryBool(query, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined),
   };
-}
-
-function parseOrphanDependents(v: unknown): boolean | undefined {
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  return undefined;
 }

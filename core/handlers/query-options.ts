@@ -27,12 +27,3 @@ export function parseFieldValidation(query: URLSearchParams): 'Ignore' | 'Warn' 
   }
   return (v || 'Warn') as 'Ignore' | 'Warn' | 'Strict';
 }
-
-/** A boolean query parameter as Go's strconv.ParseBool reads it; absent → undefined. */
-export function parseBool(query: URLSearchParams, name: string): boolean | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return undefined;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
-  throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
-}
