@@ -129,7 +129,7 @@ export const errors = {
     return new ApiError(504, StatusReason.Timeout, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
   },
   /** A read for a resourceVersion the server has not reached (kube's NewTooLargeResourceVersionError). */
-  tooLargeResourceVersion(requested: number, current: number): ApiError {
+  tooLargeResourceVersion(requested: number | string, current: number): ApiError {
     return new ApiError(
       504,
       StatusReason.Timeout,

@@ -5,7 +5,7 @@ import { queryBool } from '../request/query-bool.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
-import { parseDryRun, parseIntParam } from './query-options.js';
+import { parseDryRun, parseInt64Param } from './query-options.js';
 import type { DeletePreconditions } from '../store/resource-store.js';
 
 export interface DeleteOptions {
@@ -39,7 +39,7 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
   const dryRun = parseDryRun([...query.getAll('dryRun'), ...bodyDryRun]);
   const propagationPolicy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
   const pre = (body.preconditions ?? {}) as Record<string, unknown>;
-  const gracePeriodSeconds = parseIntParam(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
+  const gracePeriodSeconds = parseInt64Param(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
   const orphanDependents = queryBool(query, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
   validateDeleteOptions(propagationPolicy, orphanDependents);
   return {
