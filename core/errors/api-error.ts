@@ -106,9 +106,9 @@ export const errors = {
     const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
     const name = q.name ?? '';
+    // details.name is omitempty in kube's StatusDetails: an options kind's "" is left out.
     return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, {
-      ...details(q, q.kind),
-      name,
+      ...details({ ...q, name: name || undefined }, q.kind),
       causes,
     });
   },
@@ -129,7 +129,7 @@ export const errors = {
     return new ApiError(504, StatusReason.Timeout, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
   },
   /** A read for a resourceVersion the server has not reached (kube's NewTooLargeResourceVersionError). */
-  tooLargeResourceVersion(requested: number, current: number): ApiError {
+  tooLargeResourceVersion(requested: number | string, current: number): ApiError {
     return new ApiError(
       504,
       StatusReason.Timeout,

@@ -3,6 +3,7 @@ import type { KubeObject } from '../registry/resource-type.js';
 import type { ListResult } from '../store/resource-store.js';
 import { errors } from '../errors/api-error.js';
 import { collectionPrefix, objectKey } from '../store/keys.js';
+import { requestedResourceVersion } from './read-options.js';
 
 /**
  * Reads served by the resource's watch cache, and the waits that make them correct: a "not older than N" read waits
@@ -11,10 +12,16 @@ import { collectionPrefix, objectKey } from '../store/keys.js';
 
 /** Waits until the cache reflects `revision`; after the configured wait, 504 "Too large resource version". */
 export async function waitForCache(scope: RequestScope, revision: number): Promise<void> {
+  rejectUnreachable(scope, revision);
   await scope.cache.start();
   if (!(await scope.cache.waitForRevision(revision, scope.watchConfig.waitForResourceVersionMs))) {
     throw errors.tooLargeResourceVersion(revision, scope.cache.revision);
   }
+}
+
+/** 504 "Too large resource version" at once for a revision no store reaches (Infinity: see parseResourceVersion). */
+export function rejectUnreachable(scope: RequestScope, revision: number): void {
+  if (revision === Infinity) throw errors.tooLargeResourceVersion(requestedResourceVersion(scope.query), scope.cache.revision);
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { Context } from 'koa';
-import { errors } from '../errors/api-error.js';
+import { errors, fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../errors/status.js';
+import { queryBool } from '../request/query-bool.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
-import { parseDryRun, parseIntParam } from './query-options.js';
+import { parseDryRun, parseInt64Param } from './query-options.js';
 import type { DeletePreconditions } from '../store/resource-store.js';
 
 export interface DeleteOptions {
@@ -15,7 +17,8 @@ export interface DeleteOptions {
   orphanDependents?: boolean;
 }
 
-const policies = ['Orphan', 'Background', 'Foreground'];
+/** In kube's order (its NotSupported message lists them so). */
+const policies = ['Foreground', 'Background', 'Orphan'];
 
 /** What a DeleteOptions body is decoded as (kube accepts it under any group version too). */
 const deleteOptionsType = { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
@@ -35,11 +38,10 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
   const bodyDryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : [];
   const dryRun = parseDryRun([...query.getAll('dryRun'), ...bodyDryRun]);
   const propagationPolicy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
-  if (propagationPolicy !== undefined && !policies.includes(propagationPolicy)) {
-    throw errors.badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(propagationPolicy)}: supported values: "Foreground", "Background", "Orphan"`);
-  }
   const pre = (body.preconditions ?? {}) as Record<string, unknown>;
-  const gracePeriodSeconds = parseIntParam(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
+  const gracePeriodSeconds = parseInt64Param(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
+  const orphanDependents = queryBool(query, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
+  validateDeleteOptions(propagationPolicy, orphanDependents);
   return {
     dryRun,
     preconditions: {
@@ -48,12 +50,18 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
     },
     propagationPolicy,
     gracePeriodSeconds,
-    orphanDependents: parseOrphanDependents(query.get('orphanDependents') ?? body.orphanDependents),
+    orphanDependents,
   };
 }
 
-function parseOrphanDependents(v: unknown): boolean | undefined {
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  return undefined;
+/** kube's ValidateDeleteOptions: 422 Invalid on `DeleteOptions.meta.k8s.io ""`. */
+function validateDeleteOptions(propagationPolicy: string | undefined, orphanDependents: boolean | undefined): void {
+  const causes: StatusCause[] = [];
+  if (propagationPolicy !== undefined && orphanDependents !== undefined) {
+    causes.push(fieldErrors.invalid('propagationPolicy', propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (propagationPolicy !== undefined && !policies.includes(propagationPolicy)) {
+    causes.push(fieldErrors.notSupported('propagationPolicy', propagationPolicy, [...policies, 'nil']));
+  }
+  if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: 'DeleteOptions', kind: 'DeleteOptions', name: '' }, causes);
 }

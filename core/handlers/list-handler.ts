@@ -4,7 +4,7 @@ import { errors } from '../errors/api-error.js';
 import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
 import { parseListOptions } from './list-options.js';
-import { cacheIsConsistent, listFromCache, waitForCache } from './cached-reads.js';
+import { cacheIsConsistent, listFromCache, rejectUnreachable, waitForCache } from './cached-reads.js';
 
 /**
  * LIST of a collection with kube's resourceVersion semantics (api-concepts "Resource versions"):
@@ -26,6 +26,7 @@ export async function handleList(scope: RequestScope): Promise<void> {
     if (rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
     list = await fromStorage();
   } else if (rv !== undefined && rv > 0 && (o.resourceVersionMatch === 'Exact' || (!o.resourceVersionMatch && paging))) {
+    rejectUnreachable(scope, rv);
     list = await fromStorage(rv);
   } else if (rv !== undefined) {
     await waitForCache(scope, rv);

@@ -1,6 +1,7 @@
 import { errors, fieldErrors } from '../errors/api-error.js';
 import type { StatusCause } from '../errors/status.js';
-import { parseBool, parseIntParam } from './query-options.js';
+import { parseInt64Param } from './query-options.js';
+import { queryBool } from '../request/query-bool.js';
 import { parseResourceVersion } from './read-options.js';
 
 /** The query parameters of a list or watch, parsed and checked together as kube's ValidateListOptions does. */
@@ -10,7 +11,7 @@ export interface ListOptions {
   resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
   limit?: number;
   continueToken: string;
-  /** undefined when the parameter is absent. */
+  /** undefined when the parameter is absent (kube's *bool: an empty value is true). */
   sendInitialEvents?: boolean;
   allowWatchBookmarks: boolean;
   timeoutSeconds?: number;
@@ -22,11 +23,11 @@ export function parseListOptions(query: URLSearchParams, watch: boolean): ListOp
   const opts: ListOptions = {
     resourceVersion: parseResourceVersion(rawRv),
     resourceVersionMatch: (query.get('resourceVersionMatch') ?? '') as ListOptions['resourceVersionMatch'],
-    limit: parseIntParam(query, 'limit'),
+    limit: parseInt64Param(query, 'limit'),
     continueToken: query.get('continue') ?? '',
-    sendInitialEvents: parseBool(query, 'sendInitialEvents'),
-    allowWatchBookmarks: parseBool(query, 'allowWatchBookmarks') ?? false,
-    timeoutSeconds: parseIntParam(query, 'timeoutSeconds'),
+    sendInitialEvents: queryBool(query, 'sendInitialEvents'),
+    allowWatchBookmarks: queryBool(query, 'allowWatchBookmarks') ?? false,
+    timeoutSeconds: parseInt64Param(query, 'timeoutSeconds'),
   };
   const causes = watch ? watchCauses(opts) : listCauses(opts, rawRv);
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: 'ListOptions', kind: 'ListOptions', name: '' }, causes);

@@ -1,4 +1,5 @@
 import { errors } from '../errors/api-error.js';
+import { goQuote } from '../../schemas/go-values.js';
 
 /** `dryRun=All` → true; absent → false; any other value → 400 as kube-apiserver answers. */
 export function parseDryRun(values: string[]): boolean {
@@ -9,12 +10,24 @@ export function parseDryRun(values: string[]): boolean {
   return true;
 }
 
-/** Parses a non-negative integer query parameter (limit, timeoutSeconds, gracePeriodSeconds). */
-export function parseIntParam(query: URLSearchParams, name: string): number | undefined {
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/**
+ * An int64 query parameter (limit, timeoutSeconds, gracePeriodSeconds) as kube's parameter codec reads it:
+ * strconv.ParseInt(s, 10, 64), whose error is kube's 400 message as is; absent → undefined. An empty value is
+ * invalid syntax, as in kube. Values beyond ±2^53 come back as ±Number.MAX_SAFE_INTEGER: no count or number of
+ * seconds comes near either, and an inexact number must never reach storage or a webhook.
+ */
+export function parseInt64Param(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
-  if (raw === null || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
-  return Number(raw);
+  if (raw === null) return undefined;
+  const fail = (why: string) => errors.badRequest(`strconv.ParseInt: parsing ${goQuote(raw)}: ${why}`);
+  if (!/^[+-]?\d+$/.test(raw)) throw fail('invalid syntax');
+  const value = BigInt(raw);
+  if (value < int64Min || value > int64Max) throw fail('value out of range');
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  return Number(value > safe ? safe : value < -safe ? -safe : value);
 }
 
 const fieldValidationValues = new Set(['', 'Ignore', 'Warn', 'Strict']);
@@ -26,13 +39,4 @@ export function parseFieldValidation(query: URLSearchParams): 'Ignore' | 'Warn' 
     throw errors.badRequest(`fieldValidation parameter unsupported: ${JSON.stringify(v)}. Supported parameters include: Ignore, Warn, Strict`);
   }
   return (v || 'Warn') as 'Ignore' | 'Warn' | 'Strict';
-}
-
-/** A boolean query parameter as Go's strconv.ParseBool reads it; absent → undefined. */
-export function parseBool(query: URLSearchParams, name: string): boolean | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return undefined;
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
-  throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(raw)}: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
 }

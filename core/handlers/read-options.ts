@@ -1,15 +1,33 @@
 import { errors } from '../errors/api-error.js';
+import { goQuote } from '../../schemas/go-values.js';
 import type { RequestScope } from './request-scope.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
 import { objectFieldSet } from '../selectors/object-fields.js';
 
-/** Parses `resourceVersion` ('' = most recent, '0' = any, N = a revision). */
+const uint64Max = 2n ** 64n - 1n;
+
+/**
+ * `resourceVersion` as kube's storage versioner parses it (strconv.ParseUint(s, 10, 64)): '' or absent → unset,
+ * 0 → "any", N → a revision; anything else is kube's 400 "invalid resource version: …", for get, list and watch alike.
+ * A revision above 2^53 is Infinity: no store reaches one, and a JS number cannot hold it exactly, so it must never
+ * reach storage (see rejectUnreachable); messages print it from the query (requestedResourceVersion).
+ */
 export function parseResourceVersion(raw: string | null): number | undefined {
   if (raw === null || raw === '') return undefined;
-  if (!/^\d+$/.test(raw)) throw errors.badRequest(`invalid resource version: ${JSON.stringify(raw)}`);
-  return Number(raw);
+  const why = !/^\d+$/.test(raw) ? 'invalid syntax' : BigInt(raw) > uint64Max ? 'value out of range' : undefined;
+  if (why) {
+    const parseError = `strconv.ParseUint: parsing ${goQuote(raw)}: ${why}`;
+    throw errors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${goQuote(raw)}: ${parseError}`);
+  }
+  const value = BigInt(raw);
+  return value > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(value);
+}
+
+/** The request's resourceVersion as kube prints the uint64 it parsed (no leading zeros), exact at any size. */
+export function requestedResourceVersion(query: URLSearchParams): string {
+  return BigInt(query.get('resourceVersion') || '0').toString();
 }
 
 /** The fields a field selector may name for this resource. */

@@ -11,6 +11,8 @@ import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 
 /** kube-apiserver's default watch length is minRequestTimeout (1800s). */
 const defaultWatchSeconds = 1800;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer timeoutSeconds would fire at once. */
+const maxTimerMs = 2 ** 31 - 1;
 /** A watcher whose client reads slower than this much output piles up is dropped (it re-watches), as kube does. */
 const maxBufferedBytes = 64 * 1024 * 1024;
 /** Deliveries a watch may have waiting for a conversion webhook before it is dropped. */
@@ -99,7 +101,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       resolve();
     }
     res.on('close', finish);
-    timers.push(setTimeout(finish, timeoutSeconds * 1000));
+    timers.push(setTimeout(finish, Math.min(timeoutSeconds * 1000, maxTimerMs)));
 
     let initial: CacheEvent[];
     try {

@@ -1,6 +1,6 @@
 import { errors, fieldErrors } from '../errors/api-error.js';
 import type { StatusCause } from '../errors/status.js';
-import { parseBool } from './query-options.js';
+import { queryBool } from '../request/query-bool.js';
 
 /** kube's FieldManagerMaxLength. */
 const maxFieldManagerLength = 128;
@@ -30,9 +30,9 @@ export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsK
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: kind, kind, name: '' }, causes);
 }
 
-/** Whether `force=true` was asked. */
+/** Whether `force` was asked (kube's *bool: `force`, `force=`, `force=True` all force). */
 export function parseForce(query: URLSearchParams): boolean {
-  return parseBool(query, 'force') ?? false;
+  return queryBool(query, 'force') ?? false;
 }
 
 /** The manager of a write: `fieldManager`, else the User-Agent up to its first "/" (as kube derives it). */

@@ -1,3 +1,5 @@
+import { queryBool } from './query-bool.js';
+
 /**
  * What a request is about, parsed from its method and URL the way k8s.io/apiserver's RequestInfoFactory does:
  *   /api/v1/namespaces/{ns}/{resource}/{name}/{subresource}
@@ -75,13 +77,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   return info;
 }
 
-
 function verbFor(method: string, info: RequestInfo, query: URLSearchParams, watchPrefix: boolean): string {
   switch (method.toUpperCase()) {
     case 'GET':
     case 'HEAD': {
-      if (watchPrefix || isTrue(query.get('watch'))) return 'watch';
-      return info.name ? 'get' : 'list';
+      // As kube's RequestInfoFactory: only an unnamed GET is a list or a watch; a named GET with ?watch=true is a get.
+      if (watchPrefix) return 'watch';
+      if (info.name) return 'get';
+      return queryBool(query, 'watch') ? 'watch' : 'list';
     }
     case 'POST':
       return 'create';
@@ -94,8 +97,4 @@ function verbFor(method: string, info: RequestInfo, query: URLSearchParams, watc
     default:
       return method.toLowerCase();
   }
-}
-
-function isTrue(v: string | null): boolean {
-  return v === 'true' || v === '1';
 }

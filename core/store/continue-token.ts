@@ -22,7 +22,8 @@ export function decodeContinue(token: string): ContinueState {
     throw invalid('continue key is not valid: illegal base64 data or JSON');
   }
   if (parsed.v !== 'meta.k8s.io/v1') throw invalid('continue key is not valid: server does not recognize this encoded key');
-  if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv === 0 || parsed.rv < -1) {
+  // Past 2^53 a JSON number is inexact (and beyond any store's revisions): it must not reach storage.
+  if (typeof parsed.rv !== 'number' || !Number.isSafeInteger(parsed.rv) || parsed.rv === 0 || parsed.rv < -1) {
     throw invalid('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   if (typeof parsed.start !== 'string' || parsed.start === '') throw invalid('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');

@@ -110,7 +110,13 @@ test('with a labelSelector, each page still holds `limit` matches and remainingI
 
 test('an invalid continue token is 400 "invalid continue token"', async (t) => {
   const [ns] = await widgets(3);
-  for (const token of ['not-a-token', Buffer.from('{"v":"meta.k8s.io/v1","rv":"x","start":"w01\\u0000"}').toString('base64')]) {
+  const tokens = [
+    'not-a-token',
+    Buffer.from('{"v":"meta.k8s.io/v1","rv":"x","start":"w01\\u0000"}').toString('base64'),
+    // A revision no JS number holds exactly must not reach storage.
+    Buffer.from('{"v":"meta.k8s.io/v1","rv":99999999999999999999,"start":"w01\\u0000"}').toString('base64'),
+  ];
+  for (const token of tokens) {
     const res = await list(ns, `limit=2&continue=${encodeURIComponent(token)}`);
     expectStatus(t, res, { code: 400, reason: 'BadRequest' });
     t.true(String(res.body?.message).startsWith('invalid continue token'), `message: ${res.body?.message}`);
