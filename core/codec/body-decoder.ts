@@ -21,17 +21,22 @@ export function decodeBody(codec: Codec, raw: Buffer, expected: TypeMeta): unkno
     if (err instanceof ApiError) throw err;
     throw errors.badRequest(`the object provided is unrecognized or malformed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  checkDepth(value);
+  checkStructure(value);
   return value;
 }
 
-/** Iterative depth check (a recursive one would itself overflow on hostile input). */
-function checkDepth(value: unknown): void {
+/**
+ * Iterative walk (a recursive one would itself overflow on hostile input) refusing bodies nested too deep, and keys
+ * named `__proto__`: JavaScript code that sets such a key by assignment changes an object's prototype instead, so the
+ * field would silently vanish on some paths and not on others. kapi refuses it whole rather than risk that.
+ */
+function checkStructure(value: unknown): void {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth > maxBodyDepth) throw errors.badRequest(`the object provided is unrecognized or malformed: nesting exceeds the maximum depth of ${maxBodyDepth}`);
+    if (Object.hasOwn(v, '__proto__')) throw errors.badRequest('the object provided is unrecognized or malformed: the field name "__proto__" is not supported');
     for (const child of Object.values(v as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }

