@@ -4,6 +4,12 @@ export interface TypeMeta {
   kind: string;
 }
 
+/** A list as codecs encode it: apiVersion, kind and metadata (or more), and its items. */
+export interface ListObject {
+  items: object[];
+  [field: string]: unknown;
+}
+
 /** How a codec writes a watch response: one self-delimiting frame per event. */
 export interface WatchFraming {
   /** The watch response's Content-Type (e.g. `application/json`, `application/vnd.kubernetes.protobuf;stream=watch`). */
@@ -30,6 +36,11 @@ export interface Codec {
   encodes(type: TypeMeta): boolean;
   /** Encodes one object, which carries its apiVersion and kind. */
   encode(object: object): Buffer | string;
+  /**
+   * Encodes a list (an object with an `items` array) as pieces whose concatenation is what `encode` would give, each
+   * cheap to make: the server writes a large list piece by piece and lets other requests run in between.
+   */
+  encodeListPieces?(list: ListObject): Iterable<Buffer | string>;
   /**
    * Decodes one request body (400 for malformed input). `expected` is what the endpoint serves: formats whose
    * envelope may leave apiVersion/kind out take them from it, as kube does.

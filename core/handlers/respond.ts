@@ -6,6 +6,8 @@ import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';
 import { errors } from '../errors/api-error.js';
+import type { ListObject } from '../codec/codec.js';
+import { pacedBody, pacedListItems } from './paced-body.js';
 import type { MaybePromise } from '../conversion/object-converter.js';
 import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 
@@ -88,6 +90,12 @@ function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], i
     body = { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, v)) };
   } else {
     body = { apiVersion: apiVersionOf(scope.rt.group, scope.version), kind: scope.rt.names.listKind, metadata: listMeta, items };
+  }
+  if (items.length >= pacedListItems && n.codec.encodeListPieces && 'items' in body) {
+    scope.ctx.status = 200;
+    scope.ctx.body = pacedBody(n.codec.encodeListPieces(body as ListObject));
+    scope.ctx.set('Content-Type', n.contentType);
+    return;
   }
   encodeBody(scope.ctx, n, 200, body);
 }

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
-import { constants, gzip } from 'node:zlib';
+import { constants, createGzip, gzip } from 'node:zlib';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 
 const gzipAsync = promisify(gzip);
@@ -15,13 +16,22 @@ const GZIP_LEVEL = constants.Z_BEST_SPEED;
 
 /**
  * APIResponseCompression: a buffered response (objects, lists, Status errors, discovery, OpenAPI) larger than 128 KiB is
- * gzipped when the client accepts gzip, with `Content-Encoding: gzip` and `Vary: Accept-Encoding`. Streams the handler
- * writes itself (watch, `ctx.respond = false`) are left alone. koa sets Content-Length from the final body.
+ * gzipped when the client accepts gzip, with `Content-Encoding: gzip` and `Vary: Accept-Encoding`, and so is a large list
+ * written piece by piece. Streams the handler writes itself (watch, `ctx.respond = false`) are left alone. koa sets
+ * Content-Length from the final buffered body.
  */
 export async function compressResponses(ctx: Context, next: Next): Promise<void> {
   await next();
   if (ctx.respond === false || ctx.response.get('Content-Encoding')) return;
   const body: unknown = ctx.body;
+  if (body instanceof Readable) {
+    // A list written piece by piece (see core/handlers/paced-body.ts): always large, compressed as it streams.
+    if (!acceptsGzip(ctx.get('Accept-Encoding'))) return;
+    ctx.body = body.pipe(createGzip({ level: GZIP_LEVEL }));
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.vary('Accept-Encoding');
+    return;
+  }
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   if (size <= GZIP_THRESHOLD_BYTES || !acceptsGzip(ctx.get('Accept-Encoding'))) return;

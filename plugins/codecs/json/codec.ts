@@ -1,4 +1,4 @@
-import type { Codec, WatchFraming } from '../../../core/codec/codec.js';
+import type { Codec, ListObject, WatchFraming } from '../../../core/codec/codec.js';
 import { errors } from '../../../core/errors/api-error.js';
 import { duplicateFields } from '../../../core/codec/duplicate-fields.js';
 
@@ -22,6 +22,15 @@ export class JsonCodec implements Codec {
 
   encode(object: object): string {
     return JSON.stringify(object);
+  }
+
+  /** The list's other fields, then its items one by one: the bytes JSON.stringify gives when items come last. */
+  *encodeListPieces(list: ListObject): Iterable<string> {
+    const { items, ...rest } = list;
+    const head = JSON.stringify(rest);
+    yield `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
+    for (let i = 0; i < items.length; i++) yield (i ? ',' : '') + JSON.stringify(items[i]);
+    yield ']}';
   }
 
   decode(raw: Buffer): unknown {

@@ -1,5 +1,5 @@
 import YAML, { type ScalarTag, type Tags } from 'yaml';
-import type { Codec } from '../../../core/codec/codec.js';
+import type { Codec, ListObject } from '../../../core/codec/codec.js';
 import { ApiError, errors } from '../../../core/errors/api-error.js';
 import { parseYaml } from './parse.js';
 
@@ -43,6 +43,22 @@ export class YamlCodec implements Codec {
     return YAML.stringify(object, stringifyOptions);
   }
 
+  /**
+   * The list's fields in sorted order, as `encode` writes them, with a non-empty `items` written item by item: each
+   * one a block sequence entry (`- ` then its mapping, indented under it).
+   */
+  *encodeListPieces(list: ListObject): Iterable<string> {
+    for (const key of Object.keys(list).sort()) {
+      const value = list[key];
+      if (key !== 'items' || list.items.length === 0) {
+        yield YAML.stringify({ [key]: value }, stringifyOptions);
+        continue;
+      }
+      yield 'items:\n';
+      for (const item of list.items) yield sequenceEntry(YAML.stringify(item, stringifyOptions));
+    }
+  }
+
   decode(raw: Buffer): unknown {
     const text = raw.toString('utf8');
     // JSON is YAML too, and what kubectl sends (apply patches): JSON.parse is far faster than the YAML parser.
@@ -61,6 +77,12 @@ export class YamlCodec implements Codec {
       throw errors.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+}
+
+/** A document's text as an entry of a block sequence that is not indented under its key. */
+function sequenceEntry(text: string): string {
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  return lines.map((line, i) => (i === 0 ? `- ${line}` : line === '' ? line : `  ${line}`)).join('\n') + '\n';
 }
 
 function startsWithBrace(raw: Buffer): boolean {
