@@ -37,6 +37,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
     config: {
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
+      ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
     },
     modules: defaultModules({
       storage: opts.storage,

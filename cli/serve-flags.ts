@@ -21,6 +21,9 @@ Flags:
   --etcd-keyfile FILE         key of the client certificate
   --etcd-compaction-interval DURATION
                               how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
+  --watch-cache-history-size SIZE
+                              bytes of stored objects each resource's watch cache keeps as history to resume watches
+                              from, e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   -h, --help                  show this help
@@ -40,6 +43,8 @@ export interface ServeOptions {
   admissionPlugins?: string[];
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
+  /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
+  watchCacheHistoryBytes?: number;
 }
 
 export interface EtcdServeOptions {
@@ -59,6 +64,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   }
   const etcd = parseEtcd(values, storage === 'etcd');
   const compaction = values['etcd-compaction-interval'];
+  const historySize = values['watch-cache-history-size'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -68,6 +74,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
+    ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
   };
 }
 
@@ -90,6 +97,7 @@ function parse(args: string[]) {
         'etcd-certfile': { type: 'string' },
         'etcd-keyfile': { type: 'string' },
         'etcd-compaction-interval': { type: 'string' },
+        'watch-cache-history-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -127,6 +135,18 @@ function parseEtcd(values: Partial<Record<EtcdFlag, string>>, used: boolean): Et
   if ((caFile || certFile) && secure === 0) throw new UsageError('--etcd-cafile, --etcd-certfile and --etcd-keyfile need https:// --etcd-servers');
   const tls = caFile || certFile ? { ...(caFile ? { caFile } : {}), ...(certFile ? { certFile, keyFile } : {}) } : undefined;
   return { endpoints: endpoints.map((u) => u.replace(/\/$/, '')), prefix, ...(tls ? { tls } : {}) };
+}
+
+const binarySuffixes: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
+
+/** A size in bytes: a whole number, optionally with a binary suffix as Kubernetes quantities write them (Ki, Mi, Gi). */
+function parseByteSize(flag: string, text: string): number {
+  const m = /^(\d+)(Ki|Mi|Gi)?$/.exec(text);
+  const bytes = m ? Number(m[1]) * binarySuffixes[m[2] ?? '']! : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes === 0) {
+    throw new UsageError(`invalid --${flag} "${text}": must be a positive number of bytes, e.g. 1048576, 512Ki or 64Mi`);
+  }
+  return bytes;
 }
 
 /** "a, b" → ['a', 'b']; "" → [] (none). */

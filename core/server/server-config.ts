@@ -17,6 +17,8 @@ export interface WatchCacheConfig {
   historyWindowMs: number;
   /** A cache keeps at most this many events of history (older ones go first, even inside the window). */
   historyMaxEvents: number;
+  /** …and events whose stored objects weigh at most this many bytes together (the newest one stays whatever its size). */
+  historyMaxBytes: number;
   /** How often a watch that allows bookmarks receives one. */
   bookmarkIntervalMs: number;
   /** How long a read waits for a resourceVersion the server has not reached yet before answering 504. */
@@ -40,6 +42,7 @@ export const defaultServerConfig: ServerConfig = {
   watchCache: {
     historyWindowMs: 5 * 60_000,
     historyMaxEvents: 100_000,
+    historyMaxBytes: 64 * 1024 * 1024,
     bookmarkIntervalMs: 60_000,
     waitForResourceVersionMs: 3_000,
   },

@@ -4,22 +4,27 @@ interface Entry {
   event: CacheEvent;
   /** When the cache received it (ms since epoch). */
   at: number;
+  /** What it weighs: the size of the object as stored. */
+  bytes: number;
 }
 
 /**
  * The recent events of one watch cache, oldest first: a watch that starts at a resourceVersion replays what follows it
- * from here. Bounded by a time window and a count; `startRevision` says how far back it is complete.
+ * from here. Bounded by a time window, a count and a weight in bytes (the newest event stays, whatever it weighs);
+ * `startRevision` says how far back it is complete.
  */
 export class EventHistory {
   private entries: Entry[] = [];
   /** Index of the oldest live entry (dropping from the front is a pointer move; the array is compacted now and then). */
   private head = 0;
+  private bytes = 0;
 
   constructor(
     /** Every event with a revision above this one is in the history. */
     private start: number,
     private readonly maxEvents: number,
     private readonly windowMs: number,
+    private readonly maxBytes: number,
   ) {}
 
   get startRevision(): number {
@@ -30,9 +35,10 @@ export class EventHistory {
     return this.entries.length - this.head;
   }
 
-  append(event: CacheEvent, now = Date.now()): void {
-    this.entries.push({ event, at: now });
-    while (this.size > this.maxEvents) this.dropOldest();
+  append(event: CacheEvent, bytes: number, now = Date.now()): void {
+    this.entries.push({ event, at: now, bytes });
+    this.bytes += bytes;
+    while (this.size > this.maxEvents || (this.bytes > this.maxBytes && this.size > 1)) this.dropOldest();
   }
 
   /** Drops events older than the window. */
@@ -59,11 +65,13 @@ export class EventHistory {
   reset(revision: number): void {
     this.entries = [];
     this.head = 0;
+    this.bytes = 0;
     this.start = revision;
   }
 
   private dropOldest(): void {
     this.start = this.entries[this.head]!.event.revision;
+    this.bytes -= this.entries[this.head]!.bytes;
     this.entries[this.head] = undefined as unknown as Entry;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.entries.length) {

@@ -70,7 +70,7 @@ export class WatchCache {
     readonly prefix: string,
     private readonly config: WatchCacheConfig,
   ) {
-    this.history = new EventHistory(0, config.historyMaxEvents, config.historyWindowMs);
+    this.history = new EventHistory(0, config.historyMaxEvents, config.historyWindowMs, config.historyMaxBytes);
   }
 
   /** Loads the current state and starts following storage. Resolves when the cache can serve. */
@@ -200,7 +200,7 @@ export class WatchCache {
         this.objects.set(key, object);
         event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };
       }
-      this.history.append(event, now);
+      this.history.append(event, e.kv.value.length, now);
       this.pending.push(event);
       this.applied = revision;
     }

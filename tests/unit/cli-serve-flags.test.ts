@@ -1,6 +1,6 @@
 import test from 'ava';
 import { resolve } from 'node:path';
-import { parseServeFlags } from '../../cli/serve-flags.js';
+import { parseServeFlags, type ServeOptions } from '../../cli/serve-flags.js';
 import { UsageError } from '../../cli/usage-error.js';
 
 test('defaults', (t) => {
@@ -114,4 +114,18 @@ test('bad --etcd-compaction-interval values are usage errors with their reason',
     [['--etcd-compaction-interval', '1m'], '--etcd-compaction-interval is only used with --storage etcd'],
   ];
   for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
+
+test('--watch-cache-history-size takes bytes with an optional binary suffix', (t) => {
+  const size = (text: string) => (parseServeFlags(['--watch-cache-history-size', text]) as ServeOptions).watchCacheHistoryBytes;
+  t.is(size('1048576'), 1048576);
+  t.is(size('512Ki'), 512 * 1024);
+  t.is(size('64Mi'), 64 * 1024 * 1024);
+  t.is(size('1Gi'), 1024 ** 3);
+  t.is((parseServeFlags([]) as ServeOptions).watchCacheHistoryBytes, undefined);
+  for (const bad of ['0', '-1', '1.5Mi', '64MB', 'lots']) {
+    t.throws(() => parseServeFlags(['--watch-cache-history-size', bad]), {
+      message: `invalid --watch-cache-history-size "${bad}": must be a positive number of bytes, e.g. 1048576, 512Ki or 64Mi`,
+    });
+  }
 });
