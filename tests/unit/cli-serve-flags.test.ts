@@ -124,7 +124,7 @@ test('--watch-cache-history-size takes bytes with an optional binary suffix', (t
   t.is(size('1Gi'), 1024 ** 3);
   t.is((parseServeFlags([]) as ServeOptions).watchCacheHistoryBytes, undefined);
   for (const bad of ['0', '-1', '1.5Mi', '64MB', 'lots']) {
-    t.throws(() => parseServeFlags(['--watch-cache-history-size', bad]), {
+    t.throws(() => parseServeFlags([`--watch-cache-history-size=${bad}`]), {
       message: `invalid --watch-cache-history-size "${bad}": must be a positive number of bytes, e.g. 1048576, 512Ki or 64Mi`,
     });
   }
