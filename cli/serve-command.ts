@@ -65,7 +65,16 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
 
 async function listen(server: ApiServer, opts: ServeOptions, tls: { certPem: string; keyPem: string }) {
   try {
-    return await server.listen({ port: opts.port, host: opts.bindAddress, tls: { cert: tls.certPem, key: tls.keyPem } });
+    return await server.listen({
+      port: opts.port,
+      host: opts.bindAddress,
+      tls: {
+        cert: tls.certPem,
+        key: tls.keyPem,
+        ...(opts.tlsCipherSuites ? { cipherSuites: opts.tlsCipherSuites } : {}),
+        ...(opts.tlsMinVersion ? { minVersion: opts.tlsMinVersion } : {}),
+      },
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`cannot listen on ${opts.bindAddress}:${opts.port}: address already in use`);

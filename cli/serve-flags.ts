@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../schemas/cel/time.js';
 import { UsageError } from './usage-error.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../core/server/tls-profile.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -23,6 +24,10 @@ Flags:
                               how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
+  --tls-cipher-suites A,B     cipher suites offered on TLS 1.2, by IANA name as kube-apiserver takes them (TLS 1.3's are
+                              always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
+${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
+  --tls-min-version VERSION   oldest TLS version served: VersionTLS12 or VersionTLS13 (default VersionTLS12)
   -h, --help                  show this help
 `;
 
@@ -40,6 +45,10 @@ export interface ServeOptions {
   admissionPlugins?: string[];
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
+  /** `--tls-cipher-suites` (IANA names); absent: the server's default profile. */
+  tlsCipherSuites?: string[];
+  /** `--tls-min-version`; absent: TLS 1.2. */
+  tlsMinVersion?: TlsMinVersion;
 }
 
 export interface EtcdServeOptions {
@@ -59,6 +68,8 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   }
   const etcd = parseEtcd(values, storage === 'etcd');
   const compaction = values['etcd-compaction-interval'];
+  const cipherSuites = values['tls-cipher-suites'];
+  const minVersion = values['tls-min-version'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -68,6 +79,8 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
+    ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
+    ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
   };
 }
 
@@ -90,6 +103,8 @@ function parse(args: string[]) {
         'etcd-certfile': { type: 'string' },
         'etcd-keyfile': { type: 'string' },
         'etcd-compaction-interval': { type: 'string' },
+        'tls-cipher-suites': { type: 'string' },
+        'tls-min-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -147,6 +162,39 @@ function parseCompactionInterval(text: string): number {
   const ms = nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
   if (ms > maxTimerMs) throw invalid('must be at most 596h');
   return ms;
+}
+
+/** kube-apiserver's `--tls-cipher-suites`: IANA names, comma-separated ("" or absent: the default profile). */
+function parseCipherSuites(text: string): string[] {
+  const names = parseList(text);
+  const unknown = unknownCipherSuite(names);
+  if (unknown !== undefined) throw new UsageError(`invalid --tls-cipher-suites "${text}": ${unknownCipherSuiteMessage(unknown)}`);
+  return names;
+}
+
+/** kube-apiserver's `--tls-min-version`, of which kapi serves the two versions without known weaknesses. */
+function parseTlsMinVersion(text: string): TlsMinVersion {
+  if (text === 'VersionTLS12' || text === 'VersionTLS13') return text;
+  if (text === 'VersionTLS10' || text === 'VersionTLS11') {
+    throw new UsageError(`--tls-min-version ${text} is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)`);
+  }
+  throw new UsageError(`invalid --tls-min-version "${text}": unknown tls version "${text}"`);
+}
+
+/** `text` broken into lines of at most `width` characters, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => ' '.repeat(indent) + l).join('\n');
 }
 
 function parsePort(text: string): number {

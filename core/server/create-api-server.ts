@@ -9,6 +9,7 @@ import { resolveServerConfig, type ServerConfig } from './server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
+import { tlsServerOptions } from './tls-profile.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
@@ -67,7 +68,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
       server = opts.tls
-        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...timeouts }, handler)
+        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...timeouts }, handler)
         : http.createServer(timeouts, handler);
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
