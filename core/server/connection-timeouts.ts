@@ -7,9 +7,8 @@ import type { ServerConfig } from './server-config.js';
  * - the TLS handshake must finish within the header timeout (Node's own default is 120 s; Go bounds the handshake by
  *   ReadHeaderTimeout);
  * - then a complete request header must arrive within it: Node counts from the connection's start (after the
- *   handshake) and, on a
- *   on a kept-alive connection, from a request's first byte; it closes the connection at its next check, so checks
- *   run often;
+ *   handshake) and, on a kept-alive connection, from a request's first byte; it closes the connection at its next
+ *   check, so checks run often;
  * - between requests a kept-alive connection may stay idle for the idle timeout.
  *
  * Nothing bounds a request once its header is in: `server.timeout` (socket inactivity) stays 0, so watches, quiet for
