@@ -21,6 +21,7 @@ import { builtinAdmission } from './admission/builtin-admission.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
+export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';
 export type { Module } from './core/module.js';
 export { Tokens } from './core/tokens.js';
 export { ApiError, errors, fieldErrors } from './core/errors/api-error.js';

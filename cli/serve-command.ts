@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiServer } from '../core/server/api-server.js';
 import { createApiServer, defaultModules } from '../index.js';
@@ -31,6 +31,8 @@ export async function serve(args: string[]): Promise<number> {
 
 async function start(opts: ServeOptions): Promise<ApiServer> {
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+  // Also when it already existed with a wider mode: it holds the CA key, the admin token and the database.
+  await chmod(opts.dataDir, 0o700);
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const server = createApiServer({
@@ -64,7 +66,16 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
 
 async function listen(server: ApiServer, opts: ServeOptions, tls: { certPem: string; keyPem: string }) {
   try {
-    return await server.listen({ port: opts.port, host: opts.bindAddress, tls: { cert: tls.certPem, key: tls.keyPem } });
+    return await server.listen({
+      port: opts.port,
+      host: opts.bindAddress,
+      tls: {
+        cert: tls.certPem,
+        key: tls.keyPem,
+        ...(opts.tlsCipherSuites ? { cipherSuites: opts.tlsCipherSuites } : {}),
+        ...(opts.tlsMinVersion ? { minVersion: opts.tlsMinVersion } : {}),
+      },
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`cannot listen on ${opts.bindAddress}:${opts.port}: address already in use`);

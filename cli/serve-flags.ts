@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../schemas/cel/time.js';
 import { UsageError } from './usage-error.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../core/server/tls-profile.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -26,6 +27,10 @@ Flags:
                               from, e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
+  --tls-cipher-suites A,B     cipher suites offered on TLS 1.2, by IANA name as kube-apiserver takes them (TLS 1.3's are
+                              always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
+${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
+  --tls-min-version VERSION   oldest TLS version served: VersionTLS12 or VersionTLS13 (default VersionTLS12)
   -h, --help                  show this help
 `;
 
@@ -45,6 +50,10 @@ export interface ServeOptions {
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
   watchCacheHistoryBytes?: number;
+  /** `--tls-cipher-suites` (IANA names); absent: the server's default profile. */
+  tlsCipherSuites?: string[];
+  /** `--tls-min-version`; absent: TLS 1.2. */
+  tlsMinVersion?: TlsMinVersion;
 }
 
 export interface EtcdServeOptions {
@@ -65,6 +74,8 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   const etcd = parseEtcd(values, storage === 'etcd');
   const compaction = values['etcd-compaction-interval'];
   const historySize = values['watch-cache-history-size'];
+  const cipherSuites = values['tls-cipher-suites'];
+  const minVersion = values['tls-min-version'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -75,6 +86,8 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
+    ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
+    ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
   };
 }
 
@@ -98,6 +111,8 @@ function parse(args: string[]) {
         'etcd-keyfile': { type: 'string' },
         'etcd-compaction-interval': { type: 'string' },
         'watch-cache-history-size': { type: 'string' },
+        'tls-cipher-suites': { type: 'string' },
+        'tls-min-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -167,6 +182,39 @@ function parseCompactionInterval(text: string): number {
   const ms = nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
   if (ms > maxTimerMs) throw invalid('must be at most 596h');
   return ms;
+}
+
+/** kube-apiserver's `--tls-cipher-suites`: IANA names, comma-separated ("" or absent: the default profile). */
+function parseCipherSuites(text: string): string[] {
+  const names = parseList(text);
+  const unknown = unknownCipherSuite(names);
+  if (unknown !== undefined) throw new UsageError(`invalid --tls-cipher-suites "${text}": ${unknownCipherSuiteMessage(unknown)}`);
+  return names;
+}
+
+/** kube-apiserver's `--tls-min-version`, of which kapi serves the two versions without known weaknesses. */
+function parseTlsMinVersion(text: string): TlsMinVersion {
+  if (text === 'VersionTLS12' || text === 'VersionTLS13') return text;
+  if (text === 'VersionTLS10' || text === 'VersionTLS11') {
+    throw new UsageError(`--tls-min-version ${text} is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)`);
+  }
+  throw new UsageError(`invalid --tls-min-version "${text}": unknown tls version "${text}"`);
+}
+
+/** `text` broken into lines of at most `width` characters, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => ' '.repeat(indent) + l).join('\n');
 }
 
 function parsePort(text: string): number {

@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Module } from '../module.js';
 import type { ServerConfigOverrides } from './server-config.js';
+import type { TlsProfile } from './tls-profile.js';
 
 export interface ApiServerOptions {
   /** Modules registered in order; later registrations of a single-valued token win. */
@@ -12,8 +13,8 @@ export interface ListenOptions {
   /** 0 picks a free port. */
   port: number;
   host: string;
-  /** PEM serving certificate and key; plain HTTP when absent. */
-  tls?: { cert: string; key: string };
+  /** PEM serving certificate and key, and the cipher suites and versions offered; plain HTTP when absent. */
+  tls?: { cert: string; key: string } & TlsProfile;
 }
 
 export interface ApiServer {

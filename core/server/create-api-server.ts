@@ -8,6 +8,8 @@ import { ResourceRegistry } from '../registry/resource-registry.js';
 import { resolveServerConfig, type ServerConfig } from './server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
+import { connectionTimeoutOptions } from './connection-timeouts.js';
+import { tlsServerOptions } from './tls-profile.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
@@ -64,11 +66,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         routes: resolveAllOrNone(container, Tokens.Route),
       });
       const handler = app.callback();
-      server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : http.createServer(handler);
-      // kube-apiserver's HTTP server settings: idle keep-alive connections close after 90 s, request headers must
-      // arrive within 32 s.
-      server.keepAliveTimeout = 90_000;
-      server.headersTimeout = 32_000;
+      const timeouts = connectionTimeoutOptions(config);
+      server = opts.tls
+        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...timeouts }, handler)
+        : http.createServer(timeouts, handler);
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         sockets.add(s);

@@ -9,6 +9,13 @@ export interface ServerConfig {
   compactionIntervalMs: number;
   /** The admission plugins to run, by name, in order; absent: every registered one enabled by default, as registered. */
   admissionPlugins?: string[];
+  /**
+   * A connection's TLS handshake, and then each request header, must complete within this, or the connection is closed
+   * (kube-apiserver: 32 s).
+   */
+  requestHeaderTimeoutMs: number;
+  /** A kept-alive connection with no request in progress is closed after this (kube-apiserver: 90 s). */
+  idleConnectionTimeoutMs: number;
 }
 
 /** The per-resource watch cache (core/watch). */
@@ -47,6 +54,8 @@ export const defaultServerConfig: ServerConfig = {
     waitForResourceVersionMs: 3_000,
   },
   compactionIntervalMs: 5 * 60_000,
+  requestHeaderTimeoutMs: 32_000,
+  idleConnectionTimeoutMs: 90_000,
   version: {
     major: '1',
     minor: '32',

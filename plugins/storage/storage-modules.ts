@@ -29,7 +29,7 @@ function storageModule(open: () => KVStore): Module {
 /** Embedded, durable storage in one SQLite file (the default). */
 export function sqliteStorage(file: string): Module {
   return storageModule(() => {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     return new SqliteKV(file);
   });
 }

@@ -12,6 +12,8 @@ export interface TcpProxy {
   cutAll(): number;
   /** While blocked, new connections are accepted and immediately destroyed (the upstream is unreachable). */
   setBlocked(blocked: boolean): void;
+  /** While stalled, requests still reach the upstream but its answers are held back (released when unstalled). */
+  setStalled(stalled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   const pairs = new Set<[net.Socket, net.Socket]>();
   let blocked = false;
+  let stalled = false;
   let accepted = 0;
   const server = net.createServer((client) => {
     accepted++;
@@ -39,7 +42,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     client.on('close', teardown);
     upstream.on('close', teardown);
     client.pipe(upstream);
-    upstream.pipe(client);
+    if (!stalled) upstream.pipe(client);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -64,6 +67,18 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     cutAll,
     setBlocked(b) {
       blocked = b;
+    },
+    setStalled(s) {
+      if (s === stalled) return;
+      stalled = s;
+      for (const [client, upstream] of pairs) {
+        if (s) {
+          upstream.unpipe(client);
+          upstream.pause();
+        } else {
+          upstream.pipe(client);
+        }
+      }
     },
     close() {
       cutAll();

@@ -9,6 +9,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import {
   createNamespace,
   createWidget,
+  expectStatus,
   installCrd,
   installWidgetsCrd,
   startTestServer,
@@ -233,4 +234,54 @@ test.serial('an instance cut off from etcd catches up when it is back: a CRD cre
   });
   t.is(created.status, 201);
   t.is((await other.request('GET', '/apis/example.net/v1/sprockets/s1')).status, 200);
+});
+
+test.serial('a create that reached etcd but whose answer was lost answers 504 Timeout, not 503: it may have been applied', async (t) => {
+  const etcd = await startEtcd();
+  const proxy = await startTcpProxy(Number(new URL(etcd.endpoints[0]!).port));
+  const cut = await startTestServer({ storage: 'etcd', etcd: { endpoints: [`http://127.0.0.1:${proxy.port}`] } });
+  const other = await serverOn(t, etcd);
+  t.teardown(async () => {
+    await cut.close();
+    await proxy.close();
+  });
+  await waitForServed(cut, 'example.com', 'v1', 'widgets');
+  const ns = await createNamespace(other, 'lost');
+  await cut.waitFor(async () => (await cut.request('GET', `/api/v1/namespaces/${ns}`)).status === 200, 10_000, 'the namespace');
+
+  // etcd receives the create and applies it; its answer is held back, then the connection is lost.
+  proxy.setStalled(true);
+  const answer = cut.request('POST', widgetsPath(ns), { body: widget('lost') });
+  await other.waitFor(async () => (await other.request('GET', widgetsPath(ns, 'lost'))).status === 200, 3_000, 'the create to be applied');
+  proxy.cutAll();
+  proxy.setStalled(false);
+
+  expectStatus(t, await answer, {
+    code: 504,
+    reason: 'Timeout',
+    message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+  });
+  t.is((await cut.request('GET', widgetsPath(ns, 'lost'))).status, 200, 'the create was applied');
+});
+
+test.serial('a create that never reached etcd (no connection) answers 503: it was certainly not applied', async (t) => {
+  const etcd = await startEtcd();
+  const proxy = await startTcpProxy(Number(new URL(etcd.endpoints[0]!).port));
+  const cut = await startTestServer({ storage: 'etcd', etcd: { endpoints: [`http://127.0.0.1:${proxy.port}`] } });
+  const other = await serverOn(t, etcd);
+  t.teardown(async () => {
+    await cut.close();
+    await proxy.close();
+  });
+  await waitForServed(cut, 'example.com', 'v1', 'widgets');
+  const ns = await createNamespace(other, 'unsent');
+  await cut.waitFor(async () => (await cut.request('GET', `/api/v1/namespaces/${ns}`)).status === 200, 10_000, 'the namespace');
+
+  // Connections to etcd are refused: the request never leaves kapi.
+  await proxy.close();
+  const res = await cut.request('POST', widgetsPath(ns), { body: widget('unsent') });
+  t.is(res.status, 503, res.text);
+  t.like(res.body, { kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
+  t.regex(res.body.message, /^etcd cluster is unavailable or misconfigured: /);
+  t.is((await other.request('GET', widgetsPath(ns, 'unsent'))).status, 404, 'not applied');
 });

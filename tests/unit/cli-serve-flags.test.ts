@@ -129,3 +129,25 @@ test('--watch-cache-history-size takes bytes with an optional binary suffix', (t
     });
   }
 });
+
+test("--tls-cipher-suites takes kube-apiserver's names, comma-separated; --tls-min-version VersionTLS12 or VersionTLS13", (t) => {
+  const opts = parseServeFlags([
+    '--tls-cipher-suites',
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305,TLS_AES_128_GCM_SHA256',
+    '--tls-min-version=VersionTLS13',
+  ]) as { tlsCipherSuites?: string[]; tlsMinVersion?: string };
+  t.deepEqual(opts.tlsCipherSuites, ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305', 'TLS_AES_128_GCM_SHA256']);
+  t.is(opts.tlsMinVersion, 'VersionTLS13');
+  t.is((parseServeFlags(['--tls-min-version', 'VersionTLS12']) as { tlsMinVersion?: string }).tlsMinVersion, 'VersionTLS12');
+  const empty = parseServeFlags(['--tls-cipher-suites=', '--tls-min-version=']) as object;
+  t.false('tlsCipherSuites' in empty || 'tlsMinVersion' in empty, 'empty: the defaults, as kube-apiserver');
+});
+
+test('bad --tls-cipher-suites and --tls-min-version values are usage errors with kube-apiserver\'s reason', (t) => {
+  const cases: [string[], string][] = [
+    [['--tls-cipher-suites', 'TLS_RSA_WITH_RC4_128_SHA,ECDHE-RSA-AES128-GCM-SHA256'], 'invalid --tls-cipher-suites "TLS_RSA_WITH_RC4_128_SHA,ECDHE-RSA-AES128-GCM-SHA256": Cipher suite ECDHE-RSA-AES128-GCM-SHA256 not supported or doesn\'t exist'],
+    [['--tls-min-version', 'tls1.3'], 'invalid --tls-min-version "tls1.3": unknown tls version "tls1.3"'],
+    [['--tls-min-version', 'VersionTLS10'], '--tls-min-version VersionTLS10 is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});

@@ -35,7 +35,7 @@ export class EtcdCaller {
         // Revision errors are answers, not failures: the KV store turns them into its own errors.
         if (isCompacted(err) || isFutureRevision(err)) throw err;
         const retry = kind === 'read' ? isTransient(err) : kind === 'write' && wasNotSent(err);
-        if (!retry || this.closed || Date.now() + backoff >= deadline) throw toApiError(err);
+        if (!retry || this.closed || Date.now() + backoff >= deadline) throw toApiError(err, kind === 'write' ? 'write' : 'read');
       }
       await new Promise((resolve) => setTimeout(resolve, backoff));
       backoff = Math.min(backoff * 2, maxBackoffMs);

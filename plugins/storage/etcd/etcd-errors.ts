@@ -59,19 +59,26 @@ function isTimeout(err: unknown): boolean {
   return grpcCode(err) === DEADLINE_EXCEEDED || /etcdserver: request timed out/.test(message(err));
 }
 
+/** etcd refused the request before acting on it: too many requests pending (`etcdserver: too many requests`). */
+function wasRefused(err: unknown): boolean {
+  return grpcCode(err) === RESOURCE_EXHAUSTED;
+}
+
+/** kube-apiserver's answer when a request's deadline passed before storage answered (its timeout filter's Status). */
+const deadlineExceeded = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+
 /**
  * The Status a failed etcd call answers with: 413 for etcd's request size limit, 504 Timeout when etcd did not answer
- * in time (or said it timed out), 503 ServiceUnavailable when it is unreachable or without a leader. Other errors are
- * returned as they are (500 at the edge).
+ * in time (or said it timed out), and for a write sent to etcd that got no answer (the connection was lost, the leader
+ * changed): it may have been applied, so the client must not be told it was not. 503 ServiceUnavailable when etcd is
+ * unreachable or without a leader and the request was a read, or a write that certainly was not applied. Other errors
+ * are returned as they are (500 at the edge).
  */
-export function toApiError(err: unknown): Error {
+export function toApiError(err: unknown, kind: 'read' | 'write' = 'read'): Error {
   if (err instanceof ApiError) return err;
   if (isTooLarge(err)) return errors.tooLarge(details(err));
-  if (isTimeout(err)) {
-    return grpcCode(err) === DEADLINE_EXCEEDED
-      ? errors.timeout('Timeout: request did not complete within requested timeout - context deadline exceeded')
-      : errors.timeout(details(err));
-  }
+  if (isTimeout(err)) return errors.timeout(grpcCode(err) === DEADLINE_EXCEEDED ? deadlineExceeded : details(err));
+  if (kind === 'write' && isTransient(err) && !wasNotSent(err) && !wasRefused(err)) return errors.timeout(deadlineExceeded);
   if (isTransient(err)) {
     return errors.serviceUnavailable(`etcd cluster is unavailable or misconfigured: ${details(err)}`);
   }

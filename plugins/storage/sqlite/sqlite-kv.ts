@@ -15,6 +15,7 @@ import {
 } from '../../../core/storage/kv.js';
 import { compareKeys, prefixEnd } from '../keys.js';
 import { WatchHub } from '../watch-hub.js';
+import { makePrivateDatabaseFile } from './private-database-file.js';
 
 /**
  * Schema (kine-style revision log):
@@ -166,6 +167,7 @@ export class SqliteKV implements KVStore {
   constructor(filePath: string, options: SqliteKVOptions = {}) {
     this.compactBatch = Math.max(1, options.compactBatch ?? 10_000);
     this.maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 256));
+    makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath);
     try {
       this.db.pragma('journal_mode = WAL');
