@@ -46,7 +46,13 @@ test.serial('an invalid widget is Invalid with the field and reason', async (t) 
   const file = tempFile('bad.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  color: blue\n  replicas: -2\n');
   const res = await kapi.kubectl(['-n', 'demo', 'create', '-f', file]);
   t.is(res.code, 1, describe(res));
-  t.is(res.stderr, 'The Widget "bad" is invalid: spec.replicas: Invalid value: -2: spec.replicas in body should be greater than or equal to 0\n', describe(res));
+  t.is(
+    res.stderr,
+    'The Widget "bad" is invalid: \n' +
+      '* spec.replicas: Invalid value: -2: spec.replicas in body should be greater than or equal to 0\n' +
+      '* .spec.replicas: Invalid value: -2: should be a non-negative integer\n',
+    describe(res),
+  );
 });
 
 test.serial('unknown fields are refused under kubectl\'s default --validate=strict', async (t) => {

@@ -52,15 +52,25 @@ pythonClientTests(() => {
       status: 409,
       body: { ...status, message: 'namespaces "py-errors" already exists', reason: 'AlreadyExists', details: { name: 'py-errors', kind: 'namespaces' }, code: 409 },
     });
-    const detail = 'Invalid value: -2: spec.replicas in body should be greater than or equal to 0';
+    // The schema's minimum, then the scale subresource's own check of its replicas field.
+    const schema = 'Invalid value: -2: spec.replicas in body should be greater than or equal to 0';
+    const scale = 'Invalid value: -2: should be a non-negative integer';
     t.deepEqual(out.invalid, {
       raised: true,
       status: 422,
       body: {
         ...status,
-        message: `Widget.example.com "bad" is invalid: spec.replicas: ${detail}`,
+        message: `Widget.example.com "bad" is invalid: [spec.replicas: ${schema}, .spec.replicas: ${scale}]`,
         reason: 'Invalid',
-        details: { name: 'bad', group: 'example.com', kind: 'Widget', causes: [{ reason: 'FieldValueInvalid', message: detail, field: 'spec.replicas' }] },
+        details: {
+          name: 'bad',
+          group: 'example.com',
+          kind: 'Widget',
+          causes: [
+            { reason: 'FieldValueInvalid', message: schema, field: 'spec.replicas' },
+            { reason: 'FieldValueInvalid', message: scale, field: '.spec.replicas' },
+          ],
+        },
         code: 422,
       },
     });

@@ -98,7 +98,13 @@ test.serial('patch violating the schema (replicas < 0) is Invalid', async (t) =>
   t.is(create.code, 0, describe(create));
   const res = await kapi.kubectl(['-n', 'demo', 'patch', 'widget', 'sv', '--type=merge', '-p', '{"spec":{"replicas":-1}}']);
   t.is(res.code, 1, describe(res));
-  t.is(res.stderr, 'The Widget "sv" is invalid: spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0\n', describe(res));
+  t.is(
+    res.stderr,
+    'The Widget "sv" is invalid: \n' +
+      '* spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0\n' +
+      '* .spec.replicas: Invalid value: -1: should be a non-negative integer\n',
+    describe(res),
+  );
   const replicas = await kapi.kubectl(['-n', 'demo', 'get', 'widget', 'sv', '-o', 'jsonpath={.spec.replicas}']);
   t.is(replicas.stdout, '1', describe(replicas));
 });
@@ -106,7 +112,13 @@ test.serial('patch violating the schema (replicas < 0) is Invalid', async (t) =>
 test.serial('patch with a wrongly typed field is Invalid', async (t) => {
   const res = await kapi.kubectl(['-n', 'demo', 'patch', 'widget', 'sv', '--type=merge', '-p', '{"spec":{"replicas":"many"}}']);
   t.is(res.code, 1, describe(res));
-  t.is(res.stderr, 'The Widget "sv" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"\n', describe(res));
+  t.is(
+    res.stderr,
+    'The Widget "sv" is invalid: \n' +
+      '* spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"\n' +
+      '* .spec.replicas: Invalid value: 0: .spec.replicas accessor error: many is of the type string, expected int64\n',
+    describe(res),
+  );
 });
 
 test.serial('unknown fields sent by patch are pruned', async (t) => {
