@@ -20,9 +20,10 @@ export interface BenchConfig {
  * The groups of measurements: `core` = baseline, GET, create and CEL creates; `fanout` = watch fan-out; `list` = large
  * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
  * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
- * as JSON, protobuf and CBOR.
+ * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
+ * silent TLS connections.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -69,6 +70,14 @@ export const targets = {
   applyOverPut: 0.5,
   /** In-process admission plugins, or policies, may cost at most this share of create throughput. */
   admissionCostMax: 0.2,
+  /** The longest a /readyz probe may wait while a 50,000-object list is served (the list's longest hold of the event loop), ms. */
+  exhaustionProbeMsMax: 100,
+  /** A hostile body (16,000 unknown fields, 100,000 invalid items) must be answered within this, ms. */
+  exhaustionAnswerMsMax: 1000,
+  /** No error Status may be larger. */
+  statusBytesMax: 1024 * 1024,
+  /** How much the server's RSS may grow over 200 writes of 2.9 MiB each, MiB. */
+  bigWritesRssGrowthMiBMax: 256,
   /** A local HTTPS admission webhook may add at most this much to a create's p50 latency (one connection), ms. */
   admissionWebhookAddedP50MsMax: 2,
   /** kapi creates/s on etcd ÷ etcd3 puts/s of the same bytes at the same concurrency. */

@@ -12,6 +12,8 @@ import type { EtcdResults } from './etcd.js';
 import { etcdMethod, etcdVerdict, formatEtcd } from './etcd-report.js';
 import type { CodecResults } from './codecs.js';
 import { codecsMethod, codecsVerdicts, formatCodecs } from './codecs-report.js';
+import type { ExhaustionResults } from './exhaustion.js';
+import { exhaustionMethod, exhaustionVerdicts, formatExhaustion } from './exhaustion-report.js';
 
 export interface Verdict {
   name: string;
@@ -49,6 +51,8 @@ export interface BenchResults {
   etcd?: Omit<EtcdResults, 'profiles'>;
   /** Phase `codecs`: lists and watch fan-out as JSON, protobuf and CBOR. */
   codecs?: Omit<CodecResults, 'profiles'>;
+  /** Phase `exhaustion`: what hostile or careless clients cost everyone else. */
+  exhaustion?: ExhaustionResults;
   verdicts: Verdict[];
 }
 
@@ -123,6 +127,7 @@ export interface MeasuredParts {
   admission?: AdmissionResults;
   etcd?: EtcdResults;
   codecs?: CodecResults;
+  exhaustion?: ExhaustionResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -198,11 +203,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     codecs = rest;
     verdicts.push(...codecsVerdicts(rest));
   }
+  if (parts.exhaustion) verdicts.push(...exhaustionVerdicts(parts.exhaustion));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -213,6 +219,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(admission ? { admission } : {}),
     ...(etcd ? { etcd } : {}),
     ...(codecs ? { codecs } : {}),
+    ...(parts.exhaustion ? { exhaustion: parts.exhaustion } : {}),
     verdicts,
   };
 }
@@ -321,6 +328,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.admission ? formatAdmission(r.admission, line) : []),
     ...(r.etcd ? formatEtcd(r.etcd, line) : []),
     ...(r.codecs ? formatCodecs(r.codecs) : []),
+    ...(r.exhaustion ? formatExhaustion(r.exhaustion) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
