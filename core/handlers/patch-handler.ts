@@ -1,5 +1,6 @@
 import type { RequestScope } from './request-scope.js';
-import { errors, fieldErrors } from '../errors/api-error.js';
+import { errors } from '../errors/api-error.js';
+import { patchResultError } from './patch-result-error.js';
 import { unmarshalValueError } from '../webhook/go-json-errors.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
@@ -57,8 +58,7 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
     const patched = operations ? applyJsonPatch(doc, operations) : merge(doc);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       // A merge patch that is a list replaces the whole document, which then cannot decode: kube's 422 on "patch".
-      const cause = fieldErrors.invalid('patch', JSON.stringify(patched), unmarshalValueError(patched, 'map[string]interface {}'));
-      throw errors.invalid({ group: '', resource: '', kind: '', name: '' }, [cause]);
+      throw patchResultError(patched, unmarshalValueError(patched, 'map[string]interface {}'));
     }
     return patched as Record<string, unknown>;
   };
@@ -79,7 +79,7 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
     inRequestVersion(scope, async (live) => {
       const obj = checkTypeMeta(applyPatch(structuredClone(live)), scope);
       checkNameAndNamespace(obj, scope);
-      decodeForWrite(scope, obj);
+      decodeForWrite(scope, obj, [], { patched: true });
       return admitUpdate(scope, obj, live, dryRun);
     }),
     { dryRun },

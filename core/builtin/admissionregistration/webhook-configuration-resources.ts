@@ -4,7 +4,7 @@ import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 import { webhookConfigurationTablePrinter } from '../../table/webhook-configuration-printer.js';
 import { applyWebhookConfigurationDefaults } from './webhook-configuration-defaults.js';
-import { decodeWebhookConfiguration } from './webhook-configuration-decoding.js';
+import { webhookConfigurationGoTypes } from './webhook-configuration-go-types.js';
 import type { MatchConditionCompiler } from './match-rules-validation.js';
 import { validateWebhookConfiguration } from './webhook-configuration-validation.js';
 import type { WebhookConfiguration, WebhookConfigurationKind } from './webhook-configuration-types.js';
@@ -13,14 +13,14 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
   const mutating = kind === 'MutatingWebhookConfiguration';
   const schema = builtinSchema(`${kind.toLowerCase()}.v1`);
   const compiled = compileSchema(schema);
-  // As kube decodes into its Go types: wrong types are a 400, unknown fields dropped, then the defaults.
+  // Decoded into the Go types before (goType): unknown fields are dropped, then the defaults.
   const decode = (obj: WebhookConfiguration) => {
-    decodeWebhookConfiguration(obj, kind);
     compiled.prune(obj);
     applyWebhookConfigurationDefaults(obj, mutating);
   };
   return admissionRegistrationResource(
     kind,
+    webhookConfigurationGoTypes[kind],
     { schema, tablePrinter: webhookConfigurationTablePrinter },
     {
       prepareForCreate: decode,
