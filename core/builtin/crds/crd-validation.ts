@@ -7,6 +7,7 @@ import { compileCrdRules } from '../../../schemas/cel/crd-rules.js';
 import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 import { validateCrdConversion } from './crd-conversion-validation.js';
+import { validateApiApproval } from './crd-api-approval.js';
 
 const scopes = ['Cluster', 'Namespaced'];
 
@@ -44,6 +45,7 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
     if (old.spec?.scope !== spec.scope) causes.push(fieldErrors.invalid('spec.scope', spec.scope, 'field is immutable'));
     if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));
   }
+  causes.push(...validateApiApproval(crd, old));
   return causes;
 }
 
