@@ -106,11 +106,11 @@ export const errors = {
     const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
     const name = q.name ?? '';
-    return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, {
-      ...details(q, q.kind),
-      name,
-      causes,
-    });
+    const statusDetails: StatusDetails = { ...details(q, q.kind), name, causes };
+    // Empty ones are left out, as kube's omitempty does (a patch whose result does not decode names neither).
+    if (!statusDetails.name) delete statusDetails.name;
+    if (!statusDetails.kind) delete statusDetails.kind;
+    return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, statusDetails);
   },
   tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
     return new ApiError(429, StatusReason.TooManyRequests, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
