@@ -212,3 +212,10 @@ export function fillGoZeroValues(value: unknown, type: GoType): void {
     }
   }
 }
+
+/** Decodes a JSON object into a Go struct type in place (the nulls as Go leaves them); the decoder's error instead when it does not fit. */
+export function goDecode(obj: object, type: GoStructType): string | undefined {
+  const err = goDecodeError(obj, type);
+  if (!err) fillGoZeroValues(obj, type);
+  return err;
+}

@@ -1,10 +1,10 @@
-import { goTypes as t, type GoType } from './go-json-decoding.js';
+import { goTypes as t, type GoStructType, type GoType } from './go-json-decoding.js';
 
 /** metav1.Time: a string (null leaves it unset), decoded by its own UnmarshalJSON. */
 export const goTime = t.unmarshaler('v1.Time', () => t.string());
 
 /** k8s.io/apimachinery meta/v1 ObjectMeta, the `metadata` of every built-in kind. */
-export const objectMetaGoType: GoType = t.struct('v1.ObjectMeta', {
+export const objectMetaGoType: GoStructType = t.struct('v1.ObjectMeta', {
   name: t.string(),
   generateName: t.string(),
   namespace: t.string(),

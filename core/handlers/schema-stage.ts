@@ -11,7 +11,8 @@ import type { WriteAttributes } from './write-pipeline.js';
 import type { RequestScope } from './request-scope.js';
 import { parseFieldValidation } from './query-options.js';
 import { addWarnings } from './warnings.js';
-import { fillGoZeroValues, goDecodeError } from '../codec/go-json-decoding.js';
+import { goDecode } from '../codec/go-json-decoding.js';
+import { objectMetaGoType } from '../codec/object-meta-go-type.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { patchResultError } from './patch-result-error.js';
 
@@ -87,26 +88,25 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
 }
 
 /**
- * Decodes a built-in kind's object into its Go type in place, as kube's typed decoding does (nulls become what Go
- * leaves); returns the decoder's error instead when the object does not fit the type.
+ * Decodes an object into its Go type in place, as kube's typed decoding does (nulls become what Go leaves); returns
+ * the decoder's error instead when the object does not fit. Built-in kinds decode whole; a custom resource's metadata
+ * is decoded on its own into ObjectMeta, as kube's CRD handler does (so its errors name `ObjectMeta.labels`).
  */
-export function builtinDecodeError(rt: ResourceType, obj: KubeObject): string | undefined {
-  if (!rt.goType) return undefined;
-  const err = goDecodeError(obj, rt.goType);
-  if (!err) fillGoZeroValues(obj, rt.goType);
-  return err;
+export function typedDecodeError(rt: ResourceType, obj: KubeObject): string | undefined {
+  if (rt.custom) return obj.metadata ? goDecode(obj.metadata, objectMetaGoType) : undefined;
+  return rt.goType ? goDecode(obj, rt.goType) : undefined;
 }
 
 /**
- * Decodes a write's body as kube does, honouring the request's fieldValidation: built-in kinds are decoded into their
- * Go types (a body that does not fit is kube's 400, a patch whose result does not fit its 422 on `patch`); custom
- * resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or go out as `Warning: 299`
+ * Decodes a write's body as kube does, honouring the request's fieldValidation: built-in kinds (and the metadata of
+ * custom resources) are decoded into their Go types (a body that does not fit is kube's 400, a patch whose result does
+ * not fit its 422 on `patch`); custom resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or go out as `Warning: 299`
  * headers (Warn).
  */
 export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = [], opts: { patched?: boolean } = {}): void {
   const fieldValidation = parseFieldValidation(scope.query);
   const label = { kind: scope.rt.names.kind, version: scope.version };
-  const decodeError = builtinDecodeError(scope.rt, obj);
+  const decodeError = typedDecodeError(scope.rt, obj);
   if (decodeError) {
     if (opts.patched) throw patchResultError(obj, decodeError);
     throw errors.badRequest(`${label.kind} in version "${label.version}" cannot be handled as a ${label.kind}: ${decodeError}`);

@@ -7,7 +7,7 @@ import test from 'ava';
 import { expectStatus, suffix, useTestServer } from '../helpers/test-server.js';
 import { VAP, VAPB } from '../helpers/vap.js';
 
-const server = useTestServer();
+const server = useTestServer({ widgetsCrd: true });
 const crdsPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const mergePatch = 'application/merge-patch+json';
 
@@ -68,6 +68,7 @@ test('a null version decodes as a zero version, which validation refuses (422)',
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
   t.like(res.body.details.causes[0], { reason: 'FieldValueRequired', field: 'spec.versions[0].name', message: 'Required value' });
   t.true(res.body.details.causes.some((c: { field: string; message: string }) => c.field === 'spec.versions[0].schema.openAPIV3Schema'));
+  t.true(res.body.details.causes.some((c: { message: string }) => c.message === 'Invalid value: [""]: must have exactly one version marked as storage version'));
 });
 
 test('a null validation rule decodes as an empty rule, which validation refuses (422)', async (t) => {
@@ -151,4 +152,24 @@ test('Namespaces, ValidatingAdmissionPolicies and their bindings are decoded int
     message:
       'ValidatingAdmissionPolicyBinding in version "v1" cannot be handled as a ValidatingAdmissionPolicyBinding: json: cannot unmarshal string into Go struct field ValidatingAdmissionPolicyBindingSpec.spec.validationActions of type []v1.ValidationAction',
   });
+});
+
+test("a custom resource's metadata is decoded into ObjectMeta: wrong types are a 400, null finalizers a 422", async (t) => {
+  const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+  const widget = (metadata: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata, spec: {} });
+  const labels = await server.request('POST', widgets, { body: widget({ name: `w-${suffix()}`, labels: { a: 1 } }) });
+  expectStatus(t, labels, {
+    code: 400,
+    reason: 'BadRequest',
+    message: 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
+  });
+  const name = `w-${suffix()}`;
+  t.is((await server.request('POST', widgets, { body: widget({ name }) })).status, 201);
+  const finalizers = await server.request('PATCH', `${widgets}/${name}`, { body: { metadata: { finalizers: [null] } }, contentType: mergePatch });
+  expectStatus(t, finalizers, { code: 422, reason: 'Invalid' });
+  t.like(finalizers.body.details.causes[0], { field: 'metadata.finalizers', message: 'Invalid value: "": name part must be non-empty' });
+  const annotations = await server.request('PATCH', `${widgets}/${name}`, { body: { metadata: { annotations: ['a'] } }, contentType: mergePatch });
+  expectStatus(t, annotations, { code: 422, reason: 'Invalid' });
+  t.like(annotations.body.details.causes[0], { field: 'patch' });
+  t.true(annotations.body.details.causes[0].message.endsWith(': json: cannot unmarshal array into Go struct field ObjectMeta.annotations of type map[string]string'));
 });

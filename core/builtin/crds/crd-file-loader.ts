@@ -9,7 +9,7 @@ import { Tokens } from '../../tokens.js';
 import { ResourceStore } from '../../store/resource-store.js';
 import { prepareForCreate, prepareForUpdate } from '../../store/object-meta-lifecycle.js';
 import { validationStage } from '../../handlers/validation-stage.js';
-import { builtinDecodeError } from '../../handlers/schema-stage.js';
+import { typedDecodeError } from '../../handlers/schema-stage.js';
 import { ApiError } from '../../errors/api-error.js';
 import { crdResource } from './crd-resource.js';
 
@@ -67,7 +67,7 @@ export class CrdFileLoader implements Controller {
         warnings: [],
       };
       try {
-        const decodeError = builtinDecodeError(store.rt, crd);
+        const decodeError = typedDecodeError(store.rt, crd);
         if (decodeError) throw new Error(decodeError);
         if (!existing) {
           prepareForCreate(crd, store.rt, 'v1', '');
