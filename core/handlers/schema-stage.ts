@@ -100,8 +100,8 @@ export function typedDecodeError(rt: ResourceType, obj: KubeObject): string | un
 /**
  * Decodes a write's body as kube does, honouring the request's fieldValidation: built-in kinds (and the metadata of
  * custom resources) are decoded into their Go types (a body that does not fit is kube's 400, a patch whose result does
- * not fit its 422 on `patch`); custom resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or go out as `Warning: 299`
- * headers (Warn).
+ * not fit its 422 on `patch`); custom resources are pruned and defaulted; unknown and duplicate fields are refused
+ * (Strict) or go out as `Warning: 299` headers (Warn).
  */
 export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = [], opts: { patched?: boolean } = {}): void {
   const fieldValidation = parseFieldValidation(scope.query);
