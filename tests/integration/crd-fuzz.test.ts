@@ -74,11 +74,20 @@ function paths(value: unknown, prefix: (string | number)[] = []): (string | numb
   return out;
 }
 
+const pick = <T>(next: () => number, choices: T[]): T => choices[Math.floor(next() * choices.length)];
+
+/** A value of the same JSON type (half the time), else one of any type: nulls, wrong types, lists and objects swapped. */
 function mutant(next: () => number, current: unknown): unknown {
+  if (next() < 0.5) {
+    if (typeof current === 'string') return pick(next, ['', 'x', 'Upper_Case', 'a.b.c', '*', 'self.x ==', 'v1', '-']);
+    if (typeof current === 'boolean') return !current;
+    if (typeof current === 'number') return pick(next, [-1, 0, 1.5, 2 ** 40]);
+    if (Array.isArray(current)) return pick(next, [[], [null], [...current, ...current]]);
+    if (current !== null && typeof current === 'object') return pick(next, [{}, { a: null }, { ...current, extra: 1 }]);
+  }
   if (Array.isArray(current) && next() < 0.3) return Object.fromEntries(current.map((v, i) => [`k${i}`, v]));
   if (current !== null && typeof current === 'object' && !Array.isArray(current) && next() < 0.3) return Object.values(current);
-  const choices = [null, 'x', '', 7, -1, 1.5, 2 ** 40, true, false, [], {}, [null], [1], ['a'], { a: 1 }, { a: null }, [[]], [{}]];
-  return choices[Math.floor(next() * choices.length)];
+  return pick(next, [null, 'x', '', 7, -1, 1.5, 2 ** 40, true, false, [], {}, [null], [1], ['a'], { a: 1 }, { a: null }, [[]], [{}]]);
 }
 
 function mutate(next: () => number, body: any): void {
