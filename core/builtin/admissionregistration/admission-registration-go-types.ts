@@ -20,3 +20,6 @@ export const matchResourcesGoType: GoType = t.struct('v1.MatchResources', {
   excludeResourceRules: t.slice(namedRule),
   matchPolicy: t.string('v1.MatchPolicyType'),
 });
+
+/** admissionregistration/v1 MatchCondition (webhooks and policies alike). */
+export const matchConditionGoType: GoType = t.struct('v1.MatchCondition', { name: t.string(), expression: t.string() });

@@ -1,8 +1,6 @@
 import { goTypes as t, type GoStructType } from '../../codec/go-json-decoding.js';
 import { goTime, labelSelectorGoType, objectMetaGoType } from '../../codec/object-meta-go-type.js';
-import { matchResourcesGoType } from './admission-registration-go-types.js';
-
-const nameAndExpression = (name: string) => t.struct(name, { name: t.string(), expression: t.string() });
+import { matchConditionGoType, matchResourcesGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */
 export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicy', {
@@ -15,8 +13,8 @@ export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.Valida
     ),
     failurePolicy: t.string('v1.FailurePolicyType'),
     auditAnnotations: t.slice(t.struct('v1.AuditAnnotation', { key: t.string(), valueExpression: t.string() })),
-    matchConditions: t.slice(nameAndExpression('v1.MatchCondition')),
-    variables: t.slice(nameAndExpression('v1.Variable')),
+    matchConditions: t.slice(matchConditionGoType),
+    variables: t.slice(t.struct('v1.Variable', { name: t.string(), expression: t.string() })),
   }),
   status: t.struct('v1.ValidatingAdmissionPolicyStatus', {
     observedGeneration: t.int64,

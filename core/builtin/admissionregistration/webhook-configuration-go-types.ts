@@ -1,7 +1,7 @@
 import type { WebhookConfigurationKind } from './webhook-configuration-types.js';
 import { goTypes as t, type GoStructType, type GoType } from '../../codec/go-json-decoding.js';
 import { labelSelectorGoType, objectMetaGoType } from '../../codec/object-meta-go-type.js';
-import { ruleWithOperationsFields } from './admission-registration-go-types.js';
+import { matchConditionGoType, ruleWithOperationsFields } from './admission-registration-go-types.js';
 
 const clientConfig = t.struct('v1.WebhookClientConfig', {
   url: t.string(),
@@ -23,7 +23,7 @@ function webhookType(kind: 'Validating' | 'Mutating'): GoType {
     sideEffects: t.string('v1.SideEffectClass'),
     timeoutSeconds: t.int32,
     admissionReviewVersions: t.slice(t.string()),
-    matchConditions: t.slice(t.struct('v1.MatchCondition', { name: t.string(), expression: t.string() })),
+    matchConditions: t.slice(matchConditionGoType),
     ...(kind === 'Mutating' ? { reinvocationPolicy: t.string('v1.ReinvocationPolicyType') } : {}),
   });
 }

@@ -13,8 +13,8 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
   const mutating = kind === 'MutatingWebhookConfiguration';
   const schema = builtinSchema(`${kind.toLowerCase()}.v1`);
   const compiled = compileSchema(schema);
-  // Decoded into the Go types before (goType): unknown fields are dropped, then the defaults.
-  const decode = (obj: WebhookConfiguration) => {
+  // Already decoded into its Go type (goType): unknown fields are dropped, then the defaults.
+  const pruneAndDefault = (obj: WebhookConfiguration) => {
     compiled.prune(obj);
     applyWebhookConfigurationDefaults(obj, mutating);
   };
@@ -23,8 +23,8 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
     webhookConfigurationGoTypes[kind],
     { schema, tablePrinter: webhookConfigurationTablePrinter },
     {
-      prepareForCreate: decode,
-      prepareForUpdate: decode,
+      prepareForCreate: pruneAndDefault,
+      prepareForUpdate: pruneAndDefault,
       validate: (obj, old) => validateWebhookConfiguration(obj, mutating, compileCondition, old),
     },
   );
