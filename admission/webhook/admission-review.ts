@@ -1,7 +1,7 @@
 import YAML from 'yaml';
 import type { AdmissionRequest } from '../admission-request.js';
 import { restResultError, type WebhookResponse } from '../../core/webhook/webhook-client.js';
-import { goDecodeError, goTypes as t, type GoType } from '../../core/builtin/admissionregistration/webhook-go-types.js';
+import { goDecodeError, goTypes as t, type GoType } from '../../core/codec/go-json-decoding.js';
 import { goJsonParseError } from '../../core/webhook/go-json-errors.js';
 
 /** The AdmissionReview versions kapi speaks, in the order kube prefers them. */

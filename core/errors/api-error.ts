@@ -106,11 +106,12 @@ export const errors = {
     const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
     const name = q.name ?? '';
-    // details.name is omitempty in kube's StatusDetails: an options kind's "" is left out.
-    return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, {
-      ...details({ ...q, name: name || undefined }, q.kind),
-      causes,
-    });
+    const statusDetails: StatusDetails = { ...details(q, q.kind), name, causes };
+    // details.name and kind are omitempty in kube's StatusDetails: an options kind's "" name, or a patch whose result
+    // does not decode (no kind, no name), leaves them out.
+    if (!statusDetails.name) delete statusDetails.name;
+    if (!statusDetails.kind) delete statusDetails.kind;
+    return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, statusDetails);
   },
   tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
     return new ApiError(429, StatusReason.TooManyRequests, message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });

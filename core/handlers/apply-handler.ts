@@ -6,7 +6,7 @@ import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { Codec } from '../codec/codec.js';
-import { decodeObjectMeta } from './object-meta-decoding.js';
+import { decodeTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
 import { admitUpdate, inRequestVersion } from './update-handler.js';
@@ -64,7 +64,7 @@ async function readApplyBody(scope: RequestScope, maxBodyBytes: number, codec: C
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
   }
   const obj = value as KubeObject;
-  decodeObjectMeta(obj, scope);
+  decodeTyped(obj, scope);
   obj.metadata ??= {};
   if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
   checkNameAndNamespace(obj, scope);

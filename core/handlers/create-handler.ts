@@ -3,7 +3,7 @@ import { errors } from '../errors/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readObjectBody } from './request-body.js';
-import { decodeObjectMeta } from './object-meta-decoding.js';
+import { decodeTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { respondObject } from './respond.js';
@@ -25,7 +25,7 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'CreateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
-  decodeObjectMeta(body.object, scope);
+  decodeTyped(body.object, scope);
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj, body.duplicates);

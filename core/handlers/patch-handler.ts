@@ -1,11 +1,12 @@
 import type { RequestScope } from './request-scope.js';
-import { errors, fieldErrors } from '../errors/api-error.js';
+import { errors } from '../errors/api-error.js';
+import { patchResultError } from './patch-result-error.js';
 import { unmarshalValueError } from '../webhook/go-json-errors.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
-import { decodePatchedObjectMeta } from './object-meta-decoding.js';
+import { decodePatchedTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
 import { admitUpdate, inRequestVersion } from './update-handler.js';
@@ -58,8 +59,7 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
     const patched = operations ? applyJsonPatch(doc, operations) : merge(doc);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       // A merge patch that is a list replaces the whole document, which then cannot decode: kube's 422 on "patch".
-      const cause = fieldErrors.invalid('patch', JSON.stringify(patched), unmarshalValueError(patched, 'map[string]interface {}'));
-      throw errors.invalid({ group: '', resource: '', kind: '', name: '' }, [cause]);
+      throw patchResultError(patched, unmarshalValueError(patched, 'map[string]interface {}'));
     }
     return patched as Record<string, unknown>;
   };
@@ -79,7 +79,7 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
     scope.info.name,
     inRequestVersion(scope, async (live) => {
       const patched = applyPatch(structuredClone(live));
-      decodePatchedObjectMeta(patched, scope);
+      decodePatchedTyped(patched, scope);
       const obj = checkTypeMeta(patched, scope);
       checkNameAndNamespace(obj, scope);
       decodeForWrite(scope, obj);

@@ -84,8 +84,9 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
 }
 
 /**
- * Decodes a write's body as kube does, honouring the request's fieldValidation: custom resources are pruned and
- * defaulted; unknown and duplicate fields are refused (Strict) or go out as `Warning: 299` headers (Warn).
+ * Decodes a write's body as kube does, honouring the request's fieldValidation (its Go type was checked before, see
+ * typed-decoding.ts): custom resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or
+ * go out as `Warning: 299` headers (Warn).
  */
 export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = []): void {
   const fieldValidation = parseFieldValidation(scope.query);

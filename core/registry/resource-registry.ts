@@ -17,8 +17,12 @@ export class ResourceRegistry {
     return this.generationCounter;
   }
 
+  /** Adds or replaces a type; a CRD's type never takes the place of a built-in one (kube's own handlers come first). */
   set(rt: ResourceType): void {
-    this.byKey.set(qualifiedName(rt), rt);
+    const key = qualifiedName(rt);
+    const existing = this.byKey.get(key);
+    if (rt.custom && existing && !existing.custom) return;
+    this.byKey.set(key, rt);
     this.changed();
   }
 

@@ -1,3 +1,4 @@
+import type { GoStructType } from '../codec/go-json-decoding.js';
 import type { TablePrinter } from '../table/table-types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { StatusCause } from '../errors/status.js';
@@ -82,6 +83,11 @@ export interface ResourceType {
   nameValidation?: 'subdomain' | 'label' | 'path-segment';
   /** True for custom resources defined by a CRD. */
   custom?: boolean;
+  /**
+   * The Go type kube decodes a built-in kind into: every write is decoded against it before anything reads the
+   * object's fields (a value of the wrong type is kube's 400; nulls become what Go leaves).
+   */
+  goType?: GoStructType;
   /** True for kinds whose objects carry no metadata.generation (kube's Namespace strategy never sets one). */
   withoutGeneration?: boolean;
   /** How objects convert between versions (a CRD's spec.conversion); absent: strategy None. */

@@ -1,4 +1,5 @@
 import type { ResourceStrategy, ResourceType, ResourceVersionDef } from '../../registry/resource-type.js';
+import type { GoStructType } from '../../codec/go-json-decoding.js';
 
 export const admissionRegistrationGroup = 'admissionregistration.k8s.io';
 
@@ -6,10 +7,12 @@ const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', '
 
 /**
  * One admissionregistration.k8s.io kind as kube serves it: cluster-scoped, in the api-extensions category, one
- * version v1 (`version`: its schema, printer and subresources), updates without a resourceVersion allowed.
+ * version v1 (`version`: its schema, printer and subresources), updates without a resourceVersion allowed, writes
+ * decoded into its Go type `goType`.
  */
 export function admissionRegistrationResource(
   kind: string,
+  goType: GoStructType,
   version: Omit<ResourceVersionDef, 'name' | 'served' | 'storage'>,
   strategy: ResourceStrategy,
 ): ResourceType {
@@ -20,6 +23,7 @@ export function admissionRegistrationResource(
     names: { plural, singular, kind, listKind: `${kind}List`, categories: ['api-extensions'] },
     scope: 'Cluster',
     allowUnconditionalUpdate: true,
+    goType,
     verbs,
     versions: [{ name: 'v1', served: true, storage: true, ...version }],
     strategy,

@@ -4,7 +4,7 @@ import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 import { webhookConfigurationTablePrinter } from '../../table/webhook-configuration-printer.js';
 import { applyWebhookConfigurationDefaults } from './webhook-configuration-defaults.js';
-import { decodeWebhookConfiguration } from './webhook-configuration-decoding.js';
+import { webhookConfigurationGoTypes } from './webhook-configuration-go-types.js';
 import type { MatchConditionCompiler } from './match-rules-validation.js';
 import { validateWebhookConfiguration } from './webhook-configuration-validation.js';
 import type { WebhookConfiguration, WebhookConfigurationKind } from './webhook-configuration-types.js';
@@ -13,18 +13,18 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
   const mutating = kind === 'MutatingWebhookConfiguration';
   const schema = builtinSchema(`${kind.toLowerCase()}.v1`);
   const compiled = compileSchema(schema);
-  // As kube decodes into its Go types: wrong types are a 400, unknown fields dropped, then the defaults.
-  const decode = (obj: WebhookConfiguration) => {
-    decodeWebhookConfiguration(obj, kind);
+  // Already decoded into its Go type (goType): unknown fields are dropped, then the defaults.
+  const pruneAndDefault = (obj: WebhookConfiguration) => {
     compiled.prune(obj);
     applyWebhookConfigurationDefaults(obj, mutating);
   };
   return admissionRegistrationResource(
     kind,
+    webhookConfigurationGoTypes[kind],
     { schema, tablePrinter: webhookConfigurationTablePrinter },
     {
-      prepareForCreate: decode,
-      prepareForUpdate: decode,
+      prepareForCreate: pruneAndDefault,
+      prepareForUpdate: pruneAndDefault,
       validate: (obj, old) => validateWebhookConfiguration(obj, mutating, compileCondition, old),
     },
   );

@@ -11,6 +11,7 @@ import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
 import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
+import { apiApprovalCondition } from './crd-api-approval.js';
 
 const retryMs = 500;
 /** How long to wait before listing and watching again after the CRD watch ended (storage unavailable). */
@@ -132,6 +133,7 @@ export class CrdController implements Controller {
     if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
     const verdict = judgeNames(crd, [...this.crds.values()]);
     const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
+    const approval = apiApprovalCondition(crd);
     const status: CrdStatus = {
       ...crd.status,
       acceptedNames: verdict.acceptedNames,
@@ -140,6 +142,7 @@ export class CrdController implements Controller {
         established
           ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }
           : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
+        ...(approval ? [approval] : []),
       ]),
     };
     if (!isDeepStrictEqual(status, crd.status)) {
@@ -153,9 +156,13 @@ export class CrdController implements Controller {
   /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
-    const store = new ResourceStore(this.kv, crdToResourceType(crd));
+    const resourceType = crdToResourceType(crd);
+    const store = new ResourceStore(this.kv, resourceType);
     let remaining = 0;
-    for (const obj of (await store.list('')).items) {
+    // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
+    const served = this.registry.get(resourceType.group, resourceType.names.plural);
+    const shadowed = served !== undefined && !served.custom;
+    for (const obj of shadowed ? [] : (await store.list('')).items) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {
         remaining++;

@@ -9,6 +9,7 @@ import { Tokens } from '../../tokens.js';
 import { ResourceStore } from '../../store/resource-store.js';
 import { prepareForCreate, prepareForUpdate } from '../../store/object-meta-lifecycle.js';
 import { validationStage } from '../../handlers/validation-stage.js';
+import { typedDecodeError } from '../../handlers/typed-decoding.js';
 import { ApiError } from '../../errors/api-error.js';
 import { crdResource } from './crd-resource.js';
 
@@ -66,6 +67,8 @@ export class CrdFileLoader implements Controller {
         warnings: [],
       };
       try {
+        const decodeError = typedDecodeError(store.rt, crd);
+        if (decodeError) throw new Error(decodeError);
         if (!existing) {
           prepareForCreate(crd, store.rt, 'v1', '');
           await validationStage.run({ ...base, operation: 'CREATE', object: crd });

@@ -3,6 +3,7 @@ import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 import { rfc3339 } from '../../store/resource-store.js';
 import type { Crd } from './crd-types.js';
 import { validateCrd } from './crd-validation.js';
+import { crdGoType } from './crd-go-type.js';
 
 /** The finalizer that holds a deleted CRD until all its custom resources are gone. */
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -25,6 +26,7 @@ export function crdResource(): ResourceType {
     },
     scope: 'Cluster',
     allowUnconditionalUpdate: false,
+    goType: crdGoType,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     versions: [
       {

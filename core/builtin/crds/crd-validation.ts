@@ -7,6 +7,7 @@ import { compileCrdRules } from '../../../schemas/cel/crd-rules.js';
 import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 import { validateCrdConversion } from './crd-conversion-validation.js';
+import { validateApiApproval } from './crd-api-approval.js';
 
 const scopes = ['Cluster', 'Namespaced'];
 
@@ -44,6 +45,7 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
     if (old.spec?.scope !== spec.scope) causes.push(fieldErrors.invalid('spec.scope', spec.scope, 'field is immutable'));
     if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));
   }
+  causes.push(...validateApiApproval(crd, old));
   return causes;
 }
 
@@ -79,12 +81,14 @@ function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdS
   const causes: StatusCause[] = [];
   const seen = new Set<string>();
   const shared = sharedSchema(versions);
+  // A version decoded from null has no name: Go's zero value, "".
+  const names = versions.map((v) => v.name ?? '');
   versions.forEach((v, i) => {
     const path = `spec.versions[${i}]`;
     if (!str(v.name)) causes.push(fieldErrors.required(`${path}.name`));
     else {
       for (const msg of isDNS1123Label(v.name)) causes.push(fieldErrors.invalid(`${path}.name`, v.name, msg));
-      if (seen.has(v.name)) causes.push(fieldErrors.invalid('spec.versions', versions.map((x) => x.name), 'must contain unique version names'));
+      if (seen.has(v.name)) causes.push(fieldErrors.invalid('spec.versions', names, 'must contain unique version names'));
       seen.add(v.name);
     }
     if (!v.schema?.openAPIV3Schema) causes.push(fieldErrors.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
@@ -97,8 +101,8 @@ function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdS
     causes.push(...validateSchema(sharedOpenAPIV3Schema, 'spec.validation.openAPIV3Schema', { ...requirements, statusEnabled: versions.some(hasStatus) }));
   }
   if (versions.filter((v) => v.storage).length !== 1) {
-    causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+    causes.push(fieldErrors.invalid('spec.versions', names, 'must have exactly one version marked as storage version'));
   }
-  if (!versions.some((v) => v.served)) causes.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have at least one version marked as served'));
+  if (!versions.some((v) => v.served)) causes.push(fieldErrors.invalid('spec.versions', names, 'must have at least one version marked as served'));
   return causes;
 }

@@ -2,6 +2,7 @@ import { namespaceTablePrinter } from '../../table/builtin-printers.js';
 import type { KubeObject, ResourceType } from '../../registry/resource-type.js';
 import { builtinSchema } from '../../../schemas/builtin-schemas.js';
 import { namespaceFinalizerCauses } from './namespace-validation.js';
+import { namespaceGoType } from './namespace-go-type.js';
 
 /** The finalizer kube puts in a Namespace's spec: the namespace controller removes it once the namespace is empty. */
 export const namespaceFinalizer = 'kubernetes';
@@ -30,6 +31,7 @@ export function namespaceResource(): ResourceType {
     nameValidation: 'label',
     allowUnconditionalUpdate: true,
     withoutGeneration: true,
+    goType: namespaceGoType,
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     versions: [
       {

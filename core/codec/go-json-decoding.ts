@@ -1,0 +1,221 @@
+/**
+ * Go types described just enough to decode a JSON value as kube's JSON decoder (sigs.k8s.io/json, a fork of
+ * encoding/json) decodes it into them: the error it reports when the value does not fit (`json: cannot unmarshal
+ * string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32`), and what it makes of JSON
+ * nulls. Built-in kinds are decoded with it before anything reads their fields; so are webhook answers.
+ * Fields not listed are not looked at.
+ */
+import { jsonValueType } from '../webhook/go-json-errors.js';
+
+export type GoType =
+  | { kind: 'string' | 'int32' | 'int64' | 'float64' | 'bool' | 'bytes' | 'json'; name: string }
+  | { kind: 'struct'; name: string; fields: GoFields }
+  | { kind: 'slice'; name: string; elem: GoType }
+  | { kind: 'map'; name: string; value: GoType }
+  /**
+   * A type with its own UnmarshalJSON: `decodeAs` says which type the value is decoded as (undefined: accepted as
+   * is), or returns the error text the method returns.
+   */
+  | { kind: 'unmarshaler'; name: string; decodeAs(value: unknown): GoType | string | undefined };
+
+/** A struct's fields by JSON name; a function for types that contain themselves (JSONSchemaProps). */
+export type GoFields = Record<string, GoType> | (() => Record<string, GoType>);
+
+export type GoStructType = GoType & { kind: 'struct' };
+
+export const goTypes = {
+  string: (name = 'string'): GoType => ({ kind: 'string', name }),
+  int32: { kind: 'int32', name: 'int32' } as GoType,
+  int64: { kind: 'int64', name: 'int64' } as GoType,
+  float64: { kind: 'float64', name: 'float64' } as GoType,
+  bool: { kind: 'bool', name: 'bool' } as GoType,
+  bytes: { kind: 'bytes', name: '[]uint8' } as GoType,
+  /** Any JSON value (a RawExtension, apiextensions JSON, interface{}). */
+  json: (name: string): GoType => ({ kind: 'json', name }),
+  slice: (elem: GoType, name = `[]${elem.name}`): GoType => ({ kind: 'slice', name, elem }),
+  map: (value: GoType, name = `map[string]${value.name}`): GoType => ({ kind: 'map', name, value }),
+  struct: (name: string, fields: GoFields): GoStructType => ({ kind: 'struct', name, fields }),
+  unmarshaler: (name: string, decodeAs: (value: unknown) => GoType | string | undefined): GoType => ({ kind: 'unmarshaler', name, decodeAs }),
+};
+
+function fieldsOf(type: GoStructType): Record<string, GoType> {
+  return typeof type.fields === 'function' ? type.fields() : type.fields;
+}
+
+/** reflect.Type.Name(): the type's name without its package. */
+function shortName(type: GoType): string {
+  return type.name.replace(/^[a-z0-9]+\./, '');
+}
+
+/** Where the decoder is: the innermost struct and the JSON names of the fields leading there (encoding/json's errorContext). */
+interface Context {
+  struct?: string;
+  path: string[];
+}
+
+/** A decoding error: an UnmarshalTypeError (its text depends on the context it is reported in), or a plain one. */
+type DecodeError = { value: string; type: string; ctx: Context } | { text: string };
+
+function errorText(err: DecodeError): string {
+  if ('text' in err) return err.text;
+  const { value, type, ctx } = err;
+  if (ctx.struct === undefined && ctx.path.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${type}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct ?? ''}.${ctx.path.join('.')} of type ${type}`;
+}
+
+/** An error a custom UnmarshalJSON returned: decoding stops there (type mismatches are only saved, the first one wins). */
+class Returned {
+  constructor(readonly error: DecodeError) {}
+}
+
+/** Go's base64.StdEncoding.DecodeString error (newlines are skipped, as Go does). */
+function base64Error(s: string): string | undefined {
+  const data = s.replace(/[\r\n]/g, '');
+  const bad = data.search(/[^A-Za-z0-9+/=]|=[^=]|={3}/);
+  if (bad >= 0) return `illegal base64 data at input byte ${data[bad] === '=' ? bad + 1 : bad}`;
+  if (data.length % 4 !== 0) return `illegal base64 data at input byte ${data.length - (data.length % 4)}`;
+  return undefined;
+}
+
+const intRanges = { int32: 2 ** 31, int64: 2 ** 63 };
+
+class Decoder {
+  saved?: DecodeError;
+
+  private save(err: DecodeError): void {
+    this.saved ??= err;
+  }
+
+  check(value: unknown, type: GoType, ctx: Context): void {
+    if (value === null || value === undefined) return;
+    // encoding/json names a mismatched number by its literal only when decoding into an integer.
+    const mismatch = (valueText = jsonValueType(value)) => this.save({ value: valueText, type: type.name, ctx });
+    switch (type.kind) {
+      case 'json':
+        return;
+      case 'string':
+        if (typeof value !== 'string') mismatch();
+        return;
+      case 'bool':
+        if (typeof value !== 'boolean') mismatch();
+        return;
+      case 'float64':
+        if (typeof value !== 'number') mismatch();
+        return;
+      case 'int32':
+      case 'int64': {
+        if (typeof value !== 'number') return mismatch();
+        const limit = intRanges[type.kind];
+        if (!Number.isInteger(value) || value < -limit || value >= limit) mismatch(`number ${value}`);
+        return;
+      }
+      case 'bytes': {
+        if (typeof value !== 'string') return mismatch();
+        const err = base64Error(value);
+        if (err) this.save({ text: err });
+        return;
+      }
+      case 'slice':
+        if (!Array.isArray(value)) return mismatch();
+        for (const item of value) this.check(item, type.elem, ctx);
+        return;
+      case 'map':
+        if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
+        for (const item of Object.values(value)) this.check(item, type.value, ctx);
+        return;
+      case 'struct': {
+        if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
+        const fields = fieldsOf(type);
+        // In the order of the document, as Go reads it (field names match case-sensitively in kube's decoder).
+        for (const [key, item] of Object.entries(value)) {
+          const fieldType = Object.hasOwn(fields, key) ? fields[key] : undefined;
+          if (fieldType) this.check(item, fieldType, { struct: shortName(type), path: [...ctx.path, key] });
+        }
+        return;
+      }
+      case 'unmarshaler': {
+        const as = type.decodeAs(value);
+        if (typeof as === 'string') throw new Returned({ text: as });
+        if (!as) return;
+        // The method decodes with a decoder of its own; the outer one then reports a type error in its own context.
+        const inner = new Decoder();
+        const err = inner.run(value, as, { path: [] });
+        if (err) throw new Returned('text' in err ? err : { ...err, ctx });
+        return;
+      }
+    }
+  }
+
+  run(value: unknown, type: GoType, ctx: Context): DecodeError | undefined {
+    try {
+      this.check(value, type, ctx);
+    } catch (err) {
+      if (err instanceof Returned) return err.error;
+      throw err;
+    }
+    return this.saved;
+  }
+}
+
+/** The error decoding a JSON object into a Go struct type, as kube's decoder reports it; undefined when it decodes. */
+export function goDecodeError(obj: object, type: GoStructType): string | undefined {
+  const err = new Decoder().run(obj, type, { path: [] });
+  return err && errorText(err);
+}
+
+/** The JSON form of a Go type's zero value. */
+function zeroValue(type: GoType): unknown {
+  switch (type.kind) {
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'int32':
+    case 'int64':
+    case 'float64':
+      return 0;
+    case 'bool':
+      return false;
+    case 'struct':
+      return {};
+    default:
+      return null;
+  }
+}
+
+/**
+ * What decoding into the Go type makes of JSON nulls: a null struct field is left unset (dropped here), a null in a
+ * list or map becomes the element's zero value (`""`, `0`, `{}`), as encoding/json leaves it. Call only on a value
+ * `goDecodeError` accepted.
+ */
+export function fillGoZeroValues(value: unknown, type: GoType): void {
+  if (value === null || typeof value !== 'object') return;
+  if (type.kind === 'unmarshaler') {
+    const as = type.decodeAs(value);
+    if (as && typeof as !== 'string') fillGoZeroValues(value, as);
+  } else if (type.kind === 'slice' && Array.isArray(value)) {
+    value.forEach((item, i) => {
+      if (item === null) value[i] = zeroValue(type.elem);
+      else fillGoZeroValues(item, type.elem);
+    });
+  } else if (type.kind === 'map') {
+    const map = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(map)) {
+      if (v === null) map[k] = zeroValue(type.value);
+      else fillGoZeroValues(v, type.value);
+    }
+  } else if (type.kind === 'struct') {
+    const fields = fieldsOf(type);
+    const struct = value as Record<string, unknown>;
+    for (const [k, fieldType] of Object.entries(fields)) {
+      if (struct[k] === null) delete struct[k];
+      else fillGoZeroValues(struct[k], fieldType);
+    }
+  }
+}
+
+/** Decodes a JSON object into a Go struct type in place (the nulls as Go leaves them); the decoder's error instead when it does not fit. */
+export function goDecode(obj: object, type: GoStructType): string | undefined {
+  const err = goDecodeError(obj, type);
+  if (!err) fillGoZeroValues(obj, type);
+  return err;
+}

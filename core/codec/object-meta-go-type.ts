@@ -1,0 +1,48 @@
+import { goTypes as t, type GoStructType, type GoType } from './go-json-decoding.js';
+
+/** metav1.Time: a string (null leaves it unset), decoded by its own UnmarshalJSON. */
+export const goTime = t.unmarshaler('v1.Time', () => t.string());
+
+/** k8s.io/apimachinery meta/v1 ObjectMeta, the `metadata` of every built-in kind. */
+export const objectMetaGoType: GoStructType = t.struct('v1.ObjectMeta', {
+  name: t.string(),
+  generateName: t.string(),
+  namespace: t.string(),
+  selfLink: t.string(),
+  uid: t.string('types.UID'),
+  resourceVersion: t.string(),
+  generation: t.int64,
+  creationTimestamp: goTime,
+  deletionTimestamp: goTime,
+  deletionGracePeriodSeconds: t.int64,
+  labels: t.map(t.string()),
+  annotations: t.map(t.string()),
+  ownerReferences: t.slice(
+    t.struct('v1.OwnerReference', {
+      apiVersion: t.string(),
+      kind: t.string(),
+      name: t.string(),
+      uid: t.string('types.UID'),
+      controller: t.bool,
+      blockOwnerDeletion: t.bool,
+    }),
+  ),
+  finalizers: t.slice(t.string()),
+  managedFields: t.slice(
+    t.struct('v1.ManagedFieldsEntry', {
+      manager: t.string(),
+      operation: t.string('v1.ManagedFieldsOperationType'),
+      apiVersion: t.string(),
+      time: goTime,
+      fieldsType: t.string(),
+      fieldsV1: t.json('v1.FieldsV1'),
+      subresource: t.string(),
+    }),
+  ),
+});
+
+/** meta/v1 LabelSelector. */
+export const labelSelectorGoType: GoType = t.struct('v1.LabelSelector', {
+  matchLabels: t.map(t.string()),
+  matchExpressions: t.slice(t.struct('v1.LabelSelectorRequirement', { key: t.string(), operator: t.string('v1.LabelSelectorOperator'), values: t.slice(t.string()) })),
+});

@@ -1,0 +1,100 @@
+/**
+ * A seeded fuzz run over the other built-in kinds (Namespaces, ValidatingAdmissionPolicies and their bindings, webhook
+ * configurations): mutated bodies and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
+ */
+import test from 'ava';
+import { useTestServer } from '../helpers/test-server.js';
+import { expect2xxOr4xx, mutate, random } from '../helpers/fuzz.js';
+
+const server = useTestServer({ storage: 'memory' });
+const group = 'admissionregistration.k8s.io';
+const apiVersion = `${group}/v1`;
+
+const rules = () => [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['widgets'], scope: '*' }];
+const selector = () => ({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] });
+const matchResources = () => ({ namespaceSelector: selector(), objectSelector: selector(), resourceRules: rules(), excludeResourceRules: rules(), matchPolicy: 'Equivalent' });
+
+/** A valid body of each kind, by collection path. */
+const kinds: Record<string, (name: string) => any> = {
+  '/api/v1/namespaces': (name) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { a: 'b' }, annotations: { c: 'd' }, finalizers: ['example.com/x'], ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }] },
+    spec: { finalizers: ['kubernetes'] },
+  }),
+  [`/apis/${apiVersion}/validatingadmissionpolicies`]: (name) => ({
+    apiVersion,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      failurePolicy: 'Fail',
+      matchConstraints: matchResources(),
+      validations: [{ expression: 'object.spec.x > 1', message: 'm', reason: 'Invalid', messageExpression: "'x'" }],
+      auditAnnotations: [{ key: 'k', valueExpression: "'v'" }],
+      matchConditions: [{ name: 'c', expression: 'true' }],
+      variables: [{ name: 'v', expression: '1' }],
+    },
+  }),
+  [`/apis/${apiVersion}/validatingadmissionpolicybindings`]: (name) => ({
+    apiVersion,
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: { policyName: 'p', paramRef: { name: 'x', namespace: 'default', parameterNotFoundAction: 'Deny' }, matchResources: matchResources(), validationActions: ['Deny', 'Audit'] },
+  }),
+  [`/apis/${apiVersion}/validatingwebhookconfigurations`]: (name) => ({
+    apiVersion,
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: 'a.b.c',
+        clientConfig: { url: 'https://x.example.com/p', caBundle: 'YWJj' },
+        rules: rules(),
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        timeoutSeconds: 5,
+        namespaceSelector: selector(),
+        matchConditions: [{ name: 'c', expression: 'true' }],
+      },
+    ],
+  }),
+  [`/apis/${apiVersion}/mutatingwebhookconfigurations`]: (name) => ({
+    apiVersion,
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: 'a.b.c',
+        clientConfig: { service: { namespace: 'default', name: 's', path: '/p', port: 443 } },
+        rules: rules(),
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        reinvocationPolicy: 'Never',
+      },
+    ],
+  }),
+};
+
+const count = async (path: string) => (await server.request('GET', path)).body.items.length as number;
+
+for (const [path, valid] of Object.entries(kinds)) {
+  test(`mutated bodies and merge patches of ${path} are answered 2xx or 4xx, and a refused create stores nothing`, async (t) => {
+    const next = random(path.length);
+    for (let i = 0; i < 80; i++) {
+      const body = valid(`fuzz-${i}`);
+      mutate(next, body);
+      const before = await count(path);
+      const res = await server.request('POST', path, { body });
+      expect2xxOr4xx(t, res, `create ${JSON.stringify(body)}`);
+      if (res.status >= 300) {
+        t.is(await count(path), before, `refused create was stored: ${JSON.stringify(body)}`);
+        continue;
+      }
+      const patch = valid(res.body.metadata.name);
+      mutate(next, patch);
+      const patched = await server.request('PATCH', `${path}/${res.body.metadata.name}`, { body: patch, contentType: 'application/merge-patch+json' });
+      expect2xxOr4xx(t, patched, `patch ${JSON.stringify(patch)}`);
+    }
+  });
+}
