@@ -3,40 +3,10 @@
 import test from 'ava';
 import { stringify } from 'yaml';
 import { describe, tempFile, useKapi } from '../helpers/kapi-process.js';
+import { gadgetsCrd } from '../helpers/gadgets-crd.js';
 
 const kapi = useKapi();
 
-const gadgetsCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.example.org' },
-  spec: {
-    group: 'example.org',
-    scope: 'Namespaced',
-    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { replicas: { type: 'integer', maximum: 20 }, color: { type: 'string' } },
-                'x-kubernetes-validations': [{ rule: 'self.replicas <= 10', message: 'at most 10 replicas' }],
-              },
-              status: { type: 'object', properties: { replicas: { type: 'integer' } } },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
 
 const gadget = (name: string, replicas: number) => ({ apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name, namespace: 'default' }, spec: { replicas } });
 

@@ -5,40 +5,10 @@
 import test from 'ava';
 import { errors, Tokens, type AdmissionAttributes, type AdmissionPlugin, type Module } from '../../index.js';
 import { expectStatus, installCrd, suffix, useTestServer } from '../helpers/test-server.js';
+import { gadgetsCrd } from '../helpers/gadgets-crd.js';
 
 const base = '/apis/example.org/v1/namespaces/default/gadgets';
 
-const gadgetsCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.example.org' },
-  spec: {
-    group: 'example.org',
-    scope: 'Namespaced',
-    names: { plural: 'gadgets', kind: 'Gadget' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { replicas: { type: 'integer', maximum: 20 }, size: { type: 'string' } },
-                'x-kubernetes-validations': [{ rule: '!has(self.replicas) || self.replicas <= 10', message: 'at most 10 replicas' }],
-              },
-              status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
 
 /** What admission saw of writes through /scale: `<phase> <kind> <object kind> <replicas> <old replicas>`. */
 const seen: string[] = [];
