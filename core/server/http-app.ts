@@ -106,7 +106,7 @@ function renderErrors(codecs: CodecSet) {
     try {
       await next();
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : unexpected(err);
+      const apiError = err instanceof ApiError ? err : unexpected(err, ctx.response.get('Audit-Id'));
       if (ctx.respond === false && ctx.res.headersSent) {
         ctx.res.end();
         return;
@@ -133,11 +133,15 @@ function encodeStatus(codec: Codec | undefined, apiError: ApiError): { body: str
   return { body: JSON.stringify(apiError.status), contentType: jsonMediaType };
 }
 
-function unexpected(err: unknown): ApiError {
+/**
+ * An error that is no ApiError is a bug in kapi: a 500 whose message names the request's Audit-Id, under which the
+ * error is logged, and never the JavaScript error's own text (`x.find is not a function` tells a client nothing).
+ * A SyntaxError from parsing input the codecs did not wrap stays a 400.
+ */
+function unexpected(err: unknown, auditId: string): ApiError {
   if (err instanceof SyntaxError) return errors.badRequest(err.message);
-  if (err instanceof RangeError) return errors.badRequest(`the object provided is unrecognized or malformed: ${err.message}`);
-  console.error('kapi: internal error:', err);
-  return errors.internal(err instanceof Error ? err.message : String(err));
+  console.error(`kapi: internal error (Audit-Id ${auditId}):`, err);
+  return errors.internal(`unexpected error in kapi, logged with Audit-Id ${auditId}`);
 }
 
 /** Clients that hang up mid-response (watch closed, load generator stopped) are normal, not errors to log. */
