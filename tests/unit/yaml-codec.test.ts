@@ -101,12 +101,18 @@ test('syntax errors name the line', (t) => {
 });
 
 test('JSON text decodes as JSON (the fast path), and YAML reads the core schema', (t) => {
-  const json = '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"x","__proto__":{"polluted":true}},"spec":{"n":1e3,"s":"yes"}}';
+  const json = '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"x"},"spec":{"n":1e3,"s":"yes"}}';
   t.deepEqual(decode(json), JSON.parse(json));
-  t.is(({} as any).polluted, undefined);
   t.deepEqual(decode('a: yes\nb: 0o14\nc: 0x1F\nd: ~\ne: "12"\nf: 1.5\ng: true\nh: 2024-01-02'), { a: 'yes', b: 12, c: 31, d: null, e: '12', f: 1.5, g: true, h: '2024-01-02' });
-  t.deepEqual(decode('__proto__: {polluted: true}'), JSON.parse('{"__proto__":{"polluted":true}}'));
+});
+
+test('a "__proto__" key is read as data by the codec, never as a prototype, and refused by the body decoder', (t) => {
+  const json = '{"metadata":{"name":"x","__proto__":{"polluted":true}}}';
+  t.deepEqual(codec.decode(Buffer.from(json)), JSON.parse(json));
+  t.deepEqual(codec.decode(Buffer.from('__proto__: {polluted: true}')), JSON.parse('{"__proto__":{"polluted":true}}'));
   t.is(({} as any).polluted, undefined);
+  t.regex(refused(t, json, 'JSON'), /the field name "__proto__" is not supported/);
+  t.regex(refused(t, '__proto__: {polluted: true}', 'YAML'), /the field name "__proto__" is not supported/);
 });
 
 
