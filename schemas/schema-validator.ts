@@ -9,11 +9,11 @@ import { effectiveFormat, formatValidator } from './string-formats.js';
 import { openAPIMessage, toCause, type SchemaCause } from './validation-errors.js';
 import {
   addKubeKeywords,
+  collectFindings,
   errorKey,
   errorSteps,
   type ArrayRule,
   type CompositeRule,
-  type KapiError,
   type NumberRule,
   type ObjectRule,
   type SizeRule,
@@ -105,8 +105,6 @@ export function toAjvSchema(s: JSONSchemaProps, isResourceRoot = false): AjvSche
   return out;
 }
 
-type AjvValidate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
-
 function newAjv(): InstanceType<typeof Ajv> {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, meta: false, messages: false, ownProperties: true, code: { optimize: false } });
   addKubeKeywords(ajv);
@@ -119,10 +117,10 @@ export type SchemaValidator = (value: unknown, basePath?: string) => SchemaCause
 /** Compiles a schema (a resource root when `isResourceRoot`) into a validator. */
 export function compileValidator(schema: JSONSchemaProps, isResourceRoot: boolean): SchemaValidator {
   // one ajv instance per compiled schema, so that nothing outlives the schema (ajv caches what it compiles)
-  const validate = newAjv().compile(toAjvSchema(schema, isResourceRoot)) as AjvValidate;
+  const validate = newAjv().compile(toAjvSchema(schema, isResourceRoot));
   return (value, basePath = '') => {
-    if (validate(value)) return [];
-    const errors = ((validate.errors ?? []) as KapiError[]).filter((e) => e.keyword !== 'if' && e.params && 'v' in e.params);
+    const errors = collectFindings(validate, value);
+    if (errors.length === 0) return [];
     const keyed = errors.map((e) => ({ e, key: errorKey(e) })).sort((a, b) => compareKeys(a.key, b.key));
     const seen = new Set<string>();
     const causes: SchemaCause[] = [];
