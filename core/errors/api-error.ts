@@ -1,6 +1,7 @@
 import type { Status, StatusCause, StatusDetails } from './status.js';
 export type { Status, StatusCause, StatusDetails } from './status.js';
 import { StatusReason } from './status.js';
+import { boundedCauses, shortText } from './bounded-list.js';
 
 /** The one error type of kapi: thrown from any layer, rendered once as a `Status` at the HTTP edge. */
 export class ApiError extends Error {
@@ -101,15 +102,16 @@ export const errors = {
   unsupportedMediaType(accepted: string[]): ApiError {
     return new ApiError(415, StatusReason.UnsupportedMediaType, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
   },
-  /** 422 with one cause per violation; message as kube-apiserver builds it. */
+  /** 422 with one cause per violation; message as kube-apiserver builds it, within kapi's bounds (bounded-list.ts). */
   invalid(q: Qualified & { kind: string }, causes: StatusCause[]): ApiError {
-    const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
+    const listed = boundedCauses(causes);
+    const list = listed.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
-    const name = q.name ?? '';
+    const name = shortText(q.name ?? '');
     return new ApiError(422, StatusReason.Invalid, `${q.kind}${q.group ? '.' + q.group : ''} "${name}" is invalid: ${summary}`, {
       ...details(q, q.kind),
       name,
-      causes,
+      causes: listed,
     });
   },
   tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
