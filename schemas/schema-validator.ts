@@ -10,8 +10,6 @@ import { openAPIMessage, toCause, type SchemaCause } from './validation-errors.j
 import {
   addKubeKeywords,
   collectFindings,
-  errorKey,
-  errorSteps,
   type ArrayRule,
   type CompositeRule,
   type NumberRule,
@@ -20,7 +18,7 @@ import {
   type StringRule,
   type TypeRule,
 } from './validation-keywords.js';
-import { compareKeys, validatorName } from './violation-order.js';
+import { compareKeys, pathSteps, stepsKey, validatorName } from './violation-order.js';
 
 const Ajv = AjvModule.default;
 
@@ -121,11 +119,16 @@ export function compileValidator(schema: JSONSchemaProps, isResourceRoot: boolea
   return (value, basePath = '') => {
     const errors = collectFindings(validate, value);
     if (errors.length === 0) return [];
-    const keyed = errors.map((e) => ({ e, key: errorKey(e) })).sort((a, b) => compareKeys(a.key, b.key));
+    // each error's path is read once, for its order key and its name (errorKey and errorSteps in one)
+    const keyed = errors.map((e) => {
+      const steps = pathSteps(e.schemaPath, e.instancePath);
+      return { e, steps, key: [...stepsKey(steps), ...e.params.k] };
+    });
+    keyed.sort((a, b) => compareKeys(a.key, b.key));
     const seen = new Set<string>();
     const causes: SchemaCause[] = [];
-    for (const { e } of keyed) {
-      const name = validatorName(errorSteps(e));
+    for (const { e, steps } of keyed) {
+      const name = validatorName(e.params.steps ? [...steps, ...e.params.steps] : steps);
       const text = openAPIMessage(e.params.v, name);
       if (seen.has(text)) continue; // kube-openapi reports a message once
       seen.add(text);
