@@ -323,7 +323,7 @@ export function addKubeKeywords(ajv: Ajv): void {
         not: rule.not ? compile(rule.not) : undefined,
       };
       return (data: unknown, cxt?: DataValidationCxt) => {
-        findings?.push(...compositeErrors(data, schemaPath, cxt?.instancePath ?? '', branches));
+        for (const e of compositeErrors(data, schemaPath, cxt?.instancePath ?? '', branches)) findings?.push(e);
         return true;
       };
     },

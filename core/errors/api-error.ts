@@ -142,6 +142,14 @@ export const errors = {
   },
 };
 
+/**
+ * Appends causes to a list. A list of causes can be as long as a body allows (one per bad item), and spreading more
+ * than about 120,000 items into `push(...)` overflows the stack.
+ */
+export function appendCauses(causes: StatusCause[], more: readonly StatusCause[]): void {
+  for (const c of more) causes.push(c);
+}
+
 /** Field-error helpers that produce Kubernetes' `field.Error` texts. */
 export const fieldErrors = {
   required(field: string, detail = ''): StatusCause {
