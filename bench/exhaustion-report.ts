@@ -6,8 +6,8 @@ import type { Verdict } from './report.js';
 export const exhaustionMethod =
   'Exhaustion: each case in a fresh kapi process (SQLite): a large list as YAML and JSON while /readyz is probed every 10 ms on its own ' +
   'connection (the longest probe is how long the list held the event loop; the idle server\'s longest probe is the baseline); a widget with ' +
-  '16,000 unknown fields under fieldValidation=Warn against a valid body of the same size; a ValidatingAdmissionPolicy with 100,000 bad ' +
-  'apiGroups; 200 merge patches of a 2.9 MiB string (server RSS before and after); 200 TLS connections sending nothing, counted closed after 34 s.';
+  '16,000 unknown fields under fieldValidation=Warn against a valid body of the same size; a ValidatingAdmissionPolicy with 100,000 empty ' +
+  'resources; 200 merge patches of a 2.9 MiB string (server RSS before and after); 200 TLS connections sending nothing, counted closed after 34 s.';
 
 export function exhaustionVerdicts(r: ExhaustionResults): Verdict[] {
   const t = targets;
@@ -67,7 +67,7 @@ export function formatExhaustion(r: ExhaustionResults): string[] {
     ),
     `    ${r.warnings.unknownFields} unknown fields (${(r.warnings.bodyBytes / 1024).toFixed(0)} KiB): HTTP ${r.warnings.status} in ${r.warnings.ms.toFixed(0)} ms ` +
       `(valid body of that size: ${r.warnings.baselineMs.toFixed(0)} ms), ${r.warnings.headerBytes} bytes of Warning headers`,
-    `    VAP with ${r.validationError.items} bad apiGroups (${(r.validationError.bodyBytes / 1024).toFixed(0)} KiB): HTTP ${r.validationError.status} in ` +
+    `    VAP with ${r.validationError.items} empty resources (${(r.validationError.bodyBytes / 1024).toFixed(0)} KiB): HTTP ${r.validationError.status} in ` +
       `${r.validationError.ms.toFixed(0)} ms, Status ${r.validationError.statusBytes} bytes`,
     `    ${r.bigWrites.writes} patches of ${(r.bigWrites.valueBytes / 2 ** 20).toFixed(1)} MiB: RSS ${r.bigWrites.rssBeforeMiB.toFixed(0)} → ${r.bigWrites.rssAfterMiB.toFixed(0)} MiB`,
     `    ${r.idleTls.connections} silent TLS connections: ${r.idleTls.closed} closed after ${r.idleTls.waitedMs / 1000} s`,

@@ -9,18 +9,16 @@ import { effectiveFormat, formatValidator } from './string-formats.js';
 import { openAPIMessage, toCause, type SchemaCause } from './validation-errors.js';
 import {
   addKubeKeywords,
-  errorKey,
-  errorSteps,
+  collectFindings,
   type ArrayRule,
   type CompositeRule,
-  type KapiError,
   type NumberRule,
   type ObjectRule,
   type SizeRule,
   type StringRule,
   type TypeRule,
 } from './validation-keywords.js';
-import { compareKeys, validatorName } from './violation-order.js';
+import { compareKeys, pathSteps, stepsKey, validatorName } from './violation-order.js';
 
 const Ajv = AjvModule.default;
 
@@ -105,8 +103,6 @@ export function toAjvSchema(s: JSONSchemaProps, isResourceRoot = false): AjvSche
   return out;
 }
 
-type AjvValidate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
-
 function newAjv(): InstanceType<typeof Ajv> {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, meta: false, messages: false, ownProperties: true, code: { optimize: false } });
   addKubeKeywords(ajv);
@@ -119,15 +115,20 @@ export type SchemaValidator = (value: unknown, basePath?: string) => SchemaCause
 /** Compiles a schema (a resource root when `isResourceRoot`) into a validator. */
 export function compileValidator(schema: JSONSchemaProps, isResourceRoot: boolean): SchemaValidator {
   // one ajv instance per compiled schema, so that nothing outlives the schema (ajv caches what it compiles)
-  const validate = newAjv().compile(toAjvSchema(schema, isResourceRoot)) as AjvValidate;
+  const validate = newAjv().compile(toAjvSchema(schema, isResourceRoot));
   return (value, basePath = '') => {
-    if (validate(value)) return [];
-    const errors = ((validate.errors ?? []) as KapiError[]).filter((e) => e.keyword !== 'if' && e.params && 'v' in e.params);
-    const keyed = errors.map((e) => ({ e, key: errorKey(e) })).sort((a, b) => compareKeys(a.key, b.key));
+    const errors = collectFindings(validate, value);
+    if (errors.length === 0) return [];
+    // each error's path is read once, for its order key and its name (errorKey and errorSteps in one)
+    const keyed = errors.map((e) => {
+      const steps = pathSteps(e.schemaPath, e.instancePath);
+      return { e, steps, key: [...stepsKey(steps), ...e.params.k] };
+    });
+    keyed.sort((a, b) => compareKeys(a.key, b.key));
     const seen = new Set<string>();
     const causes: SchemaCause[] = [];
-    for (const { e } of keyed) {
-      const name = validatorName(errorSteps(e));
+    for (const { e, steps } of keyed) {
+      const name = validatorName(e.params.steps ? [...steps, ...e.params.steps] : steps);
       const text = openAPIMessage(e.params.v, name);
       if (seen.has(text)) continue; // kube-openapi reports a message once
       seen.add(text);

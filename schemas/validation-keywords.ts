@@ -242,8 +242,9 @@ export function checkObject(data: Record<string, unknown>, rule: ObjectRule): Ke
   return out;
 }
 
-function findingError(keyword: string, cxt: DataValidationCxt | undefined, f: KeywordFinding): KapiError {
-  return { keyword, instancePath: cxt?.instancePath ?? '', schemaPath: '', params: f };
+/** A finding as an ajv error object, with the paths ajv would have given it. */
+function findingError(keyword: string, schemaPath: string, instancePath: string, f: KeywordFinding): KapiError {
+  return { keyword, instancePath, schemaPath, params: f };
 }
 
 /** The order key of an error relative to the value its validator started from. */
@@ -256,76 +257,99 @@ export function errorSteps(e: KapiError): PathStep[] {
   return [...pathSteps(e.schemaPath, e.instancePath), ...(e.params.steps ?? [])];
 }
 
-type Validate = ((data: unknown, cxt?: DataValidationCxt) => boolean) & { errors?: ErrorObject[] };
+/** A compiled ajv validator, called for the findings it leaves in the sink. */
+type Validate = (data: unknown) => unknown;
+
+/**
+ * The findings of the validator run in progress. The keywords report here and always pass, rather than return ajv
+ * errors: ajv appends a keyword's errors by concatenating arrays, which costs quadratic time in the number of errors
+ * (100,000 bad items took minutes).
+ */
+let findings: KapiError[] | undefined;
+
+/** Runs an ajv validator compiled with the keywords below and returns what they found (none when valid). */
+export function collectFindings(validate: Validate, data: unknown): KapiError[] {
+  const outer = findings;
+  const found: KapiError[] = [];
+  findings = found;
+  try {
+    validate(data);
+  } finally {
+    findings = outer;
+  }
+  return found;
+}
 
 /** Registers the kube-openapi keywords (x-kapi-*) on an ajv instance. */
 export function addKubeKeywords(ajv: Ajv): void {
-  const simple = <R>(keyword: string, check: (data: unknown, rule: R) => KeywordFinding[]): void => {
-    const validate = function (rule: R, data: unknown, _parent?: object, cxt?: DataValidationCxt): boolean {
-      const findings = check(data, rule);
-      if (findings.length === 0) return true;
-      validate.errors = findings.map((f) => findingError(keyword, cxt, f));
-      return false;
-    } as ((rule: R, data: unknown, parent?: object, cxt?: DataValidationCxt) => boolean) & { errors?: KapiError[] };
-    ajv.addKeyword({ keyword, schemaType: 'object', errors: true, validate: validate as never });
+  const keyword = <R>(name: string, check: (data: unknown, rule: R) => KeywordFinding[]): void => {
+    ajv.addKeyword({
+      keyword: name,
+      schemaType: 'object',
+      errors: false,
+      valid: true,
+      compile(rule: R, _parent, it) {
+        const schemaPath = `${it.errSchemaPath}/${name}`;
+        return (data: unknown, cxt?: DataValidationCxt) => {
+          for (const f of check(data, rule)) findings?.push(findingError(name, schemaPath, cxt?.instancePath ?? '', f));
+          return true;
+        };
+      },
+    });
   };
   const one = (k: OrderKey, v: SchemaViolation | undefined): KeywordFinding[] => (v ? [{ k, v }] : []);
 
-  simple<TypeRule>('x-kapi-type', (data, rule) => one([RANK.type], checkType(data, rule)));
-  simple<StringRule>('x-kapi-string', (data, rule) => (typeof data === 'string' ? one([RANK.string], checkString(data, rule)) : []));
-  simple<{ format: string }>('x-kapi-format', (data, rule) => (typeof data === 'string' ? one([RANK.format], checkFormat(data, rule.format)) : []));
-  simple<NumberRule>('x-kapi-number', (data, rule) => (typeof data === 'number' ? checkNumber(data, rule) : []));
-  simple<ArrayRule>('x-kapi-array', (data, rule) => (Array.isArray(data) ? checkArray(data, rule) : []));
-  simple<{ values: unknown[] }>('x-kapi-enum', (data, rule) => one([RANK.enum], checkEnum(data, rule.values)));
-  simple<SizeRule>('x-kapi-size', (data, rule) => (isObject(data) ? one([RANK.object, OBJECT.size], checkSize(data, rule)) : []));
-  simple<ObjectRule>('x-kapi-object', (data, rule) => (isObject(data) ? checkObject(data, rule) : []));
+  keyword<TypeRule>('x-kapi-type', (data, rule) => one([RANK.type], checkType(data, rule)));
+  keyword<StringRule>('x-kapi-string', (data, rule) => (typeof data === 'string' ? one([RANK.string], checkString(data, rule)) : []));
+  keyword<{ format: string }>('x-kapi-format', (data, rule) => (typeof data === 'string' ? one([RANK.format], checkFormat(data, rule.format)) : []));
+  keyword<NumberRule>('x-kapi-number', (data, rule) => (typeof data === 'number' ? checkNumber(data, rule) : []));
+  keyword<ArrayRule>('x-kapi-array', (data, rule) => (Array.isArray(data) ? checkArray(data, rule) : []));
+  keyword<{ values: unknown[] }>('x-kapi-enum', (data, rule) => one([RANK.enum], checkEnum(data, rule.values)));
+  keyword<SizeRule>('x-kapi-size', (data, rule) => (isObject(data) ? one([RANK.object, OBJECT.size], checkSize(data, rule)) : []));
+  keyword<ObjectRule>('x-kapi-object', (data, rule) => (isObject(data) ? checkObject(data, rule) : []));
 
   ajv.addKeyword({
     keyword: 'x-kapi-composite',
     schemaType: 'object',
-    errors: true,
+    errors: false,
+    valid: true,
     compile(rule: CompositeRule, _parent, it) {
+      const schemaPath = `${it.errSchemaPath}/x-kapi-composite`;
       const compile = (s: object): Validate => it.self.compile(s) as Validate;
-      const anyOf = (rule.anyOf ?? []).map(compile);
-      const oneOf = (rule.oneOf ?? []).map(compile);
-      const allOf = (rule.allOf ?? []).map(compile);
-      const not = rule.not ? compile(rule.not) : undefined;
-      const validate: Validate = (data, cxt) => {
-        const errs = compositeErrors(data, cxt?.instancePath ?? '', anyOf, oneOf, allOf, not);
-        validate.errors = errs;
-        return errs.length === 0;
+      const branches = {
+        anyOf: (rule.anyOf ?? []).map(compile),
+        oneOf: (rule.oneOf ?? []).map(compile),
+        allOf: (rule.allOf ?? []).map(compile),
+        not: rule.not ? compile(rule.not) : undefined,
       };
-      return validate;
+      return (data: unknown, cxt?: DataValidationCxt) => {
+        for (const e of compositeErrors(data, schemaPath, cxt?.instancePath ?? '', branches)) findings?.push(e);
+        return true;
+      };
     },
   });
 }
 
-/** The errors of one sub-schema run, relative to the value (the min/max properties gate's own "if" is dropped). */
-function run(v: Validate, data: unknown): KapiError[] {
-  if (v(data)) return [];
-  return ((v.errors ?? []) as KapiError[]).filter((e) => e.keyword !== 'if');
+interface CompositeBranches {
+  anyOf: Validate[];
+  oneOf: Validate[];
+  allOf: Validate[];
+  not: Validate | undefined;
 }
 
 /** schemaPropsValidator: anyOf, oneOf, allOf, not; skipped for null values. */
-function compositeErrors(
-  data: unknown,
-  instancePath: string,
-  anyOf: Validate[],
-  oneOf: Validate[],
-  allOf: Validate[],
-  not: Validate | undefined,
-): KapiError[] {
+function compositeErrors(data: unknown, schemaPath: string, instancePath: string, { anyOf, oneOf, allOf, not }: CompositeBranches): KapiError[] {
   if (data === null || data === undefined) return [];
   const out: KapiError[] = [];
   const own = (k: OrderKey, v: SchemaViolation): void => {
-    out.push(findingError('x-kapi-composite', { instancePath } as DataValidationCxt, { k: [RANK.composite, ...k], v }));
+    out.push(findingError('x-kapi-composite', schemaPath, instancePath, { k: [RANK.composite, ...k], v }));
   };
   const lift = (errs: KapiError[], prefix: OrderKey): void => {
     for (const e of errs) {
       out.push({
         keyword: 'x-kapi-composite',
         instancePath: instancePath + e.instancePath,
-        schemaPath: '',
+        schemaPath,
         params: { k: [RANK.composite, ...prefix, ...errorKey(e)], v: e.params.v, steps: errorSteps(e) },
       });
     }
@@ -336,7 +360,7 @@ function compositeErrors(
     let best: KapiError[] | undefined;
     let ok = false;
     for (const v of anyOf) {
-      const errs = run(v, data);
+      const errs = collectFindings(v, data);
       if (errs.length === 0) {
         ok = true;
         break;
@@ -352,7 +376,7 @@ function compositeErrors(
     let best: KapiError[] | undefined;
     let validated = 0;
     for (const v of oneOf) {
-      const errs = run(v, data);
+      const errs = collectFindings(v, data);
       if (errs.length === 0) {
         validated++;
         best = undefined;
@@ -368,12 +392,12 @@ function compositeErrors(
   if (allOf.length) {
     let validated = 0;
     allOf.forEach((v, i) => {
-      const errs = run(v, data);
+      const errs = collectFindings(v, data);
       if (errs.length === 0) validated++;
       else lift(errs, [2, 0, i]);
     });
     if (validated !== allOf.length) own([2, 1], { t: 'allOf', detail: validated === 0 ? '. None validated' : '' });
   }
-  if (not && run(not, data).length === 0) own([3], { t: 'not' });
+  if (not && collectFindings(not, data).length === 0) own([3], { t: 'not' });
   return out;
 }

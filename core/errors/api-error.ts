@@ -1,6 +1,7 @@
 import type { Status, StatusCause, StatusDetails } from './status.js';
 export type { Status, StatusCause, StatusDetails } from './status.js';
 import { StatusReason } from './status.js';
+import { boundedCauses, shortText } from './bounded-list.js';
 
 /** The one error type of kapi: thrown from any layer, rendered once as a `Status` at the HTTP edge. */
 export class ApiError extends Error {
@@ -101,12 +102,13 @@ export const errors = {
   unsupportedMediaType(accepted: string[]): ApiError {
     return new ApiError(415, StatusReason.UnsupportedMediaType, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
   },
-  /** 422 with one cause per violation; message as kube-apiserver builds it. */
+  /** 422 with one cause per violation; message as kube-apiserver builds it, within kapi's bounds (bounded-list.ts). */
   invalid(q: Qualified & { kind: string }, causes: StatusCause[]): ApiError {
-    const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
+    const listed = boundedCauses(causes);
+    const list = listed.map((c) => (c.field ? `${c.field}: ${c.message}` : (c.message ?? '')));
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
-    const name = q.name ?? '';
-    const statusDetails: StatusDetails = { ...details(q, q.kind), name, causes };
+    const name = shortText(q.name ?? '');
+    const statusDetails: StatusDetails = { ...details(q, q.kind), name, causes: listed };
     // details.name and kind are omitempty in kube's StatusDetails: an options kind's "" name, or a patch whose result
     // does not decode (no kind, no name), leaves them out.
     if (!statusDetails.name) delete statusDetails.name;
@@ -140,6 +142,14 @@ export const errors = {
     );
   },
 };
+
+/**
+ * Appends causes to a list. A list of causes can be as long as a body allows (one per bad item), and spreading more
+ * than about 120,000 items into `push(...)` overflows the stack.
+ */
+export function appendCauses(causes: StatusCause[], more: readonly StatusCause[]): void {
+  for (const c of more) causes.push(c);
+}
 
 /** Field-error helpers that produce Kubernetes' `field.Error` texts. */
 export const fieldErrors = {

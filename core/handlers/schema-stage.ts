@@ -5,6 +5,7 @@ import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
 import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
+import { boundedTexts } from '../errors/bounded-list.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
 import type { KubeObject } from '../registry/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
@@ -23,10 +24,14 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
  * "spec.bogus", unknown field "spec.other"`); Warn returns one warning per field (`unknown field "spec.bogus"`);
  * Ignore drops them silently. Without a schema only metadata is checked.
  */
-/** Unknown or duplicate fields: kube's strict decoding error under Strict, warnings under Warn, nothing under Ignore. */
+/**
+ * Unknown or duplicate fields: kube's strict decoding error under Strict (listing them within kapi's bounds: the first
+ * 100, then `and N more errors`), warnings under Warn, nothing under Ignore.
+ */
 function fieldProblems(messages: string[], fieldValidation: FieldValidation, { kind, version }: { kind: string; version: string }): string[] {
   if (messages.length && fieldValidation === 'Strict') {
-    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${messages.join(', ')}`);
+    const listed = boundedTexts(messages).join(', ');
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${listed}`);
   }
   return fieldValidation === 'Warn' ? messages : [];
 }

@@ -1,5 +1,5 @@
 import type { WriteAttributes, WriteStage } from './write-pipeline.js';
-import { errors, type StatusCause } from '../errors/api-error.js';
+import { appendCauses, errors, type StatusCause } from '../errors/api-error.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { customResourceSchemaCauses } from './schema-stage.js';
 
@@ -15,8 +15,8 @@ export const validationStage: WriteStage = {
     const causes: StatusCause[] = oldObject
       ? validateObjectMetaUpdate(object.metadata ?? {}, oldObject.metadata ?? {}, opts)
       : validateObjectMetaCreate(object.metadata ?? {}, opts);
-    causes.push(...customResourceSchemaCauses(attrs));
-    causes.push(...(rt.strategy?.validate?.(object, oldObject, attrs.subresource) ?? []));
+    appendCauses(causes, customResourceSchemaCauses(attrs));
+    appendCauses(causes, rt.strategy?.validate?.(object, oldObject, attrs.subresource) ?? []);
     if (causes.length) {
       throw errors.invalid({ group: rt.group, resource: rt.names.plural, kind: rt.names.kind, name: object.metadata?.name ?? attrs.name }, causes);
     }

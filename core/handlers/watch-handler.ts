@@ -8,6 +8,7 @@ import { selectorFilter } from './read-options.js';
 import { parseListOptions, type ListOptions } from './list-options.js';
 import { cacheIsConsistent, waitForCache } from './cached-reads.js';
 import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
+import { sendHeaders } from '../server/header-bytes.js';
 
 /** kube-apiserver's default watch length is minRequestTimeout (1800s). */
 const defaultWatchSeconds = 1800;
@@ -44,7 +45,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
-  res.flushHeaders();
+  sendHeaders(res);
 
   await new Promise<void>((resolve) => {
     let done = false;

@@ -13,6 +13,7 @@ import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
 import type { Codec } from '../codec/codec.js';
 import { negotiateError } from '../codec/negotiation.js';
 import { standardResponseHeaders } from './response-headers.js';
+import { headerBytesAsLatin1 } from './header-bytes.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -28,7 +29,7 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-/** The koa application: kube's standard headers → response compression → error rendering → request info → authentication → authorization → routing. */
+/** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → authorization → routing. */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -42,6 +43,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   prefixes.sort((a, b) => b.path.length - a.path.length);
 
   app.use(standardResponseHeaders);
+  app.use(headerBytesAsLatin1); // after compression and error rendering have set the final body
   app.use(compressResponses); // outermost but for the headers, so error Status bodies are compressed by the same rule
   app.use(renderErrors(deps.codecs));
   app.use(async (ctx) => {

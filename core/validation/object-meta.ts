@@ -1,6 +1,6 @@
 import type { StatusCause } from '../errors/status.js';
 import type { ObjectMeta } from '../registry/resource-type.js';
-import { fieldErrors } from '../errors/api-error.js';
+import { appendCauses, fieldErrors } from '../errors/api-error.js';
 import { validateFinalizers } from './finalizers.js';
 import { validateAnnotations, validateLabels } from './labels.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from './names.js';
@@ -43,10 +43,10 @@ export function validateObjectMetaCreate(meta: ObjectMeta, opts: ObjectMetaValid
     causes.push(fieldErrors.forbidden('metadata.namespace', 'not allowed on this type'));
   }
   if ((meta.generation ?? 0) < 0) causes.push(fieldErrors.invalid('metadata.generation', meta.generation, 'must be greater than or equal to 0'));
-  causes.push(...validateLabels(meta.labels, 'metadata.labels'));
-  causes.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
-  causes.push(...validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
-  causes.push(...validateFinalizers(meta.finalizers, 'metadata.finalizers', opts.standardFinalizerNames));
+  appendCauses(causes, validateLabels(meta.labels, 'metadata.labels'));
+  appendCauses(causes, validateAnnotations(meta.annotations, 'metadata.annotations'));
+  appendCauses(causes, validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
+  appendCauses(causes, validateFinalizers(meta.finalizers, 'metadata.finalizers', opts.standardFinalizerNames));
   return causes;
 }
 

@@ -66,6 +66,14 @@ test.serial('unknown fields are refused under kubectl\'s default --validate=stri
   t.deepEqual(JSON.parse(spec.stdout || 'null'), { color: 'blue' }, 'pruned when not validated strictly');
 });
 
+test.serial('kubectl --validate=warn prints an unknown field named outside Latin-1 as kube sends it', async (t) => {
+  const file = tempFile('colour.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: colour\nspec:\n  color: blue\n  colour€: "red"\n');
+  const res = await kapi.kubectl(['-n', 'demo', 'create', '-f', file, '--validate=warn']);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'widget.example.com/colour created\n', describe(res));
+  t.is(res.stderr, 'Warning: unknown field "spec.colour€"\n', describe(res));
+});
+
 test.serial('an invalid name is Invalid', async (t) => {
   const res = await kapi.kubectl(['create', 'namespace', 'Not_Valid']);
   t.is(res.code, 1, describe(res));

@@ -51,6 +51,8 @@ export interface RequestOptions {
 export interface TestResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The header lines as received: name, value, name, value… (values as Node reads them: one Latin-1 char a byte). */
+  rawHeaders: string[];
   /** Parsed JSON when the response is JSON, else the text. */
   body: any;
   text: string;
@@ -137,7 +139,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseBody(res.headers, text), text });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: parseBody(res.headers, text), text });
         });
       });
       // The server may answer (e.g. 413) before it has read the whole body; a write error after that is expected.

@@ -3,7 +3,7 @@
  * rules with operations, and match conditions; with kube's field paths and texts. Label selectors are in
  * label-selector-validation.ts.
  */
-import { fieldErrors, type StatusCause } from '../../errors/api-error.js';
+import { appendCauses, fieldErrors, type StatusCause } from '../../errors/api-error.js';
 import { isQualifiedName } from '../../validation/names.js';
 import { goDuplicate, goInternal, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import type { WebhookRule } from './webhook-configuration-types.js';
@@ -85,7 +85,7 @@ export function validateRuleWithOperations(rule: WebhookRule, path: string): Sta
   versions.forEach((v, i) => {
     if (v === '') causes.push(fieldErrors.required(`${path}.apiVersions[${i}]`));
   });
-  causes.push(...validateResources(arr(rule.resources), `${path}.resources`));
+  appendCauses(causes, validateResources(arr(rule.resources), `${path}.resources`));
   // both kinds default a missing scope to '*' before validation
   if (rule.scope != null && !SCOPES.includes(rule.scope)) causes.push(goNotSupported(`${path}.scope`, str(rule.scope), SCOPES));
   return causes;

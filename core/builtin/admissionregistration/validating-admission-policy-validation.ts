@@ -5,7 +5,7 @@
  * the expressions after them.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { fieldErrors, type StatusCause } from '../../errors/api-error.js';
+import { appendCauses, fieldErrors, type StatusCause } from '../../errors/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../validation/names.js';
 import { goDuplicate, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import { validateLabelSelector } from './label-selector-validation.js';
@@ -64,11 +64,11 @@ function validateMatchResources(m: MatchResources | undefined, path: string): St
   if (m.matchPolicy === undefined) causes.push(fieldErrors.required(`${path}.matchPolicy`));
   else if (!MATCH_POLICIES.includes(m.matchPolicy)) causes.push(goNotSupported(`${path}.matchPolicy`, str(m.matchPolicy), MATCH_POLICIES));
   if (m.namespaceSelector === undefined) causes.push(fieldErrors.required(`${path}.namespaceSelector`));
-  else causes.push(...validateLabelSelector(m.namespaceSelector, `${path}.namespaceSelector`));
+  else appendCauses(causes, validateLabelSelector(m.namespaceSelector, `${path}.namespaceSelector`));
   if (m.objectSelector === undefined) causes.push(fieldErrors.required(`${path}.objectSelector`));
-  else causes.push(...validateLabelSelector(m.objectSelector, `${path}.objectSelector`));
-  arr(m.resourceRules).forEach((r, i) => causes.push(...validateNamedRuleWithOperations(r, `${path}.resourceRules[${i}]`)));
-  arr(m.excludeResourceRules).forEach((r, i) => causes.push(...validateNamedRuleWithOperations(r, `${path}.excludeResourceRules[${i}]`)));
+  else appendCauses(causes, validateLabelSelector(m.objectSelector, `${path}.objectSelector`));
+  arr(m.resourceRules).forEach((r, i) => appendCauses(causes, validateNamedRuleWithOperations(r, `${path}.resourceRules[${i}]`)));
+  arr(m.excludeResourceRules).forEach((r, i) => appendCauses(causes, validateNamedRuleWithOperations(r, `${path}.excludeResourceRules[${i}]`)));
   return causes;
 }
 
@@ -110,14 +110,14 @@ function validatePolicySpec(name: string, spec: ValidatingAdmissionPolicySpec, c
   const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined, hasVariables: variables.length > 0 });
   if (spec.failurePolicy === undefined) causes.push(fieldErrors.required(`${path}.failurePolicy`));
   else if (!FAILURE_POLICIES.includes(spec.failurePolicy)) causes.push(goNotSupported(`${path}.failurePolicy`, str(spec.failurePolicy), FAILURE_POLICIES));
-  if (spec.paramKind !== undefined) causes.push(...validateParamKind(spec.paramKind, `${path}.paramKind`));
+  if (spec.paramKind !== undefined) appendCauses(causes, validateParamKind(spec.paramKind, `${path}.paramKind`));
   if (spec.matchConstraints === undefined) causes.push(fieldErrors.required(`${path}.matchConstraints`));
   else {
-    causes.push(...validateMatchResources(spec.matchConstraints, `${path}.matchConstraints`));
+    appendCauses(causes, validateMatchResources(spec.matchConstraints, `${path}.matchConstraints`));
     // at least one resource rule gives the expressions type information
     if (!arr(spec.matchConstraints.resourceRules).length) causes.push(fieldErrors.required(`${path}.matchConstraints.resourceRules`));
   }
-  if (!ignoreMatchConditions) causes.push(...validateMatchConditions(arr(spec.matchConditions), (e) => compiler.matchCondition(e), `${path}.matchConditions`));
+  if (!ignoreMatchConditions) appendCauses(causes, validateMatchConditions(arr(spec.matchConditions), (e) => compiler.matchCondition(e), `${path}.matchConditions`));
   variables.forEach((v, i) => {
     const p = `${path}.variables[${i}]`;
     const vname = str(v.name);
@@ -207,7 +207,7 @@ function validateParamRef(pr: ParamRef | undefined, path: string): StatusCause[]
     if (pr.selector !== undefined) causes.push(fieldErrors.forbidden(`${path}.name`, 'name and selector are mutually exclusive'));
   }
   if (pr.selector !== undefined) {
-    causes.push(...validateLabelSelector(pr.selector, `${path}.selector`));
+    appendCauses(causes, validateLabelSelector(pr.selector, `${path}.selector`));
     if (name) causes.push(fieldErrors.forbidden(`${path}.selector`, 'name and selector are mutually exclusive'));
   }
   if (!name && pr.selector === undefined) causes.push(fieldErrors.required(path, 'one of name or selector must be specified'));
@@ -245,8 +245,8 @@ export function validateValidatingAdmissionPolicyBinding(binding: ValidatingAdmi
   const policyName = str(spec.policyName);
   if (!policyName) causes.push(fieldErrors.required('spec.policyName'));
   else for (const msg of isDNS1123Subdomain(policyName)) causes.push(goInvalid('spec.policyName', policyName, msg));
-  causes.push(...validateParamRef(spec.paramRef, 'spec.paramRef'));
-  causes.push(...validateMatchResources(spec.matchResources, 'spec.matchResouces'));
-  causes.push(...validateValidationActions(arr(spec.validationActions), 'spec.validationActions'));
+  appendCauses(causes, validateParamRef(spec.paramRef, 'spec.paramRef'));
+  appendCauses(causes, validateMatchResources(spec.matchResources, 'spec.matchResouces'));
+  appendCauses(causes, validateValidationActions(arr(spec.validationActions), 'spec.validationActions'));
   return causes;
 }

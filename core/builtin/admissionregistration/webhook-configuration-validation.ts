@@ -1,5 +1,5 @@
 import type { StatusCause } from '../../errors/api-error.js';
-import { fieldErrors } from '../../errors/api-error.js';
+import { appendCauses, fieldErrors } from '../../errors/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from './webhook-configuration-types.js';
 import { validateWebhookService, validateWebhookUrl } from '../../webhook/client-config-validation.js';
@@ -34,7 +34,7 @@ function fullyQualifiedName(field: string, name: string | undefined): StatusCaus
 
 function webhook(hook: AdmissionWebhook, mutating: boolean, opts: ValidationOptions, path: string): StatusCause[] {
   const causes = fullyQualifiedName(`${path}.name`, hook.name);
-  (hook.rules ?? []).forEach((r, i) => causes.push(...validateRuleWithOperations(r ?? {}, `${path}.rules[${i}]`)));
+  (hook.rules ?? []).forEach((r, i) => appendCauses(causes, validateRuleWithOperations(r ?? {}, `${path}.rules[${i}]`)));
   if (hook.failurePolicy != null && !failurePolicies.includes(hook.failurePolicy)) {
     causes.push(fieldErrors.notSupported(`${path}.failurePolicy`, hook.failurePolicy, failurePolicies));
   }
@@ -45,8 +45,8 @@ function webhook(hook: AdmissionWebhook, mutating: boolean, opts: ValidationOpti
   if (hook.timeoutSeconds != null && (hook.timeoutSeconds > 30 || hook.timeoutSeconds < 1)) {
     causes.push(fieldErrors.invalid(`${path}.timeoutSeconds`, hook.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
   }
-  causes.push(...validateLabelSelector(hook.namespaceSelector, `${path}.namespaceSelector`));
-  causes.push(...validateLabelSelector(hook.objectSelector, `${path}.objectSelector`));
+  appendCauses(causes, validateLabelSelector(hook.namespaceSelector, `${path}.namespaceSelector`));
+  appendCauses(causes, validateLabelSelector(hook.objectSelector, `${path}.objectSelector`));
   const reinvocation = (hook as MutatingWebhook).reinvocationPolicy;
   if (mutating && reinvocation != null && !reinvocationPolicies.includes(reinvocation)) {
     causes.push(fieldErrors.notSupported(`${path}.reinvocationPolicy`, reinvocation, reinvocationPolicies));
@@ -55,9 +55,9 @@ function webhook(hook: AdmissionWebhook, mutating: boolean, opts: ValidationOpti
   const hasUrl = cc.url != null;
   const hasService = cc.service != null;
   if (hasUrl === hasService) causes.push(fieldErrors.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
-  else if (hasUrl) causes.push(...validateWebhookUrl(cc.url!, `${path}.clientConfig.url`));
-  else causes.push(...validateWebhookService(cc.service!, `${path}.clientConfig.service`));
-  if (!opts.ignoreMatchConditions) causes.push(...validateMatchConditions(hook.matchConditions, opts.compileCondition, `${path}.matchConditions`));
+  else if (hasUrl) appendCauses(causes, validateWebhookUrl(cc.url!, `${path}.clientConfig.url`));
+  else appendCauses(causes, validateWebhookService(cc.service!, `${path}.clientConfig.service`));
+  if (!opts.ignoreMatchConditions) appendCauses(causes, validateMatchConditions(hook.matchConditions, opts.compileCondition, `${path}.matchConditions`));
   return causes;
 }
 
@@ -85,8 +85,8 @@ function validate(config: WebhookConfiguration, mutating: boolean, opts: Validat
   const names = new Set<string>();
   (config.webhooks ?? []).forEach((hook, i) => {
     const path = `webhooks[${i}]`;
-    causes.push(...webhook(hook, mutating, opts, path));
-    causes.push(...admissionReviewVersions(hook.admissionReviewVersions, opts.requireRecognizedAdmissionReviewVersion, `${path}.admissionReviewVersions`));
+    appendCauses(causes, webhook(hook, mutating, opts, path));
+    appendCauses(causes, admissionReviewVersions(hook.admissionReviewVersions, opts.requireRecognizedAdmissionReviewVersion, `${path}.admissionReviewVersions`));
     if (opts.requireUniqueWebhookNames && hook.name) {
       if (names.has(hook.name)) causes.push(fieldErrors.duplicate(`${path}.name`, hook.name));
       names.add(hook.name);
