@@ -180,7 +180,8 @@ test("an object beyond etcd's request size limit is refused with 413, and nothin
   t.is((await b.request('GET', widgetsPath(ns, 'huge'))).status, 404);
 });
 
-test('30 clients patching one object through A and B at once, without a resourceVersion, never get 409', async (t) => {
+// Serial: it loads both servers, which the timing of the consistent-read test below must not share.
+test.serial('30 clients patching one object through A and B at once, without a resourceVersion, never get 409', async (t) => {
   const ns = await createNamespace(a, 'etcd-patchers');
   await createWidget(a, ns, 'w1', { labels: {} });
   await b.waitFor(async () => (await b.request('GET', widgetsPath(ns, 'w1'))).status === 200);
