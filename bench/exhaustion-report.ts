@@ -4,7 +4,7 @@ import type { ExhaustionResults } from './exhaustion.js';
 import type { Verdict } from './report.js';
 
 export const exhaustionMethod =
-  'Exhaustion: each case in a fresh kapi process (SQLite): a large list as YAML and JSON while /readyz is probed every 10 ms on its own ' +
+  'Exhaustion: each case in a fresh kapi process (SQLite): a large list as YAML, JSON and CBOR while /readyz is probed every 10 ms on its own ' +
   'connection (the longest probe is how long the list held the event loop; the idle server\'s longest probe is the baseline); a widget with ' +
   '16,000 unknown fields under fieldValidation=Warn against a valid body of the same size; a ValidatingAdmissionPolicy with 100,000 empty ' +
   'resources; 200 merge patches of a 2.9 MiB string (server RSS before and after); 200 TLS connections sending nothing, counted closed after 34 s.';

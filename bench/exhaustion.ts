@@ -1,7 +1,7 @@
 /**
  * Exhaustion: what one hostile or careless client costs everyone else. Each measurement runs in a fresh kapi process
  * (SQLite storage) of its own:
- *   - a large list as YAML and as JSON (BENCH_EXHAUSTION_OBJECTS widgets, default 50,000): the list's time, and the
+ *   - a large list as YAML, JSON and CBOR (BENCH_EXHAUSTION_OBJECTS widgets, default 50,000): the list's time, and the
  *     longest a `/readyz` probe (sent every 10 ms on its own connection while the list is served) waits — how long
  *     the list holds the event loop; the baseline is the probe on the idle server;
  *   - a widget with 16,000 unknown fields under fieldValidation=Warn: answer time and Warning header bytes, against a
@@ -22,7 +22,7 @@ import { withServer } from './server-process.js';
 import { installWidgetsCrd, waitForWidgetsServed, widget, widgetsCollectionPath } from './widgets.js';
 
 export interface ListHold {
-  format: 'YAML' | 'JSON';
+  format: 'YAML' | 'JSON' | 'CBOR';
   listMs: number;
   bytes: number;
   /** The longest /readyz wait while the list was served, ms. */
@@ -51,7 +51,7 @@ export async function runExhaustion(ctx: BenchContext): Promise<ExhaustionResult
   };
   const client = (url: string) => httpsClient(url, ctx.caCertPem, ctx.token, 32);
 
-  ctx.log(`exhaustion: a list of ${objects} widgets as YAML and JSON, /readyz probed every ${probeEveryMs} ms`);
+  ctx.log(`exhaustion: a list of ${objects} widgets as YAML, JSON and CBOR, /readyz probed every ${probeEveryMs} ms`);
   const listed = await withServer('./kapi-server.js', await fresh('list'), async (url) => {
     const c = client(url);
     await installWidgetsCrd(c);
@@ -59,7 +59,7 @@ export async function runExhaustion(ctx: BenchContext): Promise<ExhaustionResult
     await fill(c, objects);
     const idleProbeMs = await probeWhile(url, ctx, () => new Promise((resolve) => setTimeout(resolve, 1000)));
     const lists: ListHold[] = [];
-    for (const [format, accept] of [['YAML', 'application/yaml'], ['JSON', 'application/json']] as const) {
+    for (const [format, accept] of [['YAML', 'application/yaml'], ['JSON', 'application/json'], ['CBOR', 'application/cbor']] as const) {
       let bytes = 0;
       let listMs = 0;
       const maxProbeMs = await probeWhile(url, ctx, async () => {
