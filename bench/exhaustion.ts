@@ -145,6 +145,7 @@ export async function runExhaustion(ctx: BenchContext): Promise<ExhaustionResult
     const sockets = Array.from({ length: connections }, () => {
       const s = connect({ host: hostname, port: Number(port), ca: ctx.caCertPem });
       s.on('error', () => undefined);
+      s.resume(); // read what the server sends (its 408) so that its close reaches us
       s.once('close', () => closed++);
       return s;
     });
