@@ -1,6 +1,6 @@
 /**
  * `npm run fuzz`: the seeded fuzzer of tests/fuzz/ against a kapi server in its own process (as `kapi serve` builds it),
- * 10,000 body cases per codec plus as many query strings and URL paths (FUZZ_CASES to change), seed FUZZ_SEED (printed;
+ * 10,000 body cases per codec (FUZZ_CASES) plus as many query strings and URL paths (FUZZ_OTHER_CASES), seed FUZZ_SEED (printed;
  * default: from the clock). Prints the cases, the answers by status code, the slowest answer, every 5xx, stall or
  * stored change with the request that caused it (grouped by cause), and the server's RSS before and after. Not in CI.
  */
@@ -16,6 +16,8 @@ import { withServer } from './server-process.js';
 
 const seed = Number(process.env['FUZZ_SEED'] ?? Date.now() % 2 ** 31);
 const perGroup = Number(process.env['FUZZ_CASES'] ?? 10_000);
+/** Query strings and URL paths (default: as many as bodies per codec). */
+const perOtherGroup = Number(process.env['FUZZ_OTHER_CASES'] ?? perGroup);
 const concurrency = Number(process.env['FUZZ_CONCURRENCY'] ?? 4);
 
 async function rssMiB(pid: number): Promise<number> {
@@ -45,8 +47,8 @@ try {
     const client = fuzzClient(url, pki.caCertPem, token, concurrency);
     await setUpFuzzTargets(client);
     const rssBefore = await rssMiB(server.pid);
-    const cases = Object.fromEntries([...codecNames, 'query', 'path'].map((g) => [g, perGroup]));
-    console.log(`fuzz: seed ${seed}, ${perGroup} cases per codec, ${perGroup} query strings, ${perGroup} paths, concurrency ${concurrency}`);
+    const cases = { ...Object.fromEntries(codecNames.map((g) => [g, perGroup])), query: perOtherGroup, path: perOtherGroup };
+    console.log(`fuzz: seed ${seed}, ${perGroup} cases per codec, ${perOtherGroup} query strings, ${perOtherGroup} paths, concurrency ${concurrency}`);
     const started = Date.now();
     const figures = await runFuzz(client, { seed, cases, concurrency, readyEvery: 500, ...(process.env['FUZZ_TRACE'] ? { trace: (name: string) => console.error(`start ${name}`) } : {}) }, (line) => console.log(`  ${line}`));
     const rssAfter = await rssMiB(server.pid);
@@ -61,7 +63,10 @@ try {
     console.log(`server RSS: ${rssBefore} MiB before, ${rssAfter} MiB after`);
     const fivexx = figures.findings.filter((f) => /^5\d\d/.test(f.problem)).length;
     console.log(`answers ≥ 500: ${fivexx}; answers over 2 s: ${figures.findings.filter((f) => f.problem.startsWith('answered')).length}; findings: ${figures.findings.length}`);
-    for (const [cause, list] of byCause(figures.findings)) console.log(`\n${list.length}× ${cause}\n  e.g. ${list[0]!.request.slice(0, 1200)}`);
+    for (const [cause, list] of byCause(figures.findings)) {
+      console.log(`\n${list.length}× ${cause}`);
+      for (const f of list.slice(0, 3)) console.log(`  - ${f.problem.slice(0, 300)}\n    ${f.request.slice(0, 800)}`);
+    }
     return figures.findings.length > 0;
   });
   process.exitCode = failed ? 1 : 0;

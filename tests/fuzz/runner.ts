@@ -181,7 +181,8 @@ export async function runFuzz(client: FuzzClient, plan: FuzzPlan, progress?: (li
           return;
         }
         targets.remember(kind, after);
-        if ((a.status < 200 || a.status > 299) && after.digest !== before.digest) figures.findings.push({ problem: `refused with ${a.status} yet the stored ${kind.name} changed`, request });
+        // Without an answer (status 0) the outcome is unknown: only a refusal must leave the target as it was.
+        if (a.status !== 0 && (a.status < 200 || a.status > 299) && after.digest !== before.digest) figures.findings.push({ problem: `refused with ${a.status} yet the stored ${kind.name} changed`, request });
       });
       return;
     }
@@ -189,7 +190,7 @@ export async function runFuzz(client: FuzzClient, plan: FuzzPlan, progress?: (li
     const request = describeCase(plan.seed, c, body);
     const a = await client.send({ method: c.method, path: c.path, contentType: c.contentType ?? contentTypes.json, body, stream: c.stream });
     record(c, a, request);
-    if (!c.creates) return;
+    if (!c.creates || a.status === 0) return;
     const { kind, name } = c.creates;
     if (a.status >= 200 && a.status <= 299) {
       // Keep the server small: what a case created goes again.
