@@ -178,7 +178,8 @@ function queryCase(seed: number, index: number): FuzzCase {
     query.push(chance(r, 0.05) ? name : `${name}=${value}`);
     if (chance(r, 0.1)) query.push(`${name}=${queryValue(r, name)}`);
   }
-  const stream = what === 'watch' || query.some((q) => q.startsWith('watch='));
+  // A bare `watch` parameter opens a watch too.
+  const stream = what === 'watch' || query.some((q) => q === 'watch' || q.startsWith('watch='));
   if (stream && chance(r, 0.85)) query.push('timeoutSeconds=1');
   const path = base + (base.includes('?') ? '&' : '?') + query.join('&');
   return { group: 'query', index, label: `${what} query`, method, path, stream };
