@@ -166,15 +166,22 @@ const IND = '^';
 const WIDE_DOT = '\uff0e';
 const WIDE_IND = '\uff3e';
 
+/** cel-go's Errors: only the first 100 issues are kept and shown, then a count of the others. */
+const MAX_ERRORS_TO_REPORT = 100;
+/** cel-go's Error.ToDisplayString shows the source line only up to this many bytes. */
+const MAX_SNIPPET_LENGTH = 16384;
+
 /** cel-go's Errors.ToDisplayString: one `ERROR: <input>:line:col: message` block per issue, with the snippet. */
 export function formatIssues(source: SourceInfo, issues: Issue[]): string {
-  return [...issues]
+  const shown = [...issues]
     .sort((a, b) => a.offset - b.offset)
+    .slice(0, MAX_ERRORS_TO_REPORT)
     .map((i) => {
+      if (i.offset < 0) return `ERROR: ${source.description}:-1:0: ${i.message}`;
       const { line, column } = source.location(i.offset);
       let out = `ERROR: ${source.description}:${line}:${column + 1}: ${i.message}`;
       const snippet = source.snippet(line);
-      if (snippet !== undefined) {
+      if (snippet !== undefined && Buffer.byteLength(snippet) <= MAX_SNIPPET_LENGTH) {
         const text = snippet.replace(/\t/g, ' ');
         out += '\n | ' + text;
         let ind = '\n | ';
@@ -184,8 +191,9 @@ export function formatIssues(source: SourceInfo, issues: Issue[]): string {
         out += ind;
       }
       return out;
-    })
-    .join('\n');
+    });
+  if (issues.length > MAX_ERRORS_TO_REPORT) shown.push(`${issues.length - MAX_ERRORS_TO_REPORT} more errors were truncated`);
+  return shown.join('\n');
 }
 
 function wide(ch: string): boolean {

@@ -9,9 +9,13 @@ import { UInt, MAX_INT64, MIN_INT64, MAX_UINT64, type Value } from './values.js'
 import { CEL_RESERVED_WORDS } from './escaping.js';
 
 export interface ParseIssue {
+  /** A UTF-16 offset in the expression, or -1 for an issue with no location (cel-go's NoLocation). */
   offset: number;
   message: string;
 }
+
+/** cel-go's default ExpressionSizeCodePointLimit: longer expressions are refused before they are lexed. */
+export const EXPRESSION_SIZE_CODE_POINT_LIMIT = 100_000;
 
 export interface ParseResult {
   expr?: Expr;
@@ -69,13 +73,12 @@ interface Token {
 /** A `\u`/`\U` escape of a surrogate or beyond U+10FFFF: cel-go rejects the literal, not the token. */
 class InvalidCodePoint extends Error {}
 
-class SyntaxError extends Error {
+/** A syntax error, caught within this parser: a plain object, since a stack trace per bad character costs too much. */
+class SyntaxError {
   constructor(
     readonly offset: number,
-    message: string,
-  ) {
-    super(message);
-  }
+    readonly message: string,
+  ) {}
 }
 
 const RESERVED = new Set(CEL_RESERVED_WORDS);
@@ -107,6 +110,7 @@ class Lexer {
   private pos = 0;
   /** Token recognition errors; the offending text is skipped, as ANTLR's lexer does. */
   readonly errors: ParseIssue[] = [];
+  private readonly reported = new Set<string>();
   /** Literal errors (reported as the parser's, after parsing). */
   readonly literalErrors: ParseIssue[] = [];
   constructor(private readonly src: string) {}
@@ -126,7 +130,11 @@ class Lexer {
       } catch (e) {
         if (!(e instanceof SyntaxError)) throw e;
         // the parser may re-lex after backtracking: report each error once
-        if (!this.errors.some((x) => x.offset === e.offset && x.message === e.message)) this.errors.push({ offset: e.offset, message: e.message });
+        const key = `${e.offset}:${e.message}`;
+        if (!this.reported.has(key)) {
+          this.reported.add(key);
+          this.errors.push({ offset: e.offset, message: e.message });
+        }
         if (this.pos <= e.offset) this.pos = e.offset + 1;
       }
     }
@@ -361,6 +369,10 @@ export interface ParserOptions {
 /** Parses a CEL expression. */
 export function parse(text: string, opts: ParserOptions = {}): ParseResult {
   const source = new SourceInfo(text);
+  const size = codePoints(text);
+  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT) {
+    return { source, issues: [{ offset: -1, message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }] };
+  }
   const p = new Parser(text, source, opts.maxRecursionDepth ?? 250, opts.enableIdentEscapeSyntax ?? false);
   let expr: Expr | undefined;
   const issues: ParseIssue[] = [];
@@ -374,6 +386,21 @@ export function parse(text: string, opts: ParserOptions = {}): ParseResult {
   issues.push(...p.lexerErrors());
   if (issues.length) return { source, issues: issues.sort((a, b) => a.offset - b.offset) };
   return { expr, source, issues: [] };
+}
+
+function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 class Parser {
