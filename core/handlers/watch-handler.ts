@@ -45,6 +45,11 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
+  // A HEAD has no body to stream: its answer is the watch's headers, now (the client would otherwise wait for them).
+  if (ctx.method === 'HEAD') {
+    res.end();
+    return;
+  }
   sendHeaders(res);
 
   await new Promise<void>((resolve) => {

@@ -164,3 +164,13 @@ test('timeoutSeconds=1 ends the stream after about a second', async (t) => {
     watch.close();
   }
 });
+
+test('HEAD of a watch answers its headers at once and ends', async (t) => {
+  const ns = await createNamespace(server, 'head');
+  for (const path of [`${widgetsPath(ns)}?watch=true`, `/apis/example.com/v1/watch/namespaces/${ns}/widgets/w1`]) {
+    const res = await server.request('HEAD', path);
+    t.is(res.status, 200, path);
+    t.is(res.headers['content-type'], 'application/json', path);
+    t.is(res.text, '', path);
+  }
+});
