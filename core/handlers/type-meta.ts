@@ -4,7 +4,7 @@ import type { RequestScope } from './request-scope.js';
 
 /**
  * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent). Its
- * metadata was decoded before (see object-meta-decoding.ts).
+ * body was decoded into its Go type before (see typed-decoding.ts).
  */
 export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
   const { apiVersion: expectedVersion, kind: expectedKind } = expectedTypeMeta(scope);
