@@ -3,7 +3,7 @@ import { apiVersionOf, type KubeObject } from '../registry/resource-type.js';
 import type { RequestScope } from './request-scope.js';
 
 /**
- * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent). Its
+ * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent). The
  * body was decoded into its Go type before (see typed-decoding.ts).
  */
 export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<RequestScope, 'rt' | 'version'>): KubeObject {
