@@ -236,7 +236,11 @@ test.serial('an instance cut off from etcd catches up when it is back: a CRD cre
   t.is((await other.request('GET', '/apis/example.net/v1/sprockets/s1')).status, 200);
 });
 
-test.serial('a create that reached etcd but whose answer was lost answers 504 Timeout, not 503: it may have been applied', async (t) => {
+/**
+ * A fresh etcd, a kapi reaching it through a TCP proxy the test controls (`cut`), another kapi on it directly
+ * (`other`), and a namespace both serve.
+ */
+async function behindProxy(t: ExecutionContext, prefix: string) {
   const etcd = await startEtcd();
   const proxy = await startTcpProxy(Number(new URL(etcd.endpoints[0]!).port));
   const cut = await startTestServer({ storage: 'etcd', etcd: { endpoints: [`http://127.0.0.1:${proxy.port}`] } });
@@ -246,8 +250,13 @@ test.serial('a create that reached etcd but whose answer was lost answers 504 Ti
     await proxy.close();
   });
   await waitForServed(cut, 'example.com', 'v1', 'widgets');
-  const ns = await createNamespace(other, 'lost');
+  const ns = await createNamespace(other, prefix);
   await cut.waitFor(async () => (await cut.request('GET', `/api/v1/namespaces/${ns}`)).status === 200, 10_000, 'the namespace');
+  return { proxy, cut, other, ns };
+}
+
+test.serial('a create that reached etcd but whose answer was lost answers 504 Timeout, not 503: it may have been applied', async (t) => {
+  const { proxy, cut, other, ns } = await behindProxy(t, 'lost');
 
   // etcd receives the create and applies it; its answer is held back, then the connection is lost.
   proxy.setStalled(true);
@@ -265,17 +274,7 @@ test.serial('a create that reached etcd but whose answer was lost answers 504 Ti
 });
 
 test.serial('a create that never reached etcd (no connection) answers 503: it was certainly not applied', async (t) => {
-  const etcd = await startEtcd();
-  const proxy = await startTcpProxy(Number(new URL(etcd.endpoints[0]!).port));
-  const cut = await startTestServer({ storage: 'etcd', etcd: { endpoints: [`http://127.0.0.1:${proxy.port}`] } });
-  const other = await serverOn(t, etcd);
-  t.teardown(async () => {
-    await cut.close();
-    await proxy.close();
-  });
-  await waitForServed(cut, 'example.com', 'v1', 'widgets');
-  const ns = await createNamespace(other, 'unsent');
-  await cut.waitFor(async () => (await cut.request('GET', `/api/v1/namespaces/${ns}`)).status === 200, 10_000, 'the namespace');
+  const { proxy, cut, other, ns } = await behindProxy(t, 'unsent');
 
   // Connections to etcd are refused: the request never leaves kapi.
   await proxy.close();
