@@ -7,8 +7,8 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import type { Module } from './core/module.js';
-import { namespacesModule } from './core/builtin/namespaces/namespaces-module.js';
-import { crdsModule } from './core/builtin/crds/crds-module.js';
+import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
+import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';

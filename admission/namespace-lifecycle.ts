@@ -3,8 +3,8 @@ import { Tokens } from '../core/tokens.js';
 import { ApiError, errors, groupResource } from '../core/errors/api-error.js';
 import type { AdmissionAttributes } from '../core/admission/admission-attributes.js';
 import type { AdmissionPlugin } from '../core/admission/admission-plugin.js';
-import type { NamespaceLookup } from '../core/builtin/namespaces/namespace-lookup.js';
-import { systemNamespaces } from '../core/builtin/namespaces/namespace-resource.js';
+import type { NamespaceLookup } from '../builtin/namespaces/namespace-lookup.js';
+import { systemNamespaces } from '../builtin/namespaces/namespace-resource.js';
 
 /**
  * kube's NamespaceLifecycle: namespaced objects may only be created in a namespace that exists and is not

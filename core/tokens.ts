@@ -9,7 +9,7 @@ import type { Controller } from './server/controller.js';
 import type { ResourceRegistry } from './registry/resource-registry.js';
 import type { WritePipeline } from './handlers/write-pipeline.js';
 import type { AdmissionPlugin } from './admission/admission-plugin.js';
-import type { NamespaceLookup } from './builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../builtin/namespaces/namespace-lookup.js';
 import type { Codec } from './codec/codec.js';
 
 function token<T>(name: string): InjectionToken<T> {

@@ -4,7 +4,7 @@ import { admissionEnv } from '../policy/cel/admission-cel-env.js';
 import { admissionInputs } from '../policy/cel/admission-inputs.js';
 import { compileExpression, type CompiledExpression } from '../policy/cel/compiled-expression.js';
 import { evaluateExpressions, RUNTIME_CEL_COST_BUDGET } from '../policy/cel/expression-evaluation.js';
-import { T } from '../../schemas/cel/types.js';
+import { T } from '../../lib/cel/types.js';
 
 /** admissionregistration.k8s.io/v1 MatchCondition. */
 export interface MatchCondition {

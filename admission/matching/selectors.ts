@@ -1,5 +1,5 @@
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
 import type { KubeObject } from '../../core/registry/resource-type.js';
 import { errors } from '../../core/errors/api-error.js';
 import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../core/selectors/label-selector.js';

@@ -3,7 +3,7 @@
  * selectors and rules, its variables, validations (with message expressions), audit annotations and match
  * conditions as planned CEL programs. Requests then only evaluate.
  */
-import type { MatchResources, ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { MatchResources, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { MatchConditionsEvaluator } from '../matching/match-conditions.js';
 import { admissionSelector } from '../matching/selectors.js';
 import type { MatchPolicy, RuleWithOperations } from '../matching/admission-rules.js';

@@ -5,7 +5,7 @@
  * Errors are binding configuration errors, with kube's texts.
  */
 import type { KubeObject } from '../../core/registry/resource-type.js';
-import type { ParamRef } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { ParamRef } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { admissionSelector } from '../matching/selectors.js';
 import type { ParamSource } from './param-informers.js';
 

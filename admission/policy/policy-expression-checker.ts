@@ -4,7 +4,7 @@
  * `variables`), validations and audit annotations with `authorizer`, message expressions without; match
  * conditions in an environment without variables. Plugs into the resource's validation in core/.
  */
-import type { PolicyExpressionChecker } from '../../core/builtin/admissionregistration/validating-admission-policy-validation.js';
+import type { PolicyExpressionChecker } from '../../builtin/admissionregistration/validating-admission-policy-validation.js';
 import { CompositionEnv, RETURN_TYPES } from './cel/composition-env.js';
 
 export const policyExpressionChecker: PolicyExpressionChecker = {

@@ -8,7 +8,7 @@ import type {
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
   ValidatingAdmissionPolicyBindingSpec,
-} from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+} from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { compileMatchResources, compilePolicy, type CompiledMatchResources, type CompiledPolicy } from './compiled-policy.js';
 
 export interface BindingHook {

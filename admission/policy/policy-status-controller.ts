@@ -9,7 +9,7 @@ import type { ResourceRegistry } from '../../core/registry/resource-registry.js'
 import type { ResourceType } from '../../core/registry/resource-type.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
 import { ApiError } from '../../core/errors/api-error.js';
-import type { ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import type { PolicySource } from './policy-source.js';
 import { typeCheckPolicy } from './type-checker.js';
 

@@ -3,7 +3,7 @@
  * validations (under one cost budget, message expressions from what is left), then the audit annotations (under
  * a fresh budget). Runtime errors become decisions per the policy's failurePolicy, with kube's texts.
  */
-import { typeNameOf } from '../../schemas/cel/values.js';
+import { typeNameOf } from '../../lib/cel/values.js';
 import { AdmissionActivation, type AdmissionInputs, type BindingInputs } from './cel/admission-activation.js';
 import { evaluateExpressions, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, OUT_OF_BUDGET } from './cel/expression-evaluation.js';
 import type { CompiledPolicy, CompiledValidation } from './compiled-policy.js';

@@ -8,11 +8,11 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import type { ResourceType } from '../../core/registry/resource-type.js';
-import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
-import { kubernetesEnv } from '../../schemas/cel/libraries.js';
-import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
-import { T, type Type } from '../../schemas/cel/types.js';
-import type { Env } from '../../schemas/cel/env.js';
+import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
+import { kubernetesEnv } from '../../lib/cel/libraries.js';
+import { celTypeOf, schemaDeclType } from '../../lib/cel/schema-decl.js';
+import { T, type Type } from '../../lib/cel/types.js';
+import type { Env } from '../../lib/cel/env.js';
 import { NAMESPACE_TYPE, REQUEST_TYPE } from './cel/admission-cel-types.js';
 import { AUTHORIZER_TYPE, registerAuthorizerLibrary } from './cel/authorizer-library.js';
 import { parseApiVersion } from './param-informers.js';

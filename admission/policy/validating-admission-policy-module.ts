@@ -6,7 +6,7 @@ import { ResourceInformer } from '../../core/store/resource-informer.js';
 import {
   validatingAdmissionPolicyBindingResource,
   validatingAdmissionPolicyResource,
-} from '../../core/builtin/admissionregistration/validating-admission-policy-resource.js';
+} from '../../builtin/admissionregistration/validating-admission-policy-resource.js';
 import { ParamInformers } from './param-informers.js';
 import { policyExpressionChecker } from './policy-expression-checker.js';
 import { PolicySource } from './policy-source.js';

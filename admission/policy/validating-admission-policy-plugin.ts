@@ -11,10 +11,10 @@
  */
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
 import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
-import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
 import type { KubeObject } from '../../core/registry/resource-type.js';
 import { ApiError, errors, groupResource } from '../../core/errors/api-error.js';
-import type { Value } from '../../schemas/cel/values.js';
+import type { Value } from '../../lib/cel/values.js';
 import type { AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, namespaceValue } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';

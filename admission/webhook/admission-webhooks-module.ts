@@ -5,11 +5,11 @@ import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
 import {
   mutatingWebhookConfigurationResource,
   validatingWebhookConfigurationResource,
-} from '../../core/builtin/admissionregistration/webhook-configuration-resources.js';
-import type { MatchConditionCompiler } from '../../core/builtin/admissionregistration/match-rules-validation.js';
+} from '../../builtin/admissionregistration/webhook-configuration-resources.js';
+import type { MatchConditionCompiler } from '../../builtin/admissionregistration/match-rules-validation.js';
 import { admissionEnv } from '../policy/cel/admission-cel-env.js';
 import { compileExpression } from '../policy/cel/compiled-expression.js';
-import { T } from '../../schemas/cel/types.js';
+import { T } from '../../lib/cel/types.js';
 import { MutatingWebhookPlugin } from './mutating-webhook-plugin.js';
 import { ValidatingWebhookPlugin } from './validating-webhook-plugin.js';
 import { WebhookSource } from './webhook-source.js';

@@ -1,7 +1,7 @@
 import { errors, type ApiError } from '../../core/errors/api-error.js';
 import type { LabelSelector } from '../../core/selectors/label-selector.js';
 import type { KubeObject } from '../../core/registry/resource-type.js';
-import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from '../../core/builtin/admissionregistration/webhook-configuration-types.js';
+import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-types.js';
 import { admissionSelector } from '../matching/selectors.js';
 import { compileMatchConditions, type CompiledMatchConditions } from '../matching/match-conditions.js';
 import type { MatchPolicy } from '../matching/admission-rules.js';

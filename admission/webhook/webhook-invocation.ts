@@ -1,5 +1,5 @@
 import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../core/admission/admission-attributes.js';
-import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
 import { ApiError, errors } from '../../core/errors/api-error.js';
 import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import { apiVersionOf, type KubeObject } from '../../core/registry/resource-type.js';

@@ -3,7 +3,7 @@ import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.j
 import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
-import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
+import { celRulesSkippedCause } from '../../lib/cel/crd-rules.js';
 import { errors, type StatusCause } from '../errors/api-error.js';
 import { boundedTexts } from '../errors/bounded-list.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';

@@ -5,9 +5,9 @@
  */
 import test from 'ava';
 import { tests as conformance } from '@bufbuild/cel-spec/testdata/conformance.js';
-import { conformanceEnv } from '../../schemas/cel/libraries.js';
-import { Env, type Program } from '../../schemas/cel/env.js';
-import { T, formatType, type Type } from '../../schemas/cel/types.js';
+import { conformanceEnv } from '../../lib/cel/libraries.js';
+import { Env, type Program } from '../../lib/cel/env.js';
+import { T, formatType, type Type } from '../../lib/cel/types.js';
 import {
   CelError,
   CelMap,
@@ -20,8 +20,8 @@ import {
   celEquals,
   type Val,
   type Value,
-} from '../../schemas/cel/values.js';
-import { parseGoDuration, parseRFC3339 } from '../../schemas/cel/time.js';
+} from '../../lib/cel/values.js';
+import { parseGoDuration, parseRFC3339 } from '../../lib/cel/time.js';
 
 const FILES = ['basic', 'comparisons', 'conversions', 'fields', 'fp_math', 'integer_math', 'lists', 'logic', 'macros', 'macros2', 'optionals', 'parse', 'string', 'string_ext', 'timestamps'];
 const TARGET = 0.95;

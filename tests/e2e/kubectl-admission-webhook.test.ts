@@ -5,7 +5,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { SqliteKV } from '../../plugins/storage/index.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
-import { validatingWebhookConfigurationResource } from '../../core/builtin/admissionregistration/webhook-configuration-resources.js';
+import { validatingWebhookConfigurationResource } from '../../builtin/admissionregistration/webhook-configuration-resources.js';
 import { describe, eventually, removeDir, row, table, tempDir, useKapi } from '../helpers/kapi-process.js';
 import { admissionResponse, allow, patch, startWebhookServer, type TestWebhookServer } from '../helpers/webhook-server.js';
 

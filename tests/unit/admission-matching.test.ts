@@ -4,7 +4,7 @@ import { admissionSelector, namespaceSelectorMatches, objectSelectorMatches } fr
 import { admissionRequest } from '../../admission/admission-request.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
-import type { NamespaceLookup } from '../../core/builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
 
 function attrs(over: Partial<AdmissionAttributes> & { group?: string; version?: string; res?: string } = {}): AdmissionAttributes {
   const { group = 'example.com', version = 'v1', res = 'widgets', ...rest } = over;

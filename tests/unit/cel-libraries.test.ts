@@ -4,10 +4,10 @@
  * error (the texts are kube-apiserver v1.32's).
  */
 import test from 'ava';
-import { kubernetesEnv } from '../../schemas/cel/libraries.js';
-import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
-import { toCel } from '../../schemas/cel/schema-values.js';
-import { CelError, type Value } from '../../schemas/cel/values.js';
+import { kubernetesEnv } from '../../lib/cel/libraries.js';
+import { celTypeOf, schemaDeclType } from '../../lib/cel/schema-decl.js';
+import { toCel } from '../../lib/cel/schema-values.js';
+import { CelError, type Value } from '../../lib/cel/values.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 
 interface Data {

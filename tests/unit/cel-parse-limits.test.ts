@@ -4,9 +4,9 @@
  * first 100 errors are shown, then a count of the others; a source line over 16 KiB is not quoted under its error.
  */
 import test from 'ava';
-import { formatIssues } from '../../schemas/cel/env.js';
-import { kubernetesEnv } from '../../schemas/cel/libraries.js';
-import { parse } from '../../schemas/cel/parser.js';
+import { formatIssues } from '../../lib/cel/env.js';
+import { kubernetesEnv } from '../../lib/cel/libraries.js';
+import { parse } from '../../lib/cel/parser.js';
 
 test('an expression over 100,000 code points is refused with cel-go error, unread', (t) => {
   const long = parse('\\'.repeat(1024 * 1024));

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { validateCrd } from '../../core/builtin/crds/crd-validation.js';
-import { crdResource } from '../../core/builtin/crds/crd-resource.js';
-import type { Crd } from '../../core/builtin/crds/crd-types.js';
+import { validateCrd } from '../../builtin/customresourcedefinitions/crd-validation.js';
+import { crdResource } from '../../builtin/customresourcedefinitions/crd-resource.js';
+import type { Crd } from '../../builtin/customresourcedefinitions/crd-types.js';
 import { createCa } from '../../plugins/auth/certificates.js';
 
 function crd(conversion: unknown, extra: Record<string, unknown> = {}): Crd {

@@ -3,8 +3,8 @@
  * rules kube relaxes on update.
  */
 import test from 'ava';
-import { validateCrd } from '../../core/builtin/crds/crd-validation.js';
-import type { Crd } from '../../core/builtin/crds/crd-types.js';
+import { validateCrd } from '../../builtin/customresourcedefinitions/crd-validation.js';
+import type { Crd } from '../../builtin/customresourcedefinitions/crd-types.js';
 
 const good = { type: 'object', properties: { spec: { type: 'object' } } };
 const bad = { type: 'object', properties: { spec: { properties: {} } } };

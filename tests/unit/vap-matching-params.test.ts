@@ -6,8 +6,8 @@ import type { ParamSource } from '../../admission/policy/param-informers.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
 import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
-import type { MatchResources } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
-import { defaultMatchResources } from '../../core/builtin/admissionregistration/validating-admission-policy-defaults.js';
+import type { MatchResources } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
+import { defaultMatchResources } from '../../builtin/admissionregistration/validating-admission-policy-defaults.js';
 
 function attrs(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
   return widgetAttributes({ object: { metadata: { name: 'w', namespace: 'ns', labels: { tier: 'web' } } }, ...over }, 'v2');

@@ -5,7 +5,7 @@ import { attributesInputs } from '../../admission/policy/cel/admission-inputs.js
 import { dynValue } from '../../admission/policy/cel/dyn-values.js';
 import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
-import type { ValidatingAdmissionPolicySpec } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { ValidatingAdmissionPolicySpec } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 
 function attrs(spec: Record<string, unknown>, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
   const object = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec };

@@ -3,7 +3,7 @@ import { typeCheckPolicy } from '../../admission/policy/type-checker.js';
 import { policyExpressionChecker } from '../../admission/policy/policy-expression-checker.js';
 import { ResourceRegistry } from '../../core/registry/resource-registry.js';
 import type { ResourceType } from '../../core/registry/resource-type.js';
-import type { ValidatingAdmissionPolicy } from '../../core/builtin/admissionregistration/validating-admission-policy-types.js';
+import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 
 function kind(group: string, plural: string, kindName: string, properties: Record<string, unknown>): ResourceType {
   return {

@@ -1,9 +1,9 @@
 // Webhook configuration decoding, defaults and validation details that the integration tests do not reach.
 import test from 'ava';
-import { webhookConfigurationGoTypes } from '../../core/builtin/admissionregistration/webhook-configuration-go-types.js';
+import { webhookConfigurationGoTypes } from '../../builtin/admissionregistration/webhook-configuration-go-types.js';
 import { fillGoZeroValues, goDecodeError } from '../../core/codec/go-json-decoding.js';
-import { applyWebhookConfigurationDefaults } from '../../core/builtin/admissionregistration/webhook-configuration-defaults.js';
-import { validateWebhookConfiguration } from '../../core/builtin/admissionregistration/webhook-configuration-validation.js';
+import { applyWebhookConfigurationDefaults } from '../../builtin/admissionregistration/webhook-configuration-defaults.js';
+import { validateWebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-validation.js';
 import { parseGoUrl } from '../../core/webhook/go-url.js';
 
 const compiles = () => undefined;

@@ -3,8 +3,8 @@
  * `variables`): `object`, `oldObject`, `request`, `params`, `namespaceObject`, `authorizer`,
  * `authorizer.requestResource`, and `variables.<name>`, each variable evaluated on first use and then kept.
  */
-import type { Activation } from '../../../schemas/cel/interpreter.js';
-import { CelError, CelMap, LiteralMap, type Value } from '../../../schemas/cel/values.js';
+import type { Activation } from '../../../lib/cel/interpreter.js';
+import { CelError, CelMap, LiteralMap, type Value } from '../../../lib/cel/values.js';
 import type { AuthorizerValue, ResourceCheckValue } from './authorizer-library.js';
 import type { CompiledExpression } from './compiled-expression.js';
 import { PER_CALL_LIMIT } from './expression-evaluation.js';

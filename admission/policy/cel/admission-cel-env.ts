@@ -4,9 +4,9 @@
  * (kubernetes.Namespace), and, as the expression kind allows, `params` (dyn) and `authorizer` /
  * `authorizer.requestResource`. One environment per combination, built once.
  */
-import { Env } from '../../../schemas/cel/env.js';
-import { kubernetesEnv } from '../../../schemas/cel/libraries.js';
-import { T } from '../../../schemas/cel/types.js';
+import { Env } from '../../../lib/cel/env.js';
+import { kubernetesEnv } from '../../../lib/cel/libraries.js';
+import { T } from '../../../lib/cel/types.js';
 import { NAMESPACE_TYPE, REQUEST_TYPE } from './admission-cel-types.js';
 import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE, registerAuthorizerLibrary } from './authorizer-library.js';
 

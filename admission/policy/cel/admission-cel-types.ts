@@ -3,7 +3,7 @@
  * is a kubernetes.AdmissionRequest and `namespaceObject` a kubernetes.Namespace, so that misspelt fields are
  * compile errors; at runtime both are plain maps of the data.
  */
-import { T, type Type } from '../../../schemas/cel/types.js';
+import { T, type Type } from '../../../lib/cel/types.js';
 
 /** A declared object type with fixed fields. */
 export function objectType(name: string, fields: Record<string, Type>): Type {

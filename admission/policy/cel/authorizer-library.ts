@@ -4,9 +4,9 @@
  * `authorizer.path(p).check(httpVerb)`, `authorizer.serviceAccount(ns, name)`, and the Decision's `allowed()`,
  * `reason()`, `errored()`, `error()`. Checks are answered synchronously by a {@link CelAuthorizer}.
  */
-import { member, type FunctionRegistry } from '../../../schemas/cel/functions.js';
-import { T } from '../../../schemas/cel/types.js';
-import { CelError, OpaqueValue, type Val, type Value } from '../../../schemas/cel/values.js';
+import { member, type FunctionRegistry } from '../../../lib/cel/functions.js';
+import { T } from '../../../lib/cel/types.js';
+import { CelError, OpaqueValue, type Val, type Value } from '../../../lib/cel/values.js';
 import type { UserInfo } from '../../../core/auth/authenticator.js';
 
 export const AUTHORIZER_TYPE = T.opaque('kubernetes.authorization.Authorizer');

@@ -3,9 +3,9 @@
  * type checked against what the expression kind must return, and planned for evaluation. Errors carry kube's texts
  * (`compilation failed: ERROR: <input>:1:5: ...`, `must evaluate to bool but got string`).
  */
-import type { Env, Program } from '../../../schemas/cel/env.js';
-import { regexProgramError } from '../../../schemas/cel/k8s-regex.js';
-import { T, type Type } from '../../../schemas/cel/types.js';
+import type { Env, Program } from '../../../lib/cel/env.js';
+import { regexProgramError } from '../../../lib/cel/k8s-regex.js';
+import { T, type Type } from '../../../lib/cel/types.js';
 
 export interface CelCompileError {
   /** 'Invalid' for the expression's fault, 'Internal' for kapi's. */

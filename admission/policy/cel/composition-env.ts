@@ -3,8 +3,8 @@
  * for the policy's optional variables, plus `variables`, a kubernetes.variables object whose fields are the
  * variables compiled so far, typed by their results. Variables therefore see only the variables before them.
  */
-import type { Env } from '../../../schemas/cel/env.js';
-import { T, type Type } from '../../../schemas/cel/types.js';
+import type { Env } from '../../../lib/cel/env.js';
+import { T, type Type } from '../../../lib/cel/types.js';
 import type { NamedExpression } from './admission-activation.js';
 import { admissionEnv } from './admission-cel-env.js';
 import { compileExpression, type CompiledExpression } from './compiled-expression.js';

@@ -3,7 +3,7 @@
  * objects are maps with string keys (values converted on first access), arrays lists, integral numbers int,
  * other numbers double.
  */
-import { StringKeyMap, type Value } from '../../../schemas/cel/values.js';
+import { StringKeyMap, type Value } from '../../../lib/cel/values.js';
 import { isGoInt } from '../../../schemas/go-values.js';
 
 export function dynValue(raw: unknown): Value {

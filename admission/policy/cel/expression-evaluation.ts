@@ -3,7 +3,7 @@
  * (Kubernetes' filter.ForInput): each expression is limited to 1,000,000 cost units; a compile error or a
  * runtime error becomes that expression's error with kube's text; running out of the budget aborts the list.
  */
-import { CelError, type Val } from '../../../schemas/cel/values.js';
+import { CelError, type Val } from '../../../lib/cel/values.js';
 import type { AdmissionActivation } from './admission-activation.js';
 import type { CompiledExpression } from './compiled-expression.js';
 

@@ -1,0 +1,25 @@
+import { goTypes as t, type GoType } from '../../core/codec/go-json-decoding.js';
+import { labelSelectorGoType } from '../../core/codec/object-meta-go-type.js';
+
+/** The fields of admissionregistration/v1 RuleWithOperations (with its embedded Rule), embedded in turn elsewhere. */
+export const ruleWithOperationsFields: Record<string, GoType> = {
+  operations: t.slice(t.string('v1.OperationType')),
+  apiGroups: t.slice(t.string()),
+  apiVersions: t.slice(t.string()),
+  resources: t.slice(t.string()),
+  scope: t.string('v1.ScopeType'),
+};
+
+const namedRule = t.struct('v1.NamedRuleWithOperations', { resourceNames: t.slice(t.string()), ...ruleWithOperationsFields });
+
+/** admissionregistration/v1 MatchResources. */
+export const matchResourcesGoType: GoType = t.struct('v1.MatchResources', {
+  namespaceSelector: labelSelectorGoType,
+  objectSelector: labelSelectorGoType,
+  resourceRules: t.slice(namedRule),
+  excludeResourceRules: t.slice(namedRule),
+  matchPolicy: t.string('v1.MatchPolicyType'),
+});
+
+/** admissionregistration/v1 MatchCondition (webhooks and policies alike). */
+export const matchConditionGoType: GoType = t.struct('v1.MatchCondition', { name: t.string(), expression: t.string() });

@@ -1,0 +1,51 @@
+import { goTypes as t, type GoStructType } from '../../core/codec/go-json-decoding.js';
+import { goTime, labelSelectorGoType, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
+import { matchConditionGoType, matchResourcesGoType } from './admission-registration-go-types.js';
+
+/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */
+export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicy', {
+  metadata: objectMetaGoType,
+  spec: t.struct('v1.ValidatingAdmissionPolicySpec', {
+    paramKind: t.struct('v1.ParamKind', { apiVersion: t.string(), kind: t.string() }),
+    matchConstraints: matchResourcesGoType,
+    validations: t.slice(
+      t.struct('v1.Validation', { expression: t.string(), message: t.string(), reason: t.string('v1.StatusReason'), messageExpression: t.string() }),
+    ),
+    failurePolicy: t.string('v1.FailurePolicyType'),
+    auditAnnotations: t.slice(t.struct('v1.AuditAnnotation', { key: t.string(), valueExpression: t.string() })),
+    matchConditions: t.slice(matchConditionGoType),
+    variables: t.slice(t.struct('v1.Variable', { name: t.string(), expression: t.string() })),
+  }),
+  status: t.struct('v1.ValidatingAdmissionPolicyStatus', {
+    observedGeneration: t.int64,
+    typeChecking: t.struct('v1.TypeChecking', {
+      expressionWarnings: t.slice(t.struct('v1.ExpressionWarning', { fieldRef: t.string(), warning: t.string() })),
+    }),
+    conditions: t.slice(
+      t.struct('v1.Condition', {
+        type: t.string(),
+        status: t.string('v1.ConditionStatus'),
+        observedGeneration: t.int64,
+        lastTransitionTime: goTime,
+        reason: t.string(),
+        message: t.string(),
+      }),
+    ),
+  }),
+});
+
+/** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding as kube's decoder sees it. */
+export const validatingAdmissionPolicyBindingGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicyBinding', {
+  metadata: objectMetaGoType,
+  spec: t.struct('v1.ValidatingAdmissionPolicyBindingSpec', {
+    policyName: t.string(),
+    paramRef: t.struct('v1.ParamRef', {
+      name: t.string(),
+      namespace: t.string(),
+      selector: labelSelectorGoType,
+      parameterNotFoundAction: t.string('v1.ParameterNotFoundActionType'),
+    }),
+    matchResources: matchResourcesGoType,
+    validationActions: t.slice(t.string('v1.ValidationAction')),
+  }),
+});

@@ -1,0 +1,213 @@
+import type { DependencyContainer } from 'tsyringe';
+import { isDeepStrictEqual } from 'node:util';
+import type { Controller } from '../../core/server/controller.js';
+import { ControllerTimers } from '../../core/server/controller-timers.js';
+import type { KVStore, KVWatch } from '../../core/storage/kv.js';
+import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import { Tokens } from '../../core/tokens.js';
+import { ResourceStore, rfc3339 } from '../../core/store/resource-store.js';
+import { ApiError } from '../../core/errors/api-error.js';
+import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
+import { crdToResourceType } from './crd-to-resource-type.js';
+import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
+import { judgeNames } from './crd-names.js';
+import { apiApprovalCondition } from './crd-api-approval.js';
+
+const retryMs = 500;
+/** How long to wait before listing and watching again after the CRD watch ended (storage unavailable). */
+const refollowMs = 1000;
+
+/**
+ * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
+ * judges names (NamesAccepted), establishes them (Established) and registers their resources; on deletion removes
+ * every custom resource, then the cleanup finalizer.
+ */
+export class CrdController implements Controller {
+  readonly name = 'crd-controller';
+  private kv!: KVStore;
+  private registry!: ResourceRegistry;
+  private crdStore!: ResourceStore;
+  private watch?: KVWatch;
+  private readonly crds = new Map<string, Crd>();
+  private readonly queue = new Set<string>();
+  private running = false;
+  private readonly timers = new ControllerTimers();
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  async start(): Promise<void> {
+    this.kv = this.container.resolve(Tokens.KVStore);
+    this.registry = this.container.resolve(Tokens.Registry);
+    this.crdStore = new ResourceStore(this.kv, crdResource());
+    await this.follow();
+    await this.drain();
+  }
+
+  /**
+   * Lists the CRDs and watches them from the list's revision. When the watch ends (storage was unavailable for a
+   * while), lists and watches again, so CRDs created, changed or deleted meanwhile (through any instance) are caught up.
+   */
+  private async follow(): Promise<void> {
+    const list = await this.crdStore.list('');
+    if (this.timers.stopped) return;
+    const listed = new Set<string>();
+    for (const obj of list.items) {
+      const crd = obj as Crd;
+      listed.add(crd.metadata!.name!);
+      this.crds.set(crd.metadata!.name!, crd);
+      if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
+    }
+    for (const [name, crd] of this.crds) {
+      if (listed.has(name)) continue;
+      this.crds.delete(name);
+      this.unregister(crd);
+    }
+    this.watch = this.crdStore.watch('', Number(list.resourceVersion), {
+      onEvents: (events) => {
+        for (const e of events) {
+          const crd = e.object as Crd;
+          const name = crd.metadata!.name!;
+          if (e.type === 'DELETED') {
+            this.crds.delete(name);
+            this.unregister(crd);
+          } else {
+            this.crds.set(name, crd);
+          }
+          this.enqueue(name);
+        }
+      },
+      onError: (err) => {
+        console.error(`kapi: CRD watch ended (${err.message}); listing again`);
+        this.refollow();
+      },
+    });
+    for (const name of this.crds.keys()) this.enqueue(name);
+  }
+
+  private refollow(): void {
+    this.watch = undefined;
+    this.timers.retry(refollowMs, 'listing CRDs', () => this.follow());
+  }
+
+  async stop(): Promise<void> {
+    this.timers.stop();
+    this.watch?.cancel();
+  }
+
+  private enqueue(name: string): void {
+    if (this.timers.stopped) return;
+    this.queue.add(name);
+    void this.drain();
+  }
+
+  /** Reconciles queued CRDs one at a time. */
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.size && !this.timers.stopped) {
+        const name = this.queue.values().next().value as string;
+        this.queue.delete(name);
+        try {
+          if (!(await this.reconcile(name))) this.later(name);
+        } catch (err) {
+          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) console.error(`kapi: CRD ${name}:`, err);
+          this.later(name);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private later(name: string): void {
+    this.timers.after(retryMs, () => {
+      if (this.crds.has(name)) this.enqueue(name);
+    });
+  }
+
+  /** Returns false when the CRD needs another look later (custom resources still finalizing). */
+  private async reconcile(name: string): Promise<boolean> {
+    const crd = this.crds.get(name);
+    if (!crd) return true;
+    if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
+    const verdict = judgeNames(crd, [...this.crds.values()]);
+    const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
+    const approval = apiApprovalCondition(crd);
+    const status: CrdStatus = {
+      ...crd.status,
+      acceptedNames: verdict.acceptedNames,
+      conditions: mergeConditions(crd.status?.conditions ?? [], [
+        verdict.condition,
+        established
+          ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }
+          : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
+        ...(approval ? [approval] : []),
+      ]),
+    };
+    if (!isDeepStrictEqual(status, crd.status)) {
+      await this.writeStatus(name, status);
+      return true; // the write comes back as a watch event and is reconciled then
+    }
+    if (established) this.registry.set(crdToResourceType(crd));
+    return true;
+  }
+
+  /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */
+  private async cleanUp(crd: Crd): Promise<boolean> {
+    const name = crd.metadata!.name!;
+    const resourceType = crdToResourceType(crd);
+    const store = new ResourceStore(this.kv, resourceType);
+    let remaining = 0;
+    // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
+    const served = this.registry.get(resourceType.group, resourceType.names.plural);
+    const shadowed = served !== undefined && !served.custom;
+    for (const obj of shadowed ? [] : (await store.list('')).items) {
+      const meta = obj.metadata!;
+      if (meta.deletionTimestamp) {
+        remaining++;
+        continue;
+      }
+      try {
+        if (!(await store.delete(meta.namespace ?? '', meta.name!)).deleted) remaining++;
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+    if (remaining > 0) return false;
+    await this.crdStore.update('', name, (current) => {
+      current.metadata!.finalizers = (current.metadata!.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer);
+      return current;
+    });
+    return true;
+  }
+
+  private async writeStatus(name: string, status: CrdStatus): Promise<void> {
+    await this.crdStore.update('', name, (current) => ({ ...current, status }));
+  }
+
+  private unregister(crd: Crd): void {
+    const plural = crd.status?.acceptedNames?.plural || crd.spec.names.plural;
+    const served = this.registry.get(crd.spec.group, plural);
+    if (served?.custom) this.registry.remove(crd.spec.group, plural);
+  }
+}
+
+/** Replaces conditions by type, keeping lastTransitionTime when the status did not change. */
+function mergeConditions(existing: CrdCondition[], updates: Omit<CrdCondition, 'lastTransitionTime'>[]): CrdCondition[] {
+  const result = existing.map((c) => ({ ...c }));
+  for (const u of updates) {
+    const i = result.findIndex((c) => c.type === u.type);
+    const old = i >= 0 ? result[i] : undefined;
+    const next: CrdCondition = {
+      type: u.type,
+      status: u.status,
+      lastTransitionTime: old && old.status === u.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(new Date()),
+      reason: u.reason,
+      message: u.message,
+    };
+    if (i >= 0) result[i] = next;
+    else result.push(next);
+  }
+  return result;
+}

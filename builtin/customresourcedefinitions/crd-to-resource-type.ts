@@ -1,0 +1,46 @@
+import { customResourceColumns } from '../../core/table/column-printer.js';
+import type { ResourceType } from '../../core/registry/resource-type.js';
+import { namesWithDefaults, type Crd } from './crd-types.js';
+import type { CustomResourceConversion } from '../../core/conversion/conversion-settings.js';
+import { compileSchema } from '../../schemas/structural-schema.js';
+
+/** In the order kube lists them in discovery. */
+export const customResourceVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+
+/** The served resource an established CRD defines, under its accepted names. */
+export function crdToResourceType(crd: Crd): ResourceType {
+  const names = namesWithDefaults(crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : crd.spec.names);
+  return {
+    group: crd.spec.group,
+    names,
+    scope: crd.spec.scope,
+    allowUnconditionalUpdate: false,
+    verbs: customResourceVerbs,
+    custom: true,
+    conversion: conversionOf(crd),
+    ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}),
+    versions: crd.spec.versions.map((v) => {
+      // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
+      if (v.schema?.openAPIV3Schema) compileSchema(v.schema.openAPIV3Schema);
+      return {
+        name: v.name,
+        served: v.served,
+        storage: v.storage,
+        deprecated: v.deprecated,
+        deprecationWarning: v.deprecationWarning,
+        schema: v.schema?.openAPIV3Schema,
+        printerColumns: [...customResourceColumns(v.additionalPrinterColumns)],
+        subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
+        selectableFields: v.selectableFields,
+      };
+    }),
+  };
+}
+
+/** The CRD's conversion settings (validation made sure a Webhook strategy comes with a webhook); none for strategy None. */
+function conversionOf(crd: Crd): CustomResourceConversion | undefined {
+  const conversion = crd.spec.conversion;
+  const clientConfig = conversion?.webhook?.clientConfig;
+  if (conversion?.strategy !== 'Webhook' || !clientConfig) return undefined;
+  return { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? [] } };
+}

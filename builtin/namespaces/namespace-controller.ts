@@ -1,0 +1,153 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Controller } from '../../core/server/controller.js';
+import { ControllerTimers } from '../../core/server/controller-timers.js';
+import type { KVStore, KVWatch } from '../../core/storage/kv.js';
+import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import type { KubeObject } from '../../core/registry/resource-type.js';
+import { Tokens } from '../../core/tokens.js';
+import type { NamespaceLookup } from './namespace-lookup.js';
+import { ResourceStore } from '../../core/store/resource-store.js';
+import { prepareForCreate } from '../../core/store/object-meta-lifecycle.js';
+import { ApiError } from '../../core/errors/api-error.js';
+import { namespaceFinalizer, namespaceResource, systemNamespaces } from './namespace-resource.js';
+
+/** How long to wait before looking again at a namespace whose content is still being finalized. */
+const retryMs = 500;
+/** How long to wait before listing and watching again after the namespace watch ended (storage unavailable). */
+const refollowMs = 1000;
+
+/**
+ * Creates the initial namespaces, and empties terminating namespaces: deletes everything in them, then removes the
+ * `kubernetes` finalizer so the namespace itself goes away (kube's namespace controller).
+ */
+export class NamespaceController implements Controller, NamespaceLookup {
+  readonly name = 'namespace-controller';
+  private kv!: KVStore;
+  private registry!: ResourceRegistry;
+  private namespaces!: ResourceStore;
+  private watch?: KVWatch;
+  /** The namespaces as last seen by the watch: a fast path for NamespaceLifecycle admission. */
+  private readonly known = new Map<string, KubeObject>();
+  private readonly working = new Set<string>();
+  private readonly timers = new ControllerTimers();
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  async start(): Promise<void> {
+    this.kv = this.container.resolve(Tokens.KVStore);
+    this.registry = this.container.resolve(Tokens.Registry);
+    this.namespaces = new ResourceStore(this.kv, namespaceResource());
+    for (const name of systemNamespaces) await this.ensure(name);
+    await this.follow();
+  }
+
+  /** Lists the namespaces and watches them; when the watch ends (storage was unavailable), lists and watches again. */
+  private async follow(): Promise<void> {
+    const list = await this.namespaces.list('');
+    if (this.timers.stopped) return;
+    this.known.clear();
+    for (const ns of list.items) this.observe(ns);
+    this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
+      onEvents: (events) => {
+        for (const e of events) {
+          if (e.type === 'DELETED') this.known.delete(e.object.metadata!.name!);
+          else this.observe(e.object);
+        }
+      },
+      onError: (err) => {
+        console.error(`kapi: namespace watch ended (${err.message}); listing again`);
+        this.refollow();
+      },
+    });
+  }
+
+  private refollow(): void {
+    this.watch = undefined;
+    this.timers.retry(refollowMs, 'listing namespaces', () => this.follow());
+  }
+
+  async stop(): Promise<void> {
+    this.timers.stop();
+    this.watch?.cancel();
+  }
+
+  /**
+   * The namespace, from what the watch has seen or else from storage (a namespace created a moment ago may not have
+   * reached the watch yet).
+   */
+  async lookup(name: string): Promise<KubeObject | undefined> {
+    return this.known.get(name) ?? this.namespaces.find('', name);
+  }
+
+  private observe(ns: KubeObject): void {
+    this.known.set(ns.metadata!.name!, ns);
+    this.consider(ns);
+  }
+
+  private async ensure(name: string): Promise<void> {
+    const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+    prepareForCreate(ns, this.namespaces.rt, 'v1', '');
+    try {
+      await this.namespaces.create(ns);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
+
+  private consider(ns: KubeObject): void {
+    const name = ns.metadata?.name;
+    if (!name || !ns.metadata?.deletionTimestamp || this.working.has(name) || this.timers.stopped) return;
+    this.working.add(name);
+    void this.finalize(name).then(
+      (done) => {
+        this.working.delete(name);
+        if (!done) this.later(name);
+      },
+      (err) => {
+        this.working.delete(name);
+        console.error(`kapi: emptying namespace ${name} failed:`, err);
+        this.later(name);
+      },
+    );
+  }
+
+  private later(name: string): void {
+    this.timers.after(retryMs, () => {
+      this.namespaces.find('', name).then(
+        (ns) => ns && this.consider(ns),
+        () => this.later(name), // storage unavailable: look again later
+      );
+    });
+  }
+
+  /** Deletes the namespace's content; true when it was empty and the finalizer is removed. */
+  private async finalize(name: string): Promise<boolean> {
+    let remaining = 0;
+    for (const rt of this.registry.all()) {
+      if (rt.scope !== 'Namespaced') continue;
+      const store = new ResourceStore(this.kv, rt);
+      for (const obj of (await store.list(name)).items) {
+        if (obj.metadata?.deletionTimestamp) {
+          remaining++; // waiting for its finalizers
+          continue;
+        }
+        try {
+          if (!(await store.delete(name, obj.metadata!.name!)).deleted) remaining++;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        }
+      }
+    }
+    if (remaining > 0) return false;
+    try {
+      await this.namespaces.update('', name, (ns) => {
+        const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+        ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
+        return ns;
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Module } from '../../core/module.js';
+import { Tokens } from '../../core/tokens.js';
+import { namespaceResource } from './namespace-resource.js';
+import { NamespaceController } from './namespace-controller.js';
+
+/**
+ * Serves v1 Namespaces with kube's lifecycle: initial namespaces, cleanup on delete, and the lookup the
+ * NamespaceLifecycle admission plugin (admission/) uses.
+ */
+export function namespacesModule(): Module {
+  return (c) => {
+    c.register(Tokens.BuiltinResource, { useValue: namespaceResource() });
+    const controller = new NamespaceController(c);
+    c.register(Tokens.NamespaceLookup, { useValue: controller });
+    c.register(Tokens.Controller, { useValue: controller });
+  };
+}

@@ -1,6 +1,0 @@
-import type { KubeObject } from '../../registry/resource-type.js';
-
-/** Finds a namespace by name (undefined when it does not exist). */
-export interface NamespaceLookup {
-  lookup(name: string): Promise<KubeObject | undefined>;
-}

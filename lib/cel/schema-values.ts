@@ -1,0 +1,158 @@
+/**
+ * Custom-resource data as CEL values, per its schema declaration (Kubernetes' UnstructuredToVal): objects expose
+ * their declared properties under escaped names, converted lazily; lists keep their x-kubernetes-list-type
+ * semantics for equality and concatenation; formatted strings become bytes, durations and timestamps.
+ */
+import { fieldKey, type DeclType } from './schema-decl.js';
+import { parseGoDuration, parseDate, parseRFC3339 } from './time.js';
+import { isDeepStrictEqual } from 'node:util';
+import { CelError, Duration, StringKeyMap, Timestamp, celEquals, setListSemantics, type ObjectValue, type Val, type Value } from './values.js';
+import { isGoInt } from '../../schemas/go-values.js';
+
+/** strfmt.ParseDateTime: RFC 3339, also with a `±hhmm` offset. */
+export function parseDateTime(s: string): Timestamp | undefined {
+  return parseRFC3339(s) ?? parseRFC3339(s.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+}
+
+class SchemaObject implements ObjectValue {
+  readonly isCelObject = true as const;
+  private readonly cache = new Map<string, Val>();
+
+  constructor(
+    readonly typeName: string,
+    private readonly decl: DeclType,
+    private readonly raw: Record<string, unknown>,
+  ) {}
+
+  /** Kubernetes treats a field set to null as absent. */
+  field(name: string): Value | undefined {
+    const key = fieldKey(this.decl, name);
+    if (key === undefined) return undefined;
+    name = key;
+    const f = this.decl.fields!.get(key);
+    if (!f || !Object.prototype.hasOwnProperty.call(this.raw, f.property) || this.raw[f.property] === null) return undefined;
+    let v = this.cache.get(name);
+    if (v === undefined) {
+      v = toCel(this.raw[f.property], f.decl, `${this.typeName}.${name}`);
+      this.cache.set(name, v);
+    }
+    // a field whose value cannot be converted reads as an error value
+    return v as Value;
+  }
+
+  propertyField(property: string): Value | undefined {
+    for (const [name, f] of this.decl.fields!) if (f.property === property) return this.field(name);
+    const v = this.raw[property];
+    return typeof v === 'string' || typeof v === 'boolean' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
+  }
+
+  fieldNames(): string[] {
+    const out: string[] = [];
+    for (const [name, f] of this.decl.fields!) if (this.raw[f.property] !== undefined && this.raw[f.property] !== null && hasOwn(this.raw, f.property)) out.push(name);
+    return out;
+  }
+
+  size(): number {
+    return Object.keys(this.raw).length;
+  }
+
+  /** Equality over all the data, including fields the schema does not declare (as Kubernetes compares objects). */
+  equals(other: ObjectValue): boolean {
+    if (!(other instanceof SchemaObject)) return false;
+    const keys = Object.keys(this.raw).filter((k) => this.raw[k] !== null);
+    const otherKeys = Object.keys(other.raw).filter((k) => other.raw[k] !== null);
+    if (keys.length !== otherKeys.length) return false;
+    const byProperty = new Map<string, string>();
+    for (const [name, f] of this.decl.fields!) byProperty.set(f.property, name);
+    for (const k of keys) {
+      if (!hasOwn(other.raw, k) || other.raw[k] === null) return false;
+      const declared = byProperty.get(k);
+      if (declared !== undefined) {
+        const a = this.field(declared);
+        const b = other.field(declared);
+        if (a === undefined || b === undefined || a instanceof CelError || b instanceof CelError || !celEquals(a, b)) return false;
+      } else if (!isDeepStrictEqual(this.raw[k], other.raw[k])) return false;
+    }
+    return true;
+  }
+}
+
+function hasOwn(o: Record<string, unknown>, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+function base64Decode(s: string): Uint8Array | undefined {
+  if (!/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) return undefined;
+  return new Uint8Array(Buffer.from(s, 'base64'));
+}
+
+const NOT_A_MAP = 'invalid data, expected a map for the provided schema with type=object';
+const NOT_AN_ARRAY = 'invalid data, expected an array for the provided schema with type=array';
+
+/**
+ * The CEL value of JSON data declared by `decl`, with objects named from `typeName`. Data that does not match the
+ * schema (which schema validation rejects before any rule runs) reads as Kubernetes' "invalid data" errors.
+ */
+export function toCel(raw: unknown, decl: DeclType, typeName: string): Val {
+  if (raw === null || raw === undefined) {
+    return decl.schema.nullable || raw === undefined ? null : new CelError('invalid data, got null for schema with nullable=false');
+  }
+  if (decl.schema['x-kubernetes-int-or-string'] && !(typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw)))) {
+    return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+  }
+  switch (decl.kind) {
+    case 'object':
+      if (typeof raw !== 'object' || Array.isArray(raw)) return new CelError(NOT_A_MAP);
+      return new SchemaObject(typeName, decl, raw as Record<string, unknown>);
+    case 'map':
+      if (typeof raw !== 'object' || Array.isArray(raw)) return new CelError(NOT_A_MAP);
+      return new StringKeyMap(raw as Record<string, unknown>, (v) => toCel(v, decl.elem!, `${typeName}.@elem`) as Value);
+    case 'list': {
+      if (!Array.isArray(raw)) return new CelError(NOT_AN_ARRAY);
+      const items = raw.map((x) => toCel(x, decl.elem!, `${typeName}.@idx`) as Value);
+      const lt = decl.schema['x-kubernetes-list-type'];
+      if (lt === 'set') setListSemantics(items, { type: 'set' });
+      else if (lt === 'map') setListSemantics(items, { type: 'map', keys: decl.schema['x-kubernetes-list-map-keys'] ?? [] });
+      return items;
+    }
+    case 'int':
+      return typeof raw === 'number' && Number.isInteger(raw) ? BigInt(raw) : generic(raw);
+    case 'double':
+      return typeof raw === 'number' ? raw : generic(raw);
+    case 'bool':
+    case 'string':
+      return generic(raw);
+    case 'dyn':
+      return generic(raw);
+    case 'bytes': {
+      if (typeof raw !== 'string') return generic(raw);
+      return base64Decode(raw) ?? new CelError(`string value '${raw}' is not a valid base64 bytes`);
+    }
+    case 'duration': {
+      if (typeof raw !== 'string') return generic(raw);
+      const n = parseGoDuration(raw);
+      return n === undefined ? new CelError(`time: invalid duration ${JSON.stringify(raw)}`) : new Duration(n);
+    }
+    case 'date': {
+      if (typeof raw !== 'string') return generic(raw);
+      return parseDate(raw) ?? new CelError(`parsing time ${JSON.stringify(raw)} as "2006-01-02": cannot parse ${JSON.stringify(raw)}`);
+    }
+    case 'timestamp': {
+      if (typeof raw !== 'string') return generic(raw);
+      return parseDateTime(raw) ?? new CelError(`parsing time ${JSON.stringify(raw)}: not a valid date-time`);
+    }
+  }
+}
+
+/** JSON data without (usable) schema: numbers with no fraction are ints, as apimachinery decodes them. */
+function generic(raw: unknown): Val {
+  switch (typeof raw) {
+    case 'string':
+    case 'boolean':
+      return raw;
+    case 'number':
+      return isGoInt(raw) ? BigInt(raw) : raw;
+    default:
+      return new CelError('no such overload');
+  }
+}
