@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../core/admission/admission-attributes.js';
-import type { KubeObject } from '../core/registry/resource-type.js';
+import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../core/contracts/admission-attributes.js';
+import type { KubeObject } from '../core/contracts/resource-type.js';
 
 /**
  * admission.k8s.io/v1 AdmissionRequest: what a webhook receives in an AdmissionReview and what CEL admission

@@ -1,5 +1,5 @@
-import type { Module } from '../core/module.js';
-import { Tokens } from '../core/tokens.js';
+import type { Module } from '../core/contracts/module.js';
+import { Tokens } from '../core/contracts/tokens.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { CreatedBy } from './created-by.js';
 import { registerMutatingWebhooks, registerValidatingWebhooks } from './webhook/admission-webhooks-module.js';

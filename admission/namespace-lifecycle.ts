@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import { Tokens } from '../core/tokens.js';
-import { ApiError, errors, groupResource } from '../core/errors/api-error.js';
-import type { AdmissionAttributes } from '../core/admission/admission-attributes.js';
-import type { AdmissionPlugin } from '../core/admission/admission-plugin.js';
-import type { NamespaceLookup } from '../builtin/namespaces/namespace-lookup.js';
+import { Tokens } from '../core/contracts/tokens.js';
+import { ApiError, errors, groupResource } from '../core/contracts/api-error.js';
+import type { AdmissionAttributes } from '../core/contracts/admission-attributes.js';
+import type { AdmissionPlugin } from '../core/contracts/admission-plugin.js';
+import type { NamespaceLookup } from '../core/contracts/namespace-lookup.js';
 import { systemNamespaces } from '../builtin/namespaces/namespace-resource.js';
 
 /**

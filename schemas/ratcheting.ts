@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { StatusCause } from '../core/errors/status.js';
+import type { StatusCause } from '../core/contracts/status.js';
 
 /** `spec.items[0].name` / `spec.labels[app]` → ['spec', 'items', '0', 'name'] / ['spec', 'labels', 'app']. */
 function pathSegments(field: string): string[] | undefined {

@@ -9,7 +9,7 @@ import { pruneNonNullableNulls, pruneUnknownFields } from './schema-pruning.js';
 import { compileValidator, type SchemaValidator } from './schema-validator.js';
 import type { SchemaCause } from './validation-errors.js';
 import { mergeModel, type MergeModel } from './merge-strategy.js';
-import { compileCrdRules, type CrdRuleProgram } from '../lib/cel/crd-rules.js';
+import { compileCrdRules, type CrdRuleProgram } from './cel/crd-rules.js';
 import { hasListSetsOrMaps, listSetAndMapViolations } from './list-type-uniqueness.js';
 
 export type { SchemaCause } from './validation-errors.js';

@@ -2,7 +2,7 @@
  * kube-openapi's validation errors and how kube-apiserver turns them into `field.Error`s (apiextensions-apiserver
  * `kubeOpenAPIResultToFieldErrors`, v1.32): the reason, the field path and the message text of each cause.
  */
-import { goJSON, goQuote, goV, kubeBadValue } from './go-values.js';
+import { goJSON, goQuote, goV, kubeBadValue } from '../lib/go/go-values.js';
 
 /** One violation as kube-openapi reports it, before it is named and rendered. */
 export type SchemaViolation =

@@ -5,8 +5,8 @@
  */
 import type AjvModule from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { compileGoRegexp } from './go-regexp.js';
-import { goFloat, goNumber, isGoInt } from './go-values.js';
+import { compileGoRegexp } from '../lib/go/go-regexp.js';
+import { goFloat, goNumber, isGoInt } from '../lib/go/go-values.js';
 import { formatValidator } from './string-formats.js';
 import type { SchemaViolation } from './validation-errors.js';
 import { OBJECT, RANK, pathSteps, stepsKey, type OrderKey, type PathStep } from './violation-order.js';

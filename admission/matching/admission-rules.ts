@@ -1,4 +1,4 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { resourcePatternsMatch } from '../../core/admission/plugin-matching.js';
 
 /** admissionregistration.k8s.io/v1 RuleWithOperations (also a NamedRuleWithOperations without resourceNames). */

@@ -1,7 +1,7 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
-import { errors } from '../../core/errors/api-error.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { errors } from '../../core/contracts/api-error.js';
 import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../core/selectors/label-selector.js';
 
 /** A metav1.LabelSelector compiled once; an absent selector is `{}` (everything), as kube defaults it for admission. */

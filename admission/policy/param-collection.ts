@@ -4,7 +4,7 @@
  * kinds); paramRef.selector → every matching object. Nothing found with parameterNotFoundAction Deny is an error.
  * Errors are binding configuration errors, with kube's texts.
  */
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { ParamRef } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { admissionSelector } from '../matching/selectors.js';
 import type { ParamSource } from './param-informers.js';

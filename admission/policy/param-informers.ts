@@ -3,9 +3,9 @@
  * uses (any resource the server serves, custom resources included), started on first use and stopped when no
  * policy needs it any more.
  */
-import type { KVStore } from '../../core/storage/kv.js';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { ResourceInformer } from '../../core/store/resource-informer.js';
 
 /** How long a request waits for a new informer's first list (kube waits 1 s for the informer to sync). */

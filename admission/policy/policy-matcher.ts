@@ -5,8 +5,8 @@
  * With matchPolicy Equivalent, another version of the same resource matches too (kapi serves every version of a
  * resource from one storage, so the request's own version is what expressions see).
  */
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ruleMatches, type MatchPolicy } from '../matching/admission-rules.js';
 import { namespaceSelectorMatches, objectSelectorMatches } from '../matching/selectors.js';
 import type { CompiledMatchResources, CompiledRule } from './compiled-policy.js';

@@ -3,7 +3,7 @@
  * informers, each policy compiled once per generation, bindings grouped under their policy (a binding whose
  * policy does not exist does nothing). Listeners (the type-checking controller) hear of every change.
  */
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type {
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,

@@ -3,12 +3,12 @@
  * status.observedGeneration, type-checks it and writes status.observedGeneration and status.typeChecking
  * (warnings, or `{}` when there are none) through storage, so every kapi instance on the same storage agrees.
  */
-import type { Controller } from '../../core/server/controller.js';
-import type { KVStore } from '../../core/storage/kv.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { Controller } from '../../core/contracts/controller.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import type { PolicySource } from './policy-source.js';
 import { typeCheckPolicy } from './type-checker.js';

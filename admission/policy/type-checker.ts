@@ -6,11 +6,11 @@
  * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked.
  */
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
-import { celTypeOf, schemaDeclType } from '../../lib/cel/schema-decl.js';
+import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
 import { T, type Type } from '../../lib/cel/types.js';
 import type { Env } from '../../lib/cel/env.js';
 import { NAMESPACE_TYPE, REQUEST_TYPE } from './cel/admission-cel-types.js';

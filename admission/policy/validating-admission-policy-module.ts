@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
-import { Tokens } from '../../core/tokens.js';
-import type { Controller } from '../../core/server/controller.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import type { Controller } from '../../core/contracts/controller.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { ResourceInformer } from '../../core/store/resource-informer.js';
 import {
   validatingAdmissionPolicyBindingResource,

@@ -9,11 +9,11 @@
  * Policies without params, namespace selectors or `namespaceObject` are evaluated synchronously; the others wait
  * for the namespace or their params.
  */
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
-import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
-import { ApiError, errors, groupResource } from '../../core/errors/api-error.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { ApiError, errors, groupResource } from '../../core/contracts/api-error.js';
 import type { Value } from '../../lib/cel/values.js';
 import type { AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, namespaceValue } from './cel/admission-inputs.js';

@@ -1,8 +1,8 @@
 import YAML from 'yaml';
 import type { AdmissionRequest } from '../admission-request.js';
 import { restResultError, type WebhookResponse } from '../../core/webhook/webhook-client.js';
-import { goDecodeError, goTypes as t, type GoType } from '../../core/codec/go-json-decoding.js';
-import { goJsonParseError } from '../../core/webhook/go-json-errors.js';
+import { goDecodeError, goTypes as t, type GoType } from '../../lib/go/json-decoding.js';
+import { goJsonParseError } from '../../lib/go/json-errors.js';
 
 /** The AdmissionReview versions kapi speaks, in the order kube prefers them. */
 export type ReviewVersion = 'v1' | 'v1beta1';

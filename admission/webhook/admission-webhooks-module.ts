@@ -1,7 +1,7 @@
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import { Tokens } from '../../core/tokens.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
+import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
 import {
   mutatingWebhookConfigurationResource,
   validatingWebhookConfigurationResource,

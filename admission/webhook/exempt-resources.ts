@@ -1,4 +1,4 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 
 /** The kinds whose writes no webhook sees (kube's IsExemptAdmissionConfigurationResource): admission's own configuration. */
 const exemptKinds = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/admission/admission-attributes.js';
-import { errors } from '../../core/errors/api-error.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/contracts/admission-attributes.js';
+import { errors } from '../../core/contracts/api-error.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';

@@ -1,4 +1,4 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
 import { shouldCallHook, type WebhookInvocation } from './webhook-invocation.js';

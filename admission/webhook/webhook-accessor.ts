@@ -1,6 +1,6 @@
-import { errors, type ApiError } from '../../core/errors/api-error.js';
+import { errors, type ApiError } from '../../core/contracts/api-error.js';
 import type { LabelSelector } from '../../core/selectors/label-selector.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-types.js';
 import { admissionSelector } from '../matching/selectors.js';
 import { compileMatchConditions, type CompiledMatchConditions } from '../matching/match-conditions.js';

@@ -1,5 +1,5 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
 import type { MatchContext } from './webhook-invocation.js';
 import { isExemptFromWebhooks } from './exempt-resources.js';
 import type { WebhookSource } from './webhook-source.js';

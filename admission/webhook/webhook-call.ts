@@ -1,4 +1,4 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { postWebhook, WebhookCallError } from '../../core/webhook/webhook-client.js';
 import { isQualifiedName } from '../../core/validation/names.js';
 import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';

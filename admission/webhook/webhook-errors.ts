@@ -1,5 +1,5 @@
-import { ApiError, errors } from '../../core/errors/api-error.js';
-import type { StatusDetails } from '../../core/errors/status.js';
+import { ApiError, errors } from '../../core/contracts/api-error.js';
+import type { StatusDetails } from '../../core/contracts/status.js';
 import type { ResultStatus } from './admission-review.js';
 
 /**

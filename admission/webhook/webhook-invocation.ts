@@ -1,8 +1,8 @@
-import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../core/admission/admission-attributes.js';
-import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
-import { ApiError, errors } from '../../core/errors/api-error.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import { apiVersionOf, type KubeObject } from '../../core/registry/resource-type.js';
+import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../core/contracts/admission-attributes.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
+import { ApiError, errors } from '../../core/contracts/api-error.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import { apiVersionOf, type KubeObject } from '../../core/contracts/resource-type.js';
 import { converterFor } from '../../core/conversion/converters.js';
 import { admissionRequest, type AdmissionRequest } from '../admission-request.js';
 import { ruleMatches } from '../matching/admission-rules.js';

@@ -3,7 +3,7 @@
  * its quirks (`replace` of a missing object key adds it, negative array indices count from the end) and its error
  * texts (`add operation does not apply: doc is missing path: "/spec/x/y": missing value`).
  */
-import { goJsonParseError } from '../../core/webhook/go-json-errors.js';
+import { goJsonParseError } from '../../lib/go/json-errors.js';
 
 /** A patch that cannot be applied; the message is json-patch's. */
 export class JsonPatchError extends Error {}

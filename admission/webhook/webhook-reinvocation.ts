@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 
 /**
  * kube's webhookReinvokeContext: which IfNeeded webhooks ran before the object last changed, and so must run again

@@ -1,5 +1,5 @@
-import type { KVStore } from '../../core/storage/kv.js';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { ResourceInformer } from '../../core/store/resource-informer.js';
 import { configurationWebhooks, type WebhookAccessor } from './webhook-accessor.js';
 

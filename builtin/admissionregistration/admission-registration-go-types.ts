@@ -1,4 +1,4 @@
-import { goTypes as t, type GoType } from '../../core/codec/go-json-decoding.js';
+import { goTypes as t, type GoType } from '../../lib/go/json-decoding.js';
 import { labelSelectorGoType } from '../../core/codec/object-meta-go-type.js';
 
 /** The fields of admissionregistration/v1 RuleWithOperations (with its embedded Rule), embedded in turn elsewhere. */

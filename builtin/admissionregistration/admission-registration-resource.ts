@@ -1,5 +1,5 @@
-import type { ResourceStrategy, ResourceType, ResourceVersionDef } from '../../core/registry/resource-type.js';
-import type { GoStructType } from '../../core/codec/go-json-decoding.js';
+import type { ResourceStrategy, ResourceType, ResourceVersionDef } from '../../core/contracts/resource-type.js';
+import type { GoStructType } from '../../lib/go/json-decoding.js';
 
 export const admissionRegistrationGroup = 'admissionregistration.k8s.io';
 

@@ -1,6 +1,6 @@
 /** field.Error bad values printed as apimachinery prints them: strings `%q`, typed slices with `%#v`. */
-import type { StatusCause } from '../../core/errors/api-error.js';
-import { goQuote } from '../../schemas/go-values.js';
+import type { StatusCause } from '../../core/contracts/api-error.js';
+import { goQuote } from '../../lib/go/go-values.js';
 
 /** Go's `%#v` of a slice of (named) strings: `[]string{"a", "b"}`. */
 export function goStringSlice(typeName: string, values: readonly string[]): string {

@@ -1,5 +1,5 @@
 /** metav1 validation.ValidateLabelSelector (strict: label values in requirements must be valid). */
-import { fieldErrors, type StatusCause } from '../../core/errors/api-error.js';
+import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
 import { validateLabels } from '../../core/validation/labels.js';
 import { isQualifiedName, isValidLabelValue } from '../../core/validation/names.js';

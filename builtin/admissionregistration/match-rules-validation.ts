@@ -3,7 +3,7 @@
  * rules with operations, and match conditions; with kube's field paths and texts. Label selectors are in
  * label-selector-validation.ts.
  */
-import { appendCauses, fieldErrors, type StatusCause } from '../../core/errors/api-error.js';
+import { appendCauses, fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import { isQualifiedName } from '../../core/validation/names.js';
 import { goDuplicate, goInternal, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import type { WebhookRule } from './webhook-configuration-types.js';

@@ -1,4 +1,4 @@
-import { goTypes as t, type GoStructType } from '../../core/codec/go-json-decoding.js';
+import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
 import { goTime, labelSelectorGoType, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
 import { matchConditionGoType, matchResourcesGoType } from './admission-registration-go-types.js';
 

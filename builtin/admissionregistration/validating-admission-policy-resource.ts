@@ -1,4 +1,4 @@
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { validatingAdmissionPolicyBindingTablePrinter, validatingAdmissionPolicyTablePrinter } from '../../core/table/validating-admission-policy-printers.js';
 import { admissionRegistrationResource } from './admission-registration-resource.js';

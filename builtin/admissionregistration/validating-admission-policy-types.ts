@@ -1,5 +1,5 @@
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding, as stored. */
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
 
 export interface NamedRuleWithOperations {

@@ -5,7 +5,7 @@
  * the expressions after them.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { appendCauses, fieldErrors, type StatusCause } from '../../core/errors/api-error.js';
+import { appendCauses, fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../core/validation/names.js';
 import { goDuplicate, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import { validateLabelSelector } from './label-selector-validation.js';

@@ -1,5 +1,5 @@
 import type { WebhookConfigurationKind } from './webhook-configuration-types.js';
-import { goTypes as t, type GoStructType, type GoType } from '../../core/codec/go-json-decoding.js';
+import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
 import { labelSelectorGoType, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
 import { matchConditionGoType, ruleWithOperationsFields } from './admission-registration-go-types.js';
 

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { admissionRegistrationResource } from './admission-registration-resource.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { compileSchema } from '../../schemas/structural-schema.js';

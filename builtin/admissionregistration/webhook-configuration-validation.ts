@@ -1,5 +1,5 @@
-import type { StatusCause } from '../../core/errors/api-error.js';
-import { appendCauses, fieldErrors } from '../../core/errors/api-error.js';
+import type { StatusCause } from '../../core/contracts/api-error.js';
+import { appendCauses, fieldErrors } from '../../core/contracts/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../core/validation/names.js';
 import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from './webhook-configuration-types.js';
 import { validateWebhookService, validateWebhookUrl } from '../../core/webhook/client-config-validation.js';

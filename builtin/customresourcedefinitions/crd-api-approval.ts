@@ -1,6 +1,6 @@
-import type { StatusCause } from '../../core/errors/status.js';
-import { fieldErrors } from '../../core/errors/api-error.js';
-import { goQuote } from '../../schemas/go-values.js';
+import type { StatusCause } from '../../core/contracts/status.js';
+import { fieldErrors } from '../../core/contracts/api-error.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import { parseGoUrl } from '../../core/webhook/go-url.js';
 import type { Crd, CrdCondition } from './crd-types.js';
 

@@ -1,12 +1,12 @@
 import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
-import type { Controller } from '../../core/server/controller.js';
+import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../core/server/controller-timers.js';
-import type { KVStore, KVWatch } from '../../core/storage/kv.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import { Tokens } from '../../core/tokens.js';
+import type { KVStore, KVWatch } from '../../core/contracts/kv-store.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { ResourceStore, rfc3339 } from '../../core/store/resource-store.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
 import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';

@@ -1,7 +1,7 @@
-import type { StatusCause } from '../../core/errors/status.js';
-import { fieldErrors } from '../../core/errors/api-error.js';
+import type { StatusCause } from '../../core/contracts/status.js';
+import { fieldErrors } from '../../core/contracts/api-error.js';
 import { isDNS1035Label } from '../../core/validation/names.js';
-import { goQuote } from '../../schemas/go-values.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import { validateCaBundle, validateWebhookService, validateWebhookUrl } from '../../core/webhook/client-config-validation.js';
 import { condition, type Crd, type CrdConversion } from './crd-types.js';
 

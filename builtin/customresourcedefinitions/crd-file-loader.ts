@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
 import type { DependencyContainer } from 'tsyringe';
-import type { Controller } from '../../core/server/controller.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
-import { Tokens } from '../../core/tokens.js';
+import type { Controller } from '../../core/contracts/controller.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
 import { prepareForCreate, prepareForUpdate } from '../../core/store/object-meta-lifecycle.js';
 import { validationStage } from '../../core/handlers/validation-stage.js';
 import { typedDecodeError } from '../../core/handlers/typed-decoding.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { crdResource } from './crd-resource.js';
 
 const crdApiVersion = 'apiextensions.k8s.io/v1';

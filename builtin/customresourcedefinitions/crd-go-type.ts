@@ -1,4 +1,4 @@
-import { goTypes as t, type GoStructType, type GoType } from '../../core/codec/go-json-decoding.js';
+import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
 import { goTime, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
 
 const json = t.json('v1.JSON');

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { rfc3339 } from '../../core/store/resource-store.js';
 import type { Crd } from './crd-types.js';

@@ -1,7 +1,7 @@
 import { customResourceColumns } from '../../core/table/column-printer.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
-import type { CustomResourceConversion } from '../../core/conversion/conversion-settings.js';
+import type { CustomResourceConversion } from '../../core/contracts/conversion-settings.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 
 /** In the order kube lists them in discovery. */

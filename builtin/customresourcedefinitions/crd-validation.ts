@@ -1,9 +1,9 @@
-import type { StatusCause } from '../../core/errors/api-error.js';
-import { fieldErrors } from '../../core/errors/api-error.js';
+import type { StatusCause } from '../../core/contracts/api-error.js';
+import { fieldErrors } from '../../core/contracts/api-error.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../core/validation/names.js';
 import { isDeepStrictEqual } from 'node:util';
 import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaOptions, type CrdSchemaRequirements } from '../../schemas/crd-schema-rules.js';
-import { compileCrdRules } from '../../lib/cel/crd-rules.js';
+import { compileCrdRules } from '../../schemas/cel/crd-rules.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 import { validateCrdConversion } from './crd-conversion-validation.js';

@@ -1,5 +1,5 @@
-import type { Module } from '../../core/module.js';
-import { Tokens } from '../../core/tokens.js';
+import type { Module } from '../../core/contracts/module.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { crdResource } from './crd-resource.js';
 import { CrdController } from './crd-controller.js';
 import { CrdFileLoader } from './crd-file-loader.js';

@@ -1,14 +1,14 @@
 import type { DependencyContainer } from 'tsyringe';
-import type { Controller } from '../../core/server/controller.js';
+import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../core/server/controller-timers.js';
-import type { KVStore, KVWatch } from '../../core/storage/kv.js';
-import type { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
-import { Tokens } from '../../core/tokens.js';
-import type { NamespaceLookup } from './namespace-lookup.js';
+import type { KVStore, KVWatch } from '../../core/contracts/kv-store.js';
+import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
 import { prepareForCreate } from '../../core/store/object-meta-lifecycle.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { namespaceFinalizer, namespaceResource, systemNamespaces } from './namespace-resource.js';
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */

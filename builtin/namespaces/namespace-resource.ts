@@ -1,5 +1,5 @@
 import { namespaceTablePrinter } from '../../core/table/builtin-printers.js';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { namespaceFinalizerCauses } from './namespace-validation.js';
 import { namespaceGoType } from './namespace-go-type.js';

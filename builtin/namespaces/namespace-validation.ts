@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../core/registry/resource-type.js';
-import { fieldErrors, type StatusCause } from '../../core/errors/api-error.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import { isQualifiedName } from '../../core/validation/names.js';
 import { STANDARD_FINALIZERS } from '../../core/validation/finalizers.js';
 

@@ -1,6 +1,6 @@
-import { errors } from '../errors/api-error.js';
-import type { AdmissionAttributes } from './admission-attributes.js';
-import type { AdmissionPlugin } from './admission-plugin.js';
+import { errors } from '../contracts/api-error.js';
+import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
+import type { AdmissionPlugin } from '../contracts/admission-plugin.js';
 import { pluginMatches } from './plugin-matching.js';
 
 /** The enabled admission plugins, in order: `admit` of each in the mutating phase, `validate` in the validating one. */

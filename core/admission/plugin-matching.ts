@@ -1,5 +1,5 @@
-import type { AdmissionAttributes } from './admission-attributes.js';
-import type { AdmissionPlugin, AdmissionRule } from './admission-plugin.js';
+import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
+import type { AdmissionPlugin, AdmissionRule } from '../contracts/admission-plugin.js';
 
 /** Whether a plugin handles a request: one of its operations, and one of its rules matching the (sub)resource. */
 export function pluginMatches(plugin: AdmissionPlugin, attrs: AdmissionAttributes): boolean {

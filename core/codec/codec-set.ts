@@ -1,6 +1,6 @@
-import type { Codec } from './codec.js';
+import type { Codec } from '../contracts/codec.js';
 import type { Negotiated } from './negotiation.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { baseMediaType } from './body-decoder.js';
 
 /** The default wire format: an absent Accept or Content-Type, `*\/*` and `application/*` mean JSON, as in kube. */

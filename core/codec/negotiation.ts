@@ -1,5 +1,5 @@
-import { errors } from '../errors/api-error.js';
-import type { Codec, TypeMeta } from './codec.js';
+import { errors } from '../contracts/api-error.js';
+import type { Codec, TypeMeta } from '../contracts/codec.js';
 import type { CodecSet } from './codec-set.js';
 
 /** What a response should be: its codec and which representation of the resource. */

@@ -1,8 +1,8 @@
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { restResultError, type WebhookResponse } from '../webhook/webhook-client.js';
-import { goQuote } from '../../schemas/go-values.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import { gvkString } from './group-version-kind.js';
-import { goJsonParseError, unmarshalFieldError, unmarshalValueError } from '../webhook/go-json-errors.js';
+import { goJsonParseError, unmarshalFieldError, unmarshalValueError } from '../../lib/go/json-errors.js';
 
 /** The ConversionReview versions kube-apiserver speaks (apiextensions.k8s.io). */
 export type ReviewVersion = 'v1' | 'v1beta1';

@@ -1,10 +1,10 @@
-import type { KubeObject, ObjectMeta } from '../registry/resource-type.js';
-import type { StatusCause } from '../errors/status.js';
-import { errors } from '../errors/api-error.js';
+import type { KubeObject, ObjectMeta } from '../contracts/resource-type.js';
+import type { StatusCause } from '../contracts/status.js';
+import { errors } from '../contracts/api-error.js';
 import { validateAnnotations, validateLabels } from '../validation/labels.js';
-import { isGoInt } from '../../schemas/go-values.js';
+import { isGoInt } from '../../lib/go/go-values.js';
 import { gvkString, groupVersionString, parseGroupVersion } from './group-version-kind.js';
-import { unmarshalValueError } from '../webhook/go-json-errors.js';
+import { unmarshalValueError } from '../../lib/go/json-errors.js';
 
 /**
  * One object a conversion webhook returned for `original`, checked as kube-apiserver checks it: it must decode as an

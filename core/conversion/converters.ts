@@ -1,4 +1,4 @@
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType } from '../contracts/resource-type.js';
 import type { ObjectConverter } from './object-converter.js';
 import { NoneConverter } from './none-converter.js';
 import { WebhookConverter } from './webhook-converter.js';

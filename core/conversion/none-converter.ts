@@ -1,4 +1,4 @@
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import type { ObjectConverter } from './object-converter.js';
 
 /** Strategy None: the object itself, under the desired apiVersion (kube's nopConverter). Always synchronous. */

@@ -1,4 +1,4 @@
-import { apiVersionOf, storageVersion, type KubeObject, type ResourceType } from '../registry/resource-type.js';
+import { apiVersionOf, storageVersion, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
 import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
 import type { MaybePromise } from './object-converter.js';
 import { converterFor } from './converters.js';

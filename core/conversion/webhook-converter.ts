@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
-import { errors } from '../errors/api-error.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
+import { errors } from '../contracts/api-error.js';
 import { postWebhook, WebhookCallError, type WebhookResponse } from '../webhook/webhook-client.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
-import type { WebhookConversion } from './conversion-settings.js';
+import type { WebhookConversion } from '../contracts/conversion-settings.js';
 import type { MaybePromise, ObjectConverter } from './object-converter.js';
 import { ConversionReviewError, conversionReviewRequest, readConversionResponse, reviewVersionFor } from './conversion-review.js';
 import { acceptConvertedObject } from './converted-object.js';

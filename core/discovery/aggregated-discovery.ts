@@ -1,4 +1,4 @@
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType } from '../contracts/resource-type.js';
 import type { ServedGroup, ServedResource } from './served-groups.js';
 import type { GroupVersionKind } from './served-subresources.js';
 import { servedSubresources } from './served-subresources.js';

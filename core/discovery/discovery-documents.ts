@@ -1,4 +1,4 @@
-import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { AggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { groupDiscovery, groupDiscoveryList } from './aggregated-discovery.js';
 import { contentHash } from './content-hash.js';

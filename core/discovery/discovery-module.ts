@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { errors } from '../errors/api-error.js';
-import type { Module } from '../module.js';
-import type { ServerRoute } from '../server/server-route.js';
-import { Tokens } from '../tokens.js';
+import { errors } from '../contracts/api-error.js';
+import type { Module } from '../contracts/module.js';
+import type { ServerRoute } from '../contracts/route.js';
+import { Tokens } from '../contracts/tokens.js';
 import { respondAggregated } from './aggregated-response.js';
 import { aggregatedDiscoveryVersion } from './discovery-accept.js';
 import type { AggregatedDocument, DiscoveryDocuments } from './discovery-documents.js';

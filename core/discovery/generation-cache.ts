@@ -1,4 +1,4 @@
-import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
 
 /** A value built from the registry, rebuilt only when the registry's generation (or the registry) changes. */
 export class GenerationCache<T> {

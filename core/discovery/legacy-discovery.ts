@@ -1,4 +1,4 @@
-import { apiVersionOf } from '../registry/resource-type.js';
+import { apiVersionOf } from '../contracts/resource-type.js';
 import type { ServedGroup, ServedResource, ServedVersion } from './served-groups.js';
 import { servedSubresources } from './served-subresources.js';
 import { storageVersionHash } from './storage-version-hash.js';

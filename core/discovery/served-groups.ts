@@ -1,5 +1,5 @@
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import type { ResourceType, ResourceVersionDef } from '../registry/resource-type.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
+import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
 import { compareGroupPriority } from './group-priority.js';
 import { compareVersionPriority } from './version-priority.js';
 

@@ -1,4 +1,4 @@
-import type { ResourceType, ResourceVersionDef } from '../registry/resource-type.js';
+import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
 
 export interface GroupVersionKind {
   group: string;

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
-import type { ServerRoute } from '../server/server-route.js';
-import { Tokens } from '../tokens.js';
+import type { ServerRoute } from '../contracts/route.js';
+import { Tokens } from '../contracts/tokens.js';
 
 /** GET /version: the server's version.Info. */
 export function versionRoute(container: DependencyContainer): ServerRoute {

@@ -1,11 +1,11 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
-import { errors } from '../errors/api-error.js';
+import type { KubeObject } from '../contracts/resource-type.js';
+import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { decodeBody } from '../codec/body-decoder.js';
-import type { Codec } from '../codec/codec.js';
+import type { Codec } from '../contracts/codec.js';
 import { decodeTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';

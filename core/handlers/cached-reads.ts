@@ -1,7 +1,7 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import type { ListResult } from '../store/resource-store.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { collectionPrefix, objectKey } from '../store/keys.js';
 import { requestedResourceVersion } from './read-options.js';
 

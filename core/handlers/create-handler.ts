@@ -1,5 +1,5 @@
 import type { RequestScope } from './request-scope.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readObjectBody } from './request-body.js';
@@ -8,8 +8,8 @@ import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-m
 import { generateName, prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { respondObject } from './respond.js';
 import { addWarnings } from './warnings.js';
-import { ApiError } from '../errors/api-error.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import { ApiError } from '../contracts/api-error.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
 import { validateWriteOptions } from './write-options.js';
 import { writeAttributes } from './write-attributes.js';

@@ -3,8 +3,8 @@ import { readDeleteOptions } from './delete-options.js';
 import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
 import { admitDelete } from './delete-handler.js';
-import { ApiError } from '../errors/api-error.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import { ApiError } from '../contracts/api-error.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 /** DELETE of a collection: every object matching the selectors; answers the list of what was deleted. */
 export async function handleDeleteCollection(scope: RequestScope, maxBodyBytes: number): Promise<void> {

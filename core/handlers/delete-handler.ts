@@ -3,7 +3,7 @@ import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { encodeBody, respondObject, toVersion } from './respond.js';
 import { writeAttributes } from './write-attributes.js';
 import { addWarnings } from './warnings.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 /**
  * DELETE of one object. Gone at once → 200 with the object (custom resources) or a Success Status (built-ins);

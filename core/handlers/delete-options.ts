@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { errors, fieldErrors } from '../errors/api-error.js';
-import type { StatusCause } from '../errors/status.js';
+import { errors, fieldErrors } from '../contracts/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
 import { queryBool } from '../request/query-bool.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { CodecSet } from '../codec/codec-set.js';

@@ -1,8 +1,8 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import type { FieldManagerContext } from '../ssa/field-manager.js';
 import { recordUpdate } from '../ssa/field-manager.js';
-import { apiVersionOf } from '../registry/resource-type.js';
+import { apiVersionOf } from '../contracts/resource-type.js';
 import { rfc3339 } from '../store/resource-store.js';
 import { managerName } from './write-options.js';
 import { versionModel } from './merge-model.js';

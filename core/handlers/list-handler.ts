@@ -1,6 +1,6 @@
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
 import { parseListOptions } from './list-options.js';

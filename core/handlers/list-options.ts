@@ -1,5 +1,5 @@
-import { errors, fieldErrors } from '../errors/api-error.js';
-import type { StatusCause } from '../errors/status.js';
+import { errors, fieldErrors } from '../contracts/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
 import { parseInt64Param } from './query-options.js';
 import { queryBool } from '../request/query-bool.js';
 import { parseResourceVersion } from './read-options.js';

@@ -1,7 +1,7 @@
 import type { RequestScope } from './request-scope.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { patchResultError } from './patch-result-error.js';
-import { unmarshalValueError } from '../webhook/go-json-errors.js';
+import { unmarshalValueError } from '../../lib/go/json-errors.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';

@@ -1,4 +1,4 @@
-import { errors, fieldErrors, type ApiError } from '../errors/api-error.js';
+import { errors, fieldErrors, type ApiError } from '../contracts/api-error.js';
 
 /**
  * kube's answer to a patch whose result cannot be decoded into the resource's type (its patcher's DecodeInto failing):

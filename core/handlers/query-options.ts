@@ -1,5 +1,5 @@
-import { errors } from '../errors/api-error.js';
-import { goQuote } from '../../schemas/go-values.js';
+import { errors } from '../contracts/api-error.js';
+import { goQuote } from '../../lib/go/go-values.js';
 
 /** `dryRun=All` → true; absent → false; any other value → 400 as kube-apiserver answers. */
 export function parseDryRun(values: string[]): boolean {

@@ -1,7 +1,7 @@
-import { errors } from '../errors/api-error.js';
-import { goQuote } from '../../schemas/go-values.js';
+import { errors } from '../contracts/api-error.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
 import { objectFieldSet } from '../selectors/object-fields.js';

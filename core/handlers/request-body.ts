@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { decodeBody } from '../codec/body-decoder.js';
 import type { CodecSet } from '../codec/codec-set.js';
-import type { TypeMeta } from '../codec/codec.js';
+import type { TypeMeta } from '../contracts/codec.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {

@@ -1,13 +1,13 @@
 import type { Context } from 'koa';
 import type { RequestInfo } from '../request/request-info.js';
-import type { ResourceType, ResourceVersionDef } from '../registry/resource-type.js';
-import type { UserInfo } from '../auth/authenticator.js';
+import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
+import type { UserInfo } from '../contracts/authenticator.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from './write-pipeline.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
-import type { WatchCacheConfig } from '../server/server-config.js';
+import type { WatchCacheConfig } from '../contracts/server-config.js';
 
 /** Everything a verb handler needs about one resource request. */
 export interface RequestScope {

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
-import type { KubeObject } from '../registry/resource-type.js';
-import { apiVersionOf } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
+import { apiVersionOf } from '../contracts/resource-type.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';
-import { errors } from '../errors/api-error.js';
-import type { ListObject } from '../codec/codec.js';
+import { errors } from '../contracts/api-error.js';
+import type { ListObject } from '../contracts/codec.js';
 import { pacedBody, pacedListItems } from './paced-body.js';
 import type { MaybePromise } from '../conversion/object-converter.js';
 import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';

@@ -1,6 +1,6 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject, ScaleSubresource } from '../registry/resource-type.js';
-import { errors } from '../errors/api-error.js';
+import type { KubeObject, ScaleSubresource } from '../contracts/resource-type.js';
+import { errors } from '../contracts/api-error.js';
 import { nestedInt64, nestedString, setNested } from '../registry/scale-paths.js';
 import { parseDryRun } from './query-options.js';
 import { readObjectBody } from './request-body.js';

@@ -3,11 +3,11 @@ import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.j
 import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
-import { celRulesSkippedCause } from '../../lib/cel/crd-rules.js';
-import { errors, type StatusCause } from '../errors/api-error.js';
-import { boundedTexts } from '../errors/bounded-list.js';
+import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
+import { errors, type StatusCause } from '../contracts/api-error.js';
+import { boundedTexts } from '../contracts/bounded-status.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
 import type { RequestScope } from './request-scope.js';
 import { parseFieldValidation } from './query-options.js';

@@ -1,5 +1,5 @@
-import { errors, fieldErrors } from '../errors/api-error.js';
-import { apiVersionOf, type KubeObject } from '../registry/resource-type.js';
+import { errors, fieldErrors } from '../contracts/api-error.js';
+import { apiVersionOf, type KubeObject } from '../contracts/resource-type.js';
 import type { RequestScope } from './request-scope.js';
 
 /**

@@ -1,7 +1,7 @@
-import { errors } from '../errors/api-error.js';
-import { goDecode } from '../codec/go-json-decoding.js';
+import { errors } from '../contracts/api-error.js';
+import { goDecode } from '../../lib/go/json-decoding.js';
 import { objectMetaGoType } from '../codec/object-meta-go-type.js';
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { patchResultError } from './patch-result-error.js';
 import type { RequestScope } from './request-scope.js';
 

@@ -1,5 +1,5 @@
 import type { RequestScope } from './request-scope.js';
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readObjectBody } from './request-body.js';
@@ -10,7 +10,7 @@ import { respondObject, toVersion } from './respond.js';
 import type { UpdateFn } from '../store/resource-store.js';
 import { toStorageVersion } from '../conversion/versioned-objects.js';
 import { addWarnings } from './warnings.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { trackUpdate } from './field-tracking.js';
 import { keepTimesOfNoopWrite } from '../ssa/noop-timestamps.js';
 import { validateWriteOptions } from './write-options.js';

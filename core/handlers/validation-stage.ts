@@ -1,5 +1,5 @@
 import type { WriteAttributes, WriteStage } from './write-pipeline.js';
-import { appendCauses, errors, type StatusCause } from '../errors/api-error.js';
+import { appendCauses, errors, type StatusCause } from '../contracts/api-error.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { customResourceSchemaCauses } from './schema-stage.js';
 

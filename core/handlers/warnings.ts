@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { runeCount, truncateRunes } from '../text/runes.js';
+import { runeCount, truncateRunes } from '../../lib/go/runes.js';
 import { warningHeaderValue } from './warning-header.js';
 
 // kube's limits (k8s.io/apiserver WithWarningRecorder): once the texts sent pass 4 KiB runes, every warning is cut

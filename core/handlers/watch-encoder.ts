@@ -1,15 +1,15 @@
 import type { RequestScope } from './request-scope.js';
-import type { KubeObject } from '../registry/resource-type.js';
-import type { Status } from '../errors/status.js';
+import type { KubeObject } from '../contracts/resource-type.js';
+import type { Status } from '../contracts/status.js';
 import type { CacheEvent } from '../watch/cache-event.js';
 import { encodedOnce } from '../watch/cache-event.js';
-import { apiVersionOf } from '../registry/resource-type.js';
+import { apiVersionOf } from '../contracts/resource-type.js';
 import { toTable } from '../table/table-convertor.js';
 import { includeObject, metaVersionOf, partialMetadata, tableColumns } from './respond.js';
 import { converterFor } from '../conversion/converters.js';
 import { toRequestVersion } from '../conversion/versioned-objects.js';
 import { EventConversion } from '../watch/event-conversion.js';
-import type { WatchFraming } from '../codec/codec.js';
+import type { WatchFraming } from '../contracts/codec.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

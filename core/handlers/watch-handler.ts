@@ -1,8 +1,8 @@
 import type { RequestScope } from './request-scope.js';
-import { qualifiedName, type KubeObject } from '../registry/resource-type.js';
+import { qualifiedName, type KubeObject } from '../contracts/resource-type.js';
 import type { CacheEvent } from '../watch/cache-event.js';
 import type { CacheWatcher, WatchStart } from '../watch/watch-cache.js';
-import { ApiError, errors } from '../errors/api-error.js';
+import { ApiError, errors } from '../contracts/api-error.js';
 import { collectionPrefix } from '../store/keys.js';
 import { selectorFilter } from './read-options.js';
 import { parseListOptions, type ListOptions } from './list-options.js';

@@ -1,6 +1,6 @@
 import type { RequestScope } from './request-scope.js';
 import type { WriteAttributes } from './write-pipeline.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 export interface WriteTarget {
   operation: 'CREATE' | 'UPDATE' | 'DELETE';

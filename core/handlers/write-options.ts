@@ -1,5 +1,5 @@
-import { errors, fieldErrors } from '../errors/api-error.js';
-import type { StatusCause } from '../errors/status.js';
+import { errors, fieldErrors } from '../contracts/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
 import { queryBool } from '../request/query-bool.js';
 
 /** kube's FieldManagerMaxLength. */

@@ -1,5 +1,5 @@
-import type { ResourceType } from '../registry/resource-type.js';
-import type { AdmissionAttributes } from '../admission/admission-attributes.js';
+import type { ResourceType } from '../contracts/resource-type.js';
+import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
 import type { AdmissionChain } from '../admission/admission-chain.js';
 
 /** The attributes of one write, handed to every stage: what admission plugins see, plus the resource type. */

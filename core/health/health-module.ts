@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { errors } from '../errors/api-error.js';
-import type { Module } from '../module.js';
-import { Tokens } from '../tokens.js';
-import type { HealthCheck } from './health-check.js';
+import { errors } from '../contracts/api-error.js';
+import type { Module } from '../contracts/module.js';
+import { Tokens } from '../contracts/tokens.js';
+import type { HealthCheck } from '../contracts/health-check.js';
 import { healthReport } from './health-report.js';
 import { pingCheck } from './ping-check.js';
 

@@ -1,4 +1,4 @@
-import type { HealthCheck } from './health-check.js';
+import type { HealthCheck } from '../contracts/health-check.js';
 
 export interface HealthReport {
   status: 200 | 500;

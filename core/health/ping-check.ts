@@ -1,4 +1,4 @@
-import type { HealthCheck } from './health-check.js';
+import type { HealthCheck } from '../contracts/health-check.js';
 
 /** kube's built-in `ping` check: always healthy, always first. */
 export const pingCheck: HealthCheck = {

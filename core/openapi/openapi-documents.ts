@@ -1,6 +1,6 @@
 import { contentHash } from '../discovery/content-hash.js';
 import { servedGroups } from '../discovery/served-groups.js';
-import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { DocumentInfo } from './document-info.js';
 import { openapiV3Protobuf, swaggerProtobuf } from './gnostic-protobuf.js';
 import { swaggerDocument } from './openapi-v2.js';

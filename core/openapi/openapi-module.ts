@@ -1,7 +1,7 @@
-import type { Module } from '../module.js';
+import type { Module } from '../contracts/module.js';
 import { GenerationCache } from '../discovery/generation-cache.js';
-import type { ServerRoute } from '../server/server-route.js';
-import { Tokens } from '../tokens.js';
+import type { ServerRoute } from '../contracts/route.js';
+import { Tokens } from '../contracts/tokens.js';
 import type { DocumentInfo } from './document-info.js';
 import { buildOpenApiV3, buildSwagger } from './openapi-documents.js';
 import { respondGroupVersion, respondSwagger } from './openapi-responses.js';

@@ -1,6 +1,6 @@
 import fjp from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { ApiError, errors } from '../errors/api-error.js';
+import { ApiError, errors } from '../contracts/api-error.js';
 
 /** Validates a RFC 6902 patch document; malformed → 400 as kube answers. */
 export function parseJsonPatch(value: unknown): Operation[] {

@@ -1,4 +1,4 @@
-import { ApiError, errors } from '../errors/api-error.js';
+import { ApiError, errors } from '../contracts/api-error.js';
 
 /**
  * The errors of strategic merge patch with the texts of k8s.io/apimachinery's strategicpatch. kube-apiserver answers

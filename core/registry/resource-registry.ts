@@ -1,23 +1,17 @@
-import type { ResourceType } from './resource-type.js';
-import { qualifiedName } from './resource-type.js';
+import type { ResourceType } from '../contracts/resource-type.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
+import { qualifiedName } from '../contracts/resource-type.js';
 
-export type RegistryListener = () => void;
-
-/**
- * The set of resource types the server serves right now. Built-in kinds are added at start; CRDs are added and
- * removed as they are established or deleted. Listeners (discovery, OpenAPI caches) are told of every change.
- */
-export class ResourceRegistry {
+/** The server's ResourceRegistry: resource types by `plural.group`. */
+export class ResourceTypeRegistry implements ResourceRegistry {
   private readonly byKey = new Map<string, ResourceType>();
-  private readonly listeners = new Set<RegistryListener>();
+  private readonly listeners = new Set<() => void>();
   private generationCounter = 0;
 
-  /** Bumped on every change; caches compare it to know when to rebuild. */
   get generation(): number {
     return this.generationCounter;
   }
 
-  /** Adds or replaces a type; a CRD's type never takes the place of a built-in one (kube's own handlers come first). */
   set(rt: ResourceType): void {
     const key = qualifiedName(rt);
     const existing = this.byKey.get(key);
@@ -30,12 +24,10 @@ export class ResourceRegistry {
     if (this.byKey.delete(group ? `${plural}.${group}` : plural)) this.changed();
   }
 
-  /** The type serving `plural` in `group` (regardless of version). */
   get(group: string, plural: string): ResourceType | undefined {
     return this.byKey.get(group ? `${plural}.${group}` : plural);
   }
 
-  /** The type serving `plural` in `group` at a served `version`. */
   lookup(group: string, version: string, plural: string): ResourceType | undefined {
     const rt = this.get(group, plural);
     return rt && rt.versions.some((v) => v.name === version && v.served) ? rt : undefined;
@@ -45,7 +37,7 @@ export class ResourceRegistry {
     return [...this.byKey.values()];
   }
 
-  onChange(listener: RegistryListener): () => void {
+  onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

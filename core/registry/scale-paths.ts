@@ -1,4 +1,4 @@
-import { goV, isGoInt } from '../../schemas/go-values.js';
+import { goV, isGoInt } from '../../lib/go/go-values.js';
 
 /**
  * The fields a CRD's scale subresource names (`.spec.replicas`, `.status.selector`): simple dotted paths into a

@@ -1,4 +1,4 @@
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { goCompare } from './go-compat.js';
 
 export interface FieldRequirement {

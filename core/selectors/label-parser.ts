@@ -1,4 +1,4 @@
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { goCompare, goQuote } from './go-compat.js';
 import { tokenize, type Token } from './label-lexer.js';
 import { requirementProblem, type LabelOperator, type LabelRequirement } from './label-requirement.js';

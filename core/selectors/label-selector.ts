@@ -1,4 +1,4 @@
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 import { goCompare, goQuote } from './go-compat.js';
 import { parseLabelRequirements } from './label-parser.js';
 import { requirementMatches, requirementProblem, type LabelOperator, type LabelRequirement } from './label-requirement.js';

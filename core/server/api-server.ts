@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
-import type { Module } from '../module.js';
-import type { ServerConfigOverrides } from './server-config.js';
+import type { Module } from '../contracts/module.js';
+import type { ServerConfigOverrides } from '../contracts/server-config.js';
 import type { TlsProfile } from './tls-profile.js';
 
 export interface ApiServerOptions {

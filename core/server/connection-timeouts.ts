@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { ServerConfig } from './server-config.js';
+import type { ServerConfig } from '../contracts/server-config.js';
 
 /**
  * kube-apiserver's connection limits (Go's http.Server ReadHeaderTimeout and IdleTimeout) as Node server options:

@@ -3,9 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import { Tokens } from '../tokens.js';
-import { ResourceRegistry } from '../registry/resource-registry.js';
-import { resolveServerConfig, type ServerConfig } from './server-config.js';
+import { Tokens } from '../contracts/tokens.js';
+import { ResourceTypeRegistry } from '../registry/resource-registry.js';
+import { resolveServerConfig, type ServerConfig } from '../contracts/server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
@@ -13,7 +13,7 @@ import { tlsServerOptions } from './tls-profile.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
-import type { Controller } from './controller.js';
+import type { Controller } from '../contracts/controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
@@ -31,7 +31,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const container = rootContainer.createChildContainer();
   const config: ServerConfig = resolveServerConfig(options.config);
   container.registerInstance(Tokens.Config, config);
-  container.registerInstance(Tokens.Registry, new ResourceRegistry());
+  container.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
   for (const module of options.modules) module(container);
 
   let server: http.Server | undefined;
@@ -47,7 +47,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
-      container.registerInstance(Tokens.WritePipeline, pipeline);
       caches = new WatchCaches(kv, registry, config.watchCache);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
       controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];

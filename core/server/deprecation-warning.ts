@@ -1,5 +1,5 @@
-import type { ResourceType, ResourceVersionDef } from '../registry/resource-type.js';
-import { apiVersionOf } from '../registry/resource-type.js';
+import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
+import { apiVersionOf } from '../contracts/resource-type.js';
 import { compareVersionPriority } from '../discovery/version-priority.js';
 
 /**

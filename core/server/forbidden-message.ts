@@ -1,4 +1,4 @@
-import type { UserInfo } from '../auth/authenticator.js';
+import type { UserInfo } from '../contracts/authenticator.js';
 import type { RequestInfo } from '../request/request-info.js';
 
 /** kube-apiserver's text for an authorization denial. */

@@ -5,8 +5,8 @@
  *   Apply failed with 2 conflicts: conflicts with "a":\n- .spec.x\nconflicts with "b" using v1:\n- .spec.y
  * Appliers print as their name; updaters as `"name" using <apiVersion>`; a subresource adds `with subresource "status"`.
  */
-import { ApiError } from '../errors/api-error.js';
-import { StatusReason } from '../errors/status.js';
+import { ApiError } from '../contracts/api-error.js';
+import { StatusReason } from '../contracts/status.js';
 import type { FieldSet } from './field-set.js';
 import { goCompare, goQuote } from './go-text.js';
 import { pathString, type Path } from './path-element.js';

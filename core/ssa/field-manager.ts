@@ -6,8 +6,8 @@
  * callers that go on mutating the result (defaulting) while still using `live` (as the old object) pass a copy.
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { ApiError, errors } from '../errors/api-error.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import { ApiError, errors } from '../contracts/api-error.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { conflictError, conflictList } from './conflicts.js';
 import type { FieldSet } from './field-set.js';
 import { lastAppliedFields, migratesFromClientSideApply, updateLastApplied } from './last-applied.js';

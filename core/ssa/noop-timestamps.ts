@@ -4,7 +4,7 @@
  * resourceVersion bump) instead of a change of timestamps only. Kube runs it in the store's update, after the
  * strategy's PrepareForUpdate and before validation.
  */
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { isObject, valuesEqual, type JsonObject } from './json-value.js';
 
 /** Returns `next`, with the old entries' times restored (in place) when the write changes nothing else. */

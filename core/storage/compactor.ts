@@ -1,5 +1,5 @@
-import type { KVStore } from './kv.js';
-import type { Controller } from '../server/controller.js';
+import type { KVStore } from '../contracts/kv-store.js';
+import type { Controller } from '../contracts/controller.js';
 
 /**
  * Compacts storage history the way kube-apiserver does for etcd: every interval, discard the history older than the

@@ -1,4 +1,4 @@
-import { errors } from '../errors/api-error.js';
+import { errors } from '../contracts/api-error.js';
 
 /** A list continuation: the revision the first page was read at and the key to continue after (kube's format). */
 export interface ContinueState {

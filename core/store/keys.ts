@@ -1,4 +1,4 @@
-import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceType } from '../contracts/resource-type.js';
 
 /**
  * Storage key layout, as kube-apiserver lays out etcd:

@@ -1,5 +1,5 @@
-import type { KeyValue } from '../storage/kv.js';
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KeyValue } from '../contracts/kv-store.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the version is the key's modRevision and is put back

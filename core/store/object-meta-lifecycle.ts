@@ -1,5 +1,5 @@
 import { randomUUID, randomInt } from 'node:crypto';
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { rfc3339 } from './resource-store.js';
 import { isDeepStrictEqual } from 'node:util';
 

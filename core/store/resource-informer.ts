@@ -1,6 +1,6 @@
-import type { KVStore, KVWatch } from '../storage/kv.js';
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
-import type { Controller } from '../server/controller.js';
+import type { KVStore, KVWatch } from '../contracts/kv-store.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
+import type { Controller } from '../contracts/controller.js';
 import { ResourceStore } from './resource-store.js';
 import { ControllerTimers } from '../server/controller-timers.js';
 

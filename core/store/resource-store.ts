@@ -1,7 +1,7 @@
-import type { KVStore, KVWatch } from '../storage/kv.js';
-import { CompactedError, FutureRevisionError } from '../storage/kv.js';
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
-import { errors, type Qualified } from '../errors/api-error.js';
+import type { KVStore, KVWatch } from '../contracts/kv-store.js';
+import { CompactedError, FutureRevisionError } from '../contracts/kv-store.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
+import { errors, type Qualified } from '../contracts/api-error.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { decodeStored, encodeStored, withResourceVersion } from './object-codec.js';
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';

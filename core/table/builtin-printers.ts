@@ -1,4 +1,4 @@
-import type { TableColumnDefinition, TablePrinter } from './table-types.js';
+import type { TableColumnDefinition, TablePrinter } from '../contracts/table-types.js';
 import { age } from './human-duration.js';
 import { isZeroTime, parseRFC3339 } from './timestamp.js';
 

@@ -1,5 +1,5 @@
-import type { PrinterColumn } from '../registry/resource-type.js';
-import type { TablePrinter } from './table-types.js';
+import type { PrinterColumn } from '../contracts/resource-type.js';
+import type { TablePrinter } from '../contracts/table-types.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN } from './builtin-printers.js';
 import { cellValue } from './cell-value.js';
 import { compileJsonPath } from './jsonpath.js';

@@ -1,5 +1,5 @@
-import type { KubeObject, PrinterColumn } from '../registry/resource-type.js';
-import type { Table, TableListMeta, TablePrinter, TableRow } from './table-types.js';
+import type { KubeObject, PrinterColumn } from '../contracts/resource-type.js';
+import type { Table, TableListMeta, TablePrinter, TableRow } from '../contracts/table-types.js';
 import { defaultTablePrinter } from './builtin-printers.js';
 import { columnsTablePrinter } from './column-printer.js';
 

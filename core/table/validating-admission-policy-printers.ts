@@ -1,4 +1,4 @@
-import type { TablePrinter } from './table-types.js';
+import type { TablePrinter } from '../contracts/table-types.js';
 import { age } from './human-duration.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN } from './builtin-printers.js';
 import type { LabelSelectorObject } from '../selectors/label-selector.js';

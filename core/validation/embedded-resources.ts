@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import { fieldErrors, type StatusCause } from '../errors/api-error.js';
-import type { ObjectMeta } from '../registry/resource-type.js';
+import { fieldErrors, type StatusCause } from '../contracts/api-error.js';
+import type { ObjectMeta } from '../contracts/resource-type.js';
 import { isDNS1035Label } from './names.js';
 import { validateObjectMetaCreate } from './object-meta.js';
 

@@ -1,5 +1,5 @@
-import type { StatusCause } from '../errors/status.js';
-import { fieldErrors, formatValue } from '../errors/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
+import { fieldErrors, formatValue } from '../contracts/api-error.js';
 import { isQualifiedName } from './names.js';
 
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';

@@ -1,5 +1,5 @@
-import type { StatusCause } from '../errors/status.js';
-import { fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
+import { fieldErrors } from '../contracts/api-error.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
 
 /** kube's limit on the summed length of all annotation keys and values (bytes). */

@@ -1,6 +1,6 @@
-import type { StatusCause } from '../errors/status.js';
-import type { ObjectMeta } from '../registry/resource-type.js';
-import { appendCauses, fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
+import type { ObjectMeta } from '../contracts/resource-type.js';
+import { appendCauses, fieldErrors } from '../contracts/api-error.js';
 import { validateFinalizers } from './finalizers.js';
 import { validateAnnotations, validateLabels } from './labels.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from './names.js';

@@ -1,5 +1,5 @@
-import type { StatusCause } from '../errors/status.js';
-import { fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
+import { fieldErrors } from '../contracts/api-error.js';
 
 /** apiVersion split as schema.ParseGroupVersion does (both parts '' when malformed). */
 function parseGroupVersion(apiVersion: string): { group: string; version: string } {

@@ -1,6 +1,6 @@
-import type { KubeObject, ScaleSubresource } from '../registry/resource-type.js';
+import type { KubeObject, ScaleSubresource } from '../contracts/resource-type.js';
 import { nestedInt64, nestedString } from '../registry/scale-paths.js';
-import { fieldErrors, type StatusCause } from '../errors/api-error.js';
+import { fieldErrors, type StatusCause } from '../contracts/api-error.js';
 
 const maxInt32 = 2 ** 31 - 1;
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 /** One change to one object, as the watch cache keeps and fans it out. Objects are shared: never mutate them. */
 export interface CacheEvent {

@@ -1,4 +1,4 @@
-import type { KubeObject, ResourceType } from '../registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import type { ObjectConverter } from '../conversion/object-converter.js';
 import { converterFor } from '../conversion/converters.js';
 import { listToRequestVersion } from '../conversion/versioned-objects.js';

@@ -1,7 +1,7 @@
-import type { KVEvent, KVStore, KVWatch } from '../storage/kv.js';
-import type { KubeObject } from '../registry/resource-type.js';
-import type { WatchCacheConfig } from '../server/server-config.js';
-import { errors } from '../errors/api-error.js';
+import type { KVEvent, KVStore, KVWatch } from '../contracts/kv-store.js';
+import type { KubeObject } from '../contracts/resource-type.js';
+import type { WatchCacheConfig } from '../contracts/server-config.js';
+import { errors } from '../contracts/api-error.js';
 import { decodeStored, withResourceVersion } from '../store/object-codec.js';
 import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';

@@ -1,7 +1,7 @@
-import type { KVStore } from '../storage/kv.js';
-import type { ResourceRegistry } from '../registry/resource-registry.js';
-import type { ResourceType } from '../registry/resource-type.js';
-import type { WatchCacheConfig } from '../server/server-config.js';
+import type { KVStore } from '../contracts/kv-store.js';
+import type { ResourceRegistry } from '../contracts/resource-registry.js';
+import type { ResourceType } from '../contracts/resource-type.js';
+import type { WatchCacheConfig } from '../contracts/server-config.js';
 import { resourcePrefix } from '../store/keys.js';
 import { WatchCache } from './watch-cache.js';
 

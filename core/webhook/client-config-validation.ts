@@ -1,9 +1,9 @@
 import { X509Certificate } from 'node:crypto';
-import type { StatusCause } from '../errors/status.js';
-import { fieldErrors } from '../errors/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
+import { fieldErrors } from '../contracts/api-error.js';
 import { isDNS1123Subdomain } from '../validation/names.js';
 import { parseGoUrl } from './go-url.js';
-import type { WebhookClientConfig } from './webhook-client.js';
+import type { WebhookClientConfig } from '../contracts/webhook-client-config.js';
 
 /** k8s.io/apiserver webhook.ValidateWebhookURL with https required (`path`: the url field). */
 export function validateWebhookUrl(url: string, path: string): StatusCause[] {

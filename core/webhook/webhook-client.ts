@@ -1,13 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
-
-/** Where a webhook listens: admissionregistration/apiextensions `WebhookClientConfig` (only `url` can be dialled). */
-export interface WebhookClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port?: number };
-  /** Base64 of PEM CA certificates that sign the webhook's serving certificate (system roots when absent). */
-  caBundle?: string;
-}
+import type { WebhookClientConfig } from '../contracts/webhook-client-config.js';
 
 /** A webhook call that did not produce a response: the text is Go's `Post "<url>": <cause>`, as kube reports it. */
 export class WebhookCallError extends Error {

@@ -4,7 +4,7 @@
  * formatting (digit grouping, `×10` superscript exponents, `∞`), and a compile-time check (cel-go's
  * stringFormatValidator) rejects clauses whose literal arguments have the wrong type.
  */
-import { goQuote } from '../../schemas/go-values.js';
+import { goQuote } from '../go/go-values.js';
 import type { Expr } from './ast.js';
 import type { CheckedAst } from './checker.js';
 import { fixedFinite, nonFiniteText, scaledRound, scientificDigits } from './float-digits.js';

@@ -5,7 +5,7 @@
 import { global, member, type EstimateArg, type FunctionRegistry } from './functions.js';
 import { STRING_TRAVERSAL_COST_FACTOR, factorRange, traversalCost } from './stdlib.js';
 import { T } from './types.js';
-import { goQuote } from '../../schemas/go-values.js';
+import { goQuote } from '../go/go-values.js';
 import { CelError, OpaqueValue, actualSize, type Val, type Value } from './values.js';
 
 export const IP_TYPE = T.opaque('net.IP');

@@ -3,7 +3,7 @@
  * `list` a JS array, `map` a {@link CelMap}; timestamps and durations keep nanosecond precision. Errors are values
  * too ({@link CelError}), as in cel-go, so that `&&`, `||` and the comprehension macros can absorb them.
  */
-import { goFloat } from '../../schemas/go-values.js';
+import { goFloat } from '../go/go-values.js';
 
 export const MAX_INT64 = (1n << 63n) - 1n;
 export const MIN_INT64 = -(1n << 63n);

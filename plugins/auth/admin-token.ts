@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UserInfo } from '../../core/auth/authenticator.js';
+import type { UserInfo } from '../../core/contracts/authenticator.js';
 import { writePrivateFile } from './private-file.js';
 
 /** The admin bearer token kept at `<dataDir>/admin-token` (0600): 32 random bytes as hex, created on first use. */

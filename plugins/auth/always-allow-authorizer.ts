@@ -1,6 +1,6 @@
-import type { Authorizer, Decision } from '../../core/auth/authorizer.js';
-import type { Module } from '../../core/module.js';
-import { Tokens } from '../../core/tokens.js';
+import type { Authorizer, Decision } from '../../core/contracts/authorizer.js';
+import type { Module } from '../../core/contracts/module.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 
 /** Allows every request of an authenticated user (development servers). */
 export class AlwaysAllowAuthorizer implements Authorizer {

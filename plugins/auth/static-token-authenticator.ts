@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/auth/authenticator.js';
-import { errors } from '../../core/errors/api-error.js';
-import type { Module } from '../../core/module.js';
-import { Tokens } from '../../core/tokens.js';
+import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/contracts/authenticator.js';
+import { errors } from '../../core/contracts/api-error.js';
+import type { Module } from '../../core/contracts/module.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 
 export interface StaticToken {
   token: string;

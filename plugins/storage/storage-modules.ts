@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Module } from '../../core/module.js';
-import type { KVStore } from '../../core/storage/kv.js';
-import { Tokens } from '../../core/tokens.js';
+import type { Module } from '../../core/contracts/module.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { MemoryKV } from './memory/memory-kv.js';
 import { SqliteKV } from './sqlite/sqlite-kv.js';
 import { EtcdKV } from './etcd/etcd-kv.js';

@@ -1,4 +1,4 @@
-import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandlers } from '../../core/storage/kv.js';
+import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandlers } from '../../core/contracts/kv-store.js';
 import { hasPrefix } from './keys.js';
 
 /** What a revision-log engine exposes to its {@link WatchHub}. All calls are synchronous. */

@@ -3,7 +3,7 @@
  * <detail>" message, field path). Bad values print as field.Error's ErrorBody prints them: strings quoted with %q,
  * numbers and booleans bare, nil as "null", composite values with %#v.
  */
-import { goQuote, kubeBadValue } from '../go-values.js';
+import { goQuote, kubeBadValue } from '../../lib/go/go-values.js';
 import type { SchemaCause } from '../validation-errors.js';
 
 /** A bad value already printed the Go way (e.g. `[]string{"a", "b"}`). */

@@ -4,7 +4,7 @@
  * must be an object and may only use the keywords that survive extracting `properties.status`; and the root may not
  * be nullable.
  */
-import { goSharpV } from '../go-values.js';
+import { goSharpV } from '../../lib/go/go-values.js';
 import type { SchemaCause } from '../validation-errors.js';
 import * as fe from './field-errors.js';
 import { child, field, str, type SchemaNode } from './schema-node.js';

@@ -17,7 +17,7 @@ import {
   type KVWatch,
   type RangeResult,
   type TxnResult,
-} from '../../core/storage/kv.js';
+} from '../../core/contracts/kv-store.js';
 
 export type OpenStore = () => Promise<{ kv: KVStore; cleanup: () => Promise<void> }>;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
-import { CompactedError, type KVEvent, type TxnResult } from '../../core/storage/kv.js';
+import { CompactedError, type KVEvent, type TxnResult } from '../../core/contracts/kv-store.js';
 import { SqliteKV, type SqliteKVOptions } from '../../plugins/storage/sqlite/sqlite-kv.js';
 import { kvConformance } from './kv-conformance.js';
 

@@ -1,4 +1,4 @@
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 
 /**
  * The admission attributes of creating widget `w` in namespace `ns` by alice (group dev), in example.com `version`;

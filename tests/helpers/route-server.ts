@@ -9,11 +9,11 @@ import Koa from 'koa';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { container, type DependencyContainer } from 'tsyringe';
-import { ApiError, errors } from '../../core/errors/api-error.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
-import { defaultServerConfig } from '../../core/server/server-config.js';
-import { Tokens } from '../../core/tokens.js';
+import { ApiError, errors } from '../../core/contracts/api-error.js';
+import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
+import { defaultServerConfig } from '../../core/contracts/server-config.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 
 export interface RouteServer {
   /** `127.0.0.1:PORT` */
@@ -22,9 +22,9 @@ export interface RouteServer {
 }
 
 /** A child container holding a registry of `types` and the default server config, as the discovery and OpenAPI modules need. */
-export function registryContainer(types: ResourceType[]): { c: DependencyContainer; registry: ResourceRegistry } {
+export function registryContainer(types: ResourceType[]): { c: DependencyContainer; registry: ResourceTypeRegistry } {
   const c = container.createChildContainer();
-  const registry = new ResourceRegistry();
+  const registry = new ResourceTypeRegistry();
   for (const t of types) registry.set(t);
   c.registerInstance(Tokens.Registry, registry);
   c.registerInstance(Tokens.Config, defaultServerConfig);

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
 import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module } from '../../index.js';
-import type { ServerConfigOverrides } from '../../core/server/server-config.js';
+import type { ServerConfigOverrides } from '../../core/contracts/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
 
 export interface StartOptions {

@@ -10,7 +10,7 @@ import { EtcdClient } from '../../plugins/storage/etcd/etcd-client.js';
 import { isFutureRevision, isTransient, toApiError, wasNotSent } from '../../plugins/storage/etcd/etcd-errors.js';
 import type { WatchResponse } from '../../plugins/storage/etcd/grpc/etcd-messages.js';
 import { GrpcError } from '../../plugins/storage/etcd/grpc/grpc-error.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { useEtcd } from '../helpers/use-etcd.js';
 
 const etcd = useEtcd();

@@ -3,7 +3,7 @@
  * once per interval between them (the `compact_rev_key` transaction), not once each.
  */
 import test from 'ava';
-import { CompactedError } from '../../core/storage/kv.js';
+import { CompactedError } from '../../core/contracts/kv-store.js';
 import { EtcdKV } from '../../plugins/storage/etcd/etcd-kv.js';
 import { Etcd3 } from 'etcd3';
 import { useEtcd } from '../helpers/use-etcd.js';

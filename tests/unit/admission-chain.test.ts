@@ -1,8 +1,8 @@
 import test from 'ava';
 import { selectAdmissionPlugins } from '../../core/admission/admission-chain.js';
 import { pluginMatches } from '../../core/admission/plugin-matching.js';
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
-import type { AdmissionPlugin, AdmissionRule } from '../../core/admission/admission-plugin.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { AdmissionPlugin, AdmissionRule } from '../../core/contracts/admission-plugin.js';
 
 const plugin = (name: string, rules: AdmissionRule[] = [], enabledByDefault?: boolean): AdmissionPlugin => ({
   name,

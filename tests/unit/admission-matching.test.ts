@@ -2,9 +2,9 @@ import test from 'ava';
 import { ruleMatches, type RuleWithOperations } from '../../admission/matching/admission-rules.js';
 import { admissionSelector, namespaceSelectorMatches, objectSelectorMatches } from '../../admission/matching/selectors.js';
 import { admissionRequest } from '../../admission/admission-request.js';
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
-import type { NamespaceLookup } from '../../builtin/namespaces/namespace-lookup.js';
+import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 
 function attrs(over: Partial<AdmissionAttributes> & { group?: string; version?: string; res?: string } = {}): AdmissionAttributes {
   const { group = 'example.com', version = 'v1', res = 'widgets', ...rest } = over;

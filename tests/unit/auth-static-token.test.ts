@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import test from 'ava';
 import { container } from 'tsyringe';
-import { ApiError } from '../../core/errors/api-error.js';
-import { Tokens } from '../../core/tokens.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { adminUser, AlwaysAllowAuthorizer, alwaysAllow, StaticTokenAuthenticator, staticTokenAuth } from '../../plugins/auth/index.js';
 
 const bob = { username: 'bob', groups: ['system:authenticated'] };

@@ -1,6 +1,6 @@
 // kapi's bounds on a 422: at most 100 causes, texts cut to 4096 runes, a Status under 1 MiB whatever the causes.
 import test from 'ava';
-import { errors, fieldErrors } from '../../core/errors/api-error.js';
+import { errors, fieldErrors } from '../../core/contracts/api-error.js';
 
 const widget = { group: 'example.com', resource: 'widgets', kind: 'Widget', name: 'w1' };
 

@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import test from 'ava';
 import { independentCbor as independent } from '../helpers/independent-cbor.js';
 import { container } from 'tsyringe';
-import { ApiError } from '../../core/errors/api-error.js';
-import { Tokens } from '../../core/tokens.js';
-import type { Codec } from '../../core/codec/codec.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import type { Codec } from '../../core/contracts/codec.js';
 import { CborCodec, cborCodec, encodeCbor } from '../../plugins/codecs/cbor/index.js';
 
 const codec = new CborCodec();

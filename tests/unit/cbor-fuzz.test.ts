@@ -1,6 +1,6 @@
 import test from 'ava';
 import { prng } from '../helpers/seeded-random.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { CborCodec } from '../../plugins/codecs/cbor/index.js';
 
 /**

@@ -4,10 +4,10 @@
  * (10,000,000) of CRD validation rules with their error texts.
  */
 import test from 'ava';
-import { compileCrdRules, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../lib/cel/crd-rules.js';
+import { compileCrdRules, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../schemas/cel/crd-rules.js';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
-import { celTypeOf, schemaDeclType } from '../../lib/cel/schema-decl.js';
-import { toCel } from '../../lib/cel/schema-values.js';
+import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
+import { toCel } from '../../schemas/cel/schema-values.js';
 import type { Value } from '../../lib/cel/values.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 

@@ -3,7 +3,7 @@
  * custom-resource writes (CrdRuleProgram.validate), with kube-apiserver v1.32's paths and texts.
  */
 import test from 'ava';
-import { celRulesSkippedCause, compileCrdRules, type CrdRuleProgram, type StatusCause } from '../../lib/cel/crd-rules.js';
+import { celRulesSkippedCause, compileCrdRules, type CrdRuleProgram, type StatusCause } from '../../schemas/cel/crd-rules.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 
 type Rule = NonNullable<JSONSchemaProps['x-kubernetes-validations']>[number];

@@ -5,8 +5,8 @@
  */
 import test from 'ava';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
-import { celTypeOf, schemaDeclType } from '../../lib/cel/schema-decl.js';
-import { toCel } from '../../lib/cel/schema-values.js';
+import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
+import { toCel } from '../../schemas/cel/schema-values.js';
 import { CelError, type Value } from '../../lib/cel/values.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 

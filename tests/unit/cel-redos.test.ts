@@ -3,7 +3,7 @@
  * JavaScript's RegExp must not stall the server.
  */
 import test from 'ava';
-import { compileCrdRules } from '../../lib/cel/crd-rules.js';
+import { compileCrdRules } from '../../schemas/cel/crd-rules.js';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
 import { T } from '../../lib/cel/types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';

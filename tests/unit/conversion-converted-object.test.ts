@@ -1,7 +1,7 @@
 import test from 'ava';
 import { acceptConvertedObject } from '../../core/conversion/converted-object.js';
-import { ApiError } from '../../core/errors/api-error.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 
 const original: KubeObject = {
   apiVersion: 'example.com/v1',

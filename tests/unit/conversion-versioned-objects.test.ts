@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { converterFor } from '../../core/conversion/converters.js';
 import { listToRequestVersion, toRequestVersion, toStorageVersion, withReadDefaults } from '../../core/conversion/versioned-objects.js';
 

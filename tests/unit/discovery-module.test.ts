@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import test from 'ava';
 import { discoveryModule } from '../../core/discovery/discovery-module.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
-import { defaultServerConfig } from '../../core/server/server-config.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
+import { defaultServerConfig } from '../../core/contracts/server-config.js';
 import { namespaces, widgetsType } from '../helpers/resource-types.js';
 import { registryContainer, serveRoutes } from '../helpers/route-server.js';
 

@@ -3,7 +3,7 @@ import { GenerationCache } from '../../core/discovery/generation-cache.js';
 import { compareGroupPriority } from '../../core/discovery/group-priority.js';
 import { storageVersionHash } from '../../core/discovery/storage-version-hash.js';
 import { compareVersionPriority } from '../../core/discovery/version-priority.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
 
 test('versions sort by Kubernetes version priority (the example of the APIService docs)', (t) => {
   const sorted = ['v1', 'foo10', 'v11alpha2', 'v2', 'v3beta1', 'foo1', 'v12alpha1', 'v10beta3', 'v11beta2', 'v10'].sort(compareVersionPriority);
@@ -20,7 +20,7 @@ test('storageVersionHash matches kube-apiserver for core Namespace', (t) => {
 });
 
 test('the generation cache rebuilds only when the registry changes', (t) => {
-  const registry = new ResourceRegistry();
+  const registry = new ResourceTypeRegistry();
   let builds = 0;
   const cache = new GenerationCache(() => ++builds);
   t.is(cache.get(registry), 1);
@@ -36,5 +36,5 @@ test('the generation cache rebuilds only when the registry changes', (t) => {
     versions: [{ name: 'v1', served: true, storage: true }],
   });
   t.is(cache.get(registry), 2);
-  t.is(cache.get(new ResourceRegistry()), 3);
+  t.is(cache.get(new ResourceTypeRegistry()), 3);
 });

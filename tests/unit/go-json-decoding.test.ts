@@ -1,6 +1,6 @@
 // The Go JSON decoder model: encoding/json's error texts and what it makes of nulls, as kube's decoder reports them.
 import test from 'ava';
-import { goDecode, goDecodeError, goTypes as t } from '../../core/codec/go-json-decoding.js';
+import { goDecode, goDecodeError, goTypes as t } from '../../lib/go/json-decoding.js';
 
 const inner = t.struct('v1.Inner', { n: t.int32, s: t.string() });
 const orInner = t.unmarshaler('v1.InnerOrBool', (v) => (typeof v === 'boolean' ? undefined : typeof v === 'object' && !Array.isArray(v) ? inner : 'inner or bool expected'));

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import test from 'ava';
 import { container } from 'tsyringe';
-import type { HealthCheck } from '../../core/health/health-check.js';
+import type { HealthCheck } from '../../core/contracts/health-check.js';
 import { healthModule } from '../../core/health/health-module.js';
-import { Tokens } from '../../core/tokens.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { serveRoutes } from '../helpers/route-server.js';
 
 const healthy = (name: string, readinessOnly = false): HealthCheck => ({ name, readinessOnly, check: async () => {} });

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { openapiModule } from '../../core/openapi/openapi-module.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
-import { defaultServerConfig } from '../../core/server/server-config.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
+import { defaultServerConfig } from '../../core/contracts/server-config.js';
 import { namespaces, widgetsType } from '../helpers/resource-types.js';
 import { registryContainer, serveRoutes } from '../helpers/route-server.js';
 

@@ -4,10 +4,10 @@
  * on kapi's bytes, and thousands of malformed bodies that must each get a 400 (or decode).
  */
 import test from 'ava';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { decodeBody } from '../../core/codec/body-decoder.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { fieldNumbersAnnotation, generateProto, type CrdSource } from '../../generators/proto/index.js';
 import { KubeProtobufCodec } from '../../plugins/codecs/protobuf/index.js';
 import { customResourceProtobufKinds } from '../../plugins/codecs/protobuf/custom-resources/index.js';
@@ -70,7 +70,7 @@ function gadgetsType(annotations?: Record<string, string>): ResourceType {
   };
 }
 
-const registry = new ResourceRegistry();
+const registry = new ResourceTypeRegistry();
 registry.set(gadgetsType({ [fieldNumbersAnnotation]: generated.annotation }));
 const codec = new KubeProtobufCodec(customResourceProtobufKinds(registry));
 const gadget = { apiVersion: 'example.com/v1', kind: 'Gadget' };
@@ -256,7 +256,7 @@ test("kapi's bytes decode with the generated .proto, and bytes written from it d
 // ---- which kinds have protobuf -------------------------------------------------------------------------------------
 
 test('only CRDs whose annotation numbers every field of a served version have protobuf', (t) => {
-  const r = new ResourceRegistry();
+  const r = new ResourceTypeRegistry();
   const lookup = customResourceProtobufKinds(r);
   t.is(lookup(gadget), undefined, 'unknown kind');
   r.set(gadgetsType());

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import test from 'ava';
 import { container } from 'tsyringe';
-import { ApiError } from '../../core/errors/api-error.js';
-import { Tokens } from '../../core/tokens.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
 import {
   KubeProtobufCodec,
   decodeKubeProtobuf,
@@ -402,7 +402,7 @@ test('kinds without a protobuf encoding are refused with 415 (custom resources h
 
 test('kubeProtobufCodec() registers one codec under Tokens.Codec for protobuf bodies, responses and watch streams', (t) => {
   const c = container.createChildContainer();
-  c.registerInstance(Tokens.Registry, new ResourceRegistry());
+  c.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
   kubeProtobufCodec()(c);
   const codecs = c.resolveAll(Tokens.Codec);
   t.is(codecs.length, 1);

@@ -1,8 +1,8 @@
 // Hostile bytes for the protobuf codec: every failure is a 400 (or 415 for an unknown kind), never another error,
 // never slow.
 import test, { type ExecutionContext } from 'ava';
-import { ApiError } from '../../core/errors/api-error.js';
-import type { TypeMeta } from '../../core/codec/codec.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import type { TypeMeta } from '../../core/contracts/codec.js';
 import { KubeProtobufCodec } from '../../plugins/codecs/protobuf/index.js';
 
 const codec = new KubeProtobufCodec();

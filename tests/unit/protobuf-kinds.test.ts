@@ -2,7 +2,7 @@
 // checked against an independent protobufjs reading of the .proto texts and against hand-computed Go output.
 import test from 'ava';
 import protobuf from 'protobufjs';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { KubeProtobufCodec, unwrapKubeProtobuf } from '../../plugins/codecs/protobuf/index.js';
 import { admissionregistrationV1Proto } from '../../plugins/codecs/protobuf/protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from '../../plugins/codecs/protobuf/protos/apiextensions-v1.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { compileGoRegexp } from '../../schemas/go-regexp.js';
-import { goFloat, goJSON, goNumber, goQuote, goSharpV, kubeBadValue } from '../../schemas/go-values.js';
+import { compileGoRegexp } from '../../lib/go/go-regexp.js';
+import { goFloat, goJSON, goNumber, goQuote, goSharpV, kubeBadValue } from '../../lib/go/go-values.js';
 import { effectiveFormat, formatValidator } from '../../schemas/string-formats.js';
 
 function check(format: string, valid: string[], invalid: string[]): (t: import('ava').ExecutionContext) => void {

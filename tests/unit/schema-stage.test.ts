@@ -1,9 +1,9 @@
 import test from 'ava';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { customResourceSchemaCauses, decodeCustomResource } from '../../core/handlers/schema-stage.js';
 import { validationStage } from '../../core/handlers/validation-stage.js';
 import type { WriteAttributes } from '../../core/handlers/write-pipeline.js';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 
 const schema: JSONSchemaProps = {

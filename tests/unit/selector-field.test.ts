@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { parseFieldSelector, validateFieldSelector, type FieldSelector } from '../../core/selectors/field-selector.js';
 
 function badRequest(fn: () => unknown): string {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { labelSelectorFromObject, parseLabelSelector, type LabelSelectorObject } from '../../core/selectors/label-selector.js';
 
 const nameRule =

@@ -4,8 +4,8 @@
  */
 import test from 'ava';
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { ApiError } from '../../core/errors/api-error.js';
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import { ApiError } from '../../core/contracts/api-error.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { recordUpdate, serverSideApply, type FieldManagerContext } from '../../core/ssa/field-manager.js';
 import { keepTimesOfNoopWrite } from '../../core/ssa/noop-timestamps.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { applyStrategicMergePatch } from '../../core/patch/strategic-merge-patch.js';
 import { objectMetaModel, withObjectMeta } from '../../schemas/object-meta-model.js';
 import { smp, type Json } from './strategic-merge-patch-fixtures.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { KubeObject, PrinterColumn } from '../../core/registry/resource-type.js';
+import type { KubeObject, PrinterColumn } from '../../core/contracts/resource-type.js';
 import {
   CREATION_TIMESTAMP_DESCRIPTION,
   NAME_DESCRIPTION,

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { StatusCause } from '../../core/errors/status.js';
-import type { ObjectMeta } from '../../core/registry/resource-type.js';
+import type { StatusCause } from '../../core/contracts/status.js';
+import type { ObjectMeta } from '../../core/contracts/resource-type.js';
 import { finalizerWarnings } from '../../core/validation/finalizers.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../core/validation/object-meta.js';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { compileMatchConditions } from '../../admission/matching/match-conditions.js';
 import { admissionRequest } from '../../admission/admission-request.js';
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
 
 function request(over: Partial<AdmissionAttributes> = {}) {

@@ -3,9 +3,9 @@ import { compileMatchResources } from '../../admission/policy/compiled-policy.js
 import { matchResources } from '../../admission/policy/policy-matcher.js';
 import { collectParams } from '../../admission/policy/param-collection.js';
 import type { ParamSource } from '../../admission/policy/param-informers.js';
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
-import type { KubeObject, ResourceType } from '../../core/registry/resource-type.js';
+import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import type { MatchResources } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { defaultMatchResources } from '../../builtin/admissionregistration/validating-admission-policy-defaults.js';
 

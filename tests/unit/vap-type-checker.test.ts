@@ -1,8 +1,8 @@
 import test from 'ava';
 import { typeCheckPolicy } from '../../admission/policy/type-checker.js';
 import { policyExpressionChecker } from '../../admission/policy/policy-expression-checker.js';
-import { ResourceRegistry } from '../../core/registry/resource-registry.js';
-import type { ResourceType } from '../../core/registry/resource-type.js';
+import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 
 function kind(group: string, plural: string, kindName: string, properties: Record<string, unknown>): ResourceType {
@@ -16,7 +16,7 @@ function kind(group: string, plural: string, kindName: string, properties: Recor
   };
 }
 
-const registry = new ResourceRegistry();
+const registry = new ResourceTypeRegistry();
 registry.set(kind('example.com', 'widgets', 'Widget', { replicas: { type: 'integer' }, color: { type: 'string' } }));
 registry.set(kind('example.com', 'gadgets', 'Gadget', { size: { type: 'integer' } }));
 registry.set(kind('params.example.com', 'limits', 'Limit', { max: { type: 'integer' } }));

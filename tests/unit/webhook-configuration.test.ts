@@ -1,7 +1,7 @@
 // Webhook configuration decoding, defaults and validation details that the integration tests do not reach.
 import test from 'ava';
 import { webhookConfigurationGoTypes } from '../../builtin/admissionregistration/webhook-configuration-go-types.js';
-import { fillGoZeroValues, goDecodeError } from '../../core/codec/go-json-decoding.js';
+import { fillGoZeroValues, goDecodeError } from '../../lib/go/json-decoding.js';
 import { applyWebhookConfigurationDefaults } from '../../builtin/admissionregistration/webhook-configuration-defaults.js';
 import { validateWebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-validation.js';
 import { parseGoUrl } from '../../core/webhook/go-url.js';

@@ -1,7 +1,7 @@
 // A mutating webhook's JSON patch applied as kube applies it (evanphx/json-patch v4 semantics and error texts).
 import test from 'ava';
 import { applyWebhookPatch, decodeJsonPatch, JsonPatchError } from '../../admission/webhook/webhook-json-patch.js';
-import { goJsonSyntaxError } from '../../core/webhook/go-json-errors.js';
+import { goJsonSyntaxError } from '../../lib/go/json-errors.js';
 
 const doc = () => ({ kind: 'Widget', metadata: { name: 'w', labels: { a: '1' } }, spec: { list: ['x', 'y'], n: 1 } });
 const apply = (ops: unknown[]) => applyWebhookPatch(doc(), ops as never);

@@ -1,9 +1,9 @@
 // Admission reinvocation (what a mutating webhook's change asks of the chain): the mutating phase runs once more.
 import test from 'ava';
 import { AdmissionChain } from '../../core/admission/admission-chain.js';
-import type { AdmissionAttributes } from '../../core/admission/admission-attributes.js';
+import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../helpers/admission-attributes.js';
-import type { AdmissionPlugin } from '../../core/admission/admission-plugin.js';
+import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
 import { WebhookReinvokeContext } from '../../admission/webhook/webhook-reinvocation.js';
 
 const attrs = (): AdmissionAttributes => widgetAttributes({ object: { metadata: { name: 'w' } } });

@@ -8,7 +8,7 @@ import { prng } from '../helpers/seeded-random.js';
 import YAML from 'yaml';
 import { YamlCodec } from '../../plugins/codecs/yaml/index.js';
 import { decodeBody } from '../../core/codec/body-decoder.js';
-import { ApiError } from '../../core/errors/api-error.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 
 const codec = new YamlCodec();
 const expected = { apiVersion: 'example.com/v1', kind: 'Widget' };

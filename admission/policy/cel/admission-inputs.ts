@@ -6,8 +6,8 @@
  */
 import type { AdmissionRequest } from '../../admission-request.js';
 import { admissionRequest } from '../../admission-request.js';
-import type { AdmissionAttributes } from '../../../core/admission/admission-attributes.js';
-import type { KubeObject } from '../../../core/registry/resource-type.js';
+import type { AdmissionAttributes } from '../../../core/contracts/admission-attributes.js';
+import type { KubeObject } from '../../../core/contracts/resource-type.js';
 import type { Value } from '../../../lib/cel/values.js';
 import type { AdmissionInputs } from './admission-activation.js';
 import { AuthorizerValue, allowAllCelAuthorizer, requestResourceCheck, type CelAuthorizer, type ResourceCheckValue } from './authorizer-library.js';

@@ -7,7 +7,7 @@
 import { member, type FunctionRegistry } from '../../../lib/cel/functions.js';
 import { T } from '../../../lib/cel/types.js';
 import { CelError, OpaqueValue, type Val, type Value } from '../../../lib/cel/values.js';
-import type { UserInfo } from '../../../core/auth/authenticator.js';
+import type { UserInfo } from '../../../core/contracts/authenticator.js';
 
 export const AUTHORIZER_TYPE = T.opaque('kubernetes.authorization.Authorizer');
 export const PATH_CHECK_TYPE = T.opaque('kubernetes.authorization.PathCheck');

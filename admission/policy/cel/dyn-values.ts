@@ -4,7 +4,7 @@
  * other numbers double.
  */
 import { StringKeyMap, type Value } from '../../../lib/cel/values.js';
-import { isGoInt } from '../../../schemas/go-values.js';
+import { isGoInt } from '../../../lib/go/go-values.js';
 
 export function dynValue(raw: unknown): Value {
   switch (typeof raw) {

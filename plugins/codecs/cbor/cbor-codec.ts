@@ -1,5 +1,5 @@
-import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
-import { errors } from '../../../core/errors/api-error.js';
+import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
+import { errors } from '../../../core/contracts/api-error.js';
 import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
 import { encodeCbor, encodeCborList } from './cbor-encoder.js';

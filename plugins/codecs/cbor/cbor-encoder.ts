@@ -1,4 +1,4 @@
-import { errors } from '../../../core/errors/api-error.js';
+import { errors } from '../../../core/contracts/api-error.js';
 import { EncodedItems } from '../../../core/codec/encoded-items.js';
 
 /** The self-described CBOR tag (55799) head kube writes before every data item and uses as its magic number. */

@@ -1,5 +1,5 @@
-import type { Codec, ListObject, WatchFraming } from '../../../core/codec/codec.js';
-import { errors } from '../../../core/errors/api-error.js';
+import type { Codec, ListObject, WatchFraming } from '../../../core/contracts/codec.js';
+import { errors } from '../../../core/contracts/api-error.js';
 import { duplicateFields } from '../../../core/codec/duplicate-fields.js';
 
 /** Watch events as JSON lines `{"type":…,"object":…}\n`, with Content-Type application/json as kube sends them. */

@@ -1,5 +1,5 @@
-import { ApiError, errors } from '../../../core/errors/api-error.js';
-import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import { ApiError, errors } from '../../../core/contracts/api-error.js';
+import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { EnvelopeError, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
 import { builtinProtobufKind, type ProtobufKind } from './kinds.js';

@@ -1,5 +1,5 @@
 import type protobuf from 'protobufjs';
-import type { TypeMeta } from '../../../core/codec/codec.js';
+import type { TypeMeta } from '../../../core/contracts/codec.js';
 import { messageFromJSON, messageToJSON } from './converter.js';
 import type { JsonObject, Msg } from './json-shape.js';
 import { kubeType, packages } from './schema.js';

@@ -1,4 +1,4 @@
-import type { WatchFraming } from '../../../core/codec/codec.js';
+import type { WatchFraming } from '../../../core/contracts/codec.js';
 import { KubeTypes } from './schema.js';
 import { encodeMessage } from './wire-writer.js';
 

@@ -1,6 +1,6 @@
 import YAML, { type ScalarTag, type Tags } from 'yaml';
-import type { Codec, ListObject } from '../../../core/codec/codec.js';
-import { ApiError, errors } from '../../../core/errors/api-error.js';
+import type { Codec, ListObject } from '../../../core/contracts/codec.js';
+import { ApiError, errors } from '../../../core/contracts/api-error.js';
 import { parseYaml } from './parse.js';
 
 /** The plain scalars YAML 1.2's core schema reads as something other than a string (`0o14`, `1e3`, `.inf`, …). */

@@ -1,5 +1,5 @@
 import YAML, { isAlias, isCollection, isPair, isScalar, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
-import { ApiError, errors } from '../../../core/errors/api-error.js';
+import { ApiError, errors } from '../../../core/contracts/api-error.js';
 import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
 import { nestingBound } from './nesting.js';
 

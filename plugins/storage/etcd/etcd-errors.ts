@@ -1,4 +1,4 @@
-import { ApiError, errors } from '../../../core/errors/api-error.js';
+import { ApiError, errors } from '../../../core/contracts/api-error.js';
 import { GrpcCode, GrpcError } from './grpc/grpc-error.js';
 
 /**

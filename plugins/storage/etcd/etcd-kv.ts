@@ -9,7 +9,7 @@ import {
   type RangeOptions,
   type RangeResult,
   type TxnResult,
-} from '../../../core/storage/kv.js';
+} from '../../../core/contracts/kv-store.js';
 import { EtcdCaller, type Deadline } from './etcd-call.js';
 import { EtcdClient, type EtcdConnectionOptions } from './etcd-client.js';
 import { announcedCompaction, CompactionRounds, compactRevKey } from './etcd-compaction.js';

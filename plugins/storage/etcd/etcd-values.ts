@@ -1,4 +1,4 @@
-import type { KeyValue, KVEvent } from '../../../core/storage/kv.js';
+import type { KeyValue, KVEvent } from '../../../core/contracts/kv-store.js';
 import type { EtcdKeys } from './etcd-keys.js';
 import type { KeyValue as EtcdKeyValue, WatchEvent } from './grpc/etcd-messages.js';
 

@@ -1,4 +1,4 @@
-import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandlers } from '../../../core/storage/kv.js';
+import { CompactedError, type KVEvent, type KVWatch, type KVWatchHandlers } from '../../../core/contracts/kv-store.js';
 import { hasPrefix } from '../keys.js';
 import type { EtcdClient } from './etcd-client.js';
 import { storageClosed, toApiError } from './etcd-errors.js';

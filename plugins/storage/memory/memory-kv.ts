@@ -11,7 +11,7 @@ import {
   type RangeOptions,
   type RangeResult,
   type TxnResult,
-} from '../../../core/storage/kv.js';
+} from '../../../core/contracts/kv-store.js';
 import { hasPrefix, prefixSlice, sortedInsert, sortedRemove } from '../keys.js';
 import { WatchHub, type WatchEventSource } from '../watch-hub.js';
 

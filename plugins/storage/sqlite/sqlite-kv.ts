@@ -12,7 +12,7 @@ import {
   type RangeOptions,
   type RangeResult,
   type TxnResult,
-} from '../../../core/storage/kv.js';
+} from '../../../core/contracts/kv-store.js';
 import { compareKeys, prefixEnd } from '../keys.js';
 import { WatchHub } from '../watch-hub.js';
 import { makePrivateDatabaseFile } from './private-database-file.js';

@@ -6,7 +6,7 @@ import {
   renderProto,
   type ProtoFile,
 } from '../../../../generators/proto/index.js';
-import { qualifiedName, type ResourceType } from '../../../../core/registry/resource-type.js';
+import { qualifiedName, type ResourceType } from '../../../../core/contracts/resource-type.js';
 import type { ProtobufKind } from '../kinds.js';
 import { kubeProtoRoot } from '../schema.js';
 import { MessageJson } from './message-json.js';

@@ -1,6 +1,6 @@
-import type { TypeMeta } from '../../../../core/codec/codec.js';
-import type { ResourceRegistry } from '../../../../core/registry/resource-registry.js';
-import { apiVersionOf, qualifiedName, type ResourceType } from '../../../../core/registry/resource-type.js';
+import type { TypeMeta } from '../../../../core/contracts/codec.js';
+import type { ResourceRegistry } from '../../../../core/contracts/resource-registry.js';
+import { apiVersionOf, qualifiedName, type ResourceType } from '../../../../core/contracts/resource-type.js';
 import type { ProtobufKind } from '../kinds.js';
 import { buildCustomResourceKinds, type CustomResourceKinds } from './custom-resource-kinds.js';
 

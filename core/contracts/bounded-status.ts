@@ -1,4 +1,4 @@
-import { truncateRunes } from '../text/runes.js';
+import { truncateRunes } from '../../lib/go/runes.js';
 import type { StatusCause } from './status.js';
 
 /**

@@ -6,9 +6,9 @@
  * serialized size) for cost estimation. Resource roots (and embedded resources) always expose apiVersion, kind and
  * metadata.name/generateName.
  */
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import { escapeProperty, isReservedSymbol } from './escaping.js';
-import { T, type ObjectDecl, type Type } from './types.js';
+import type { JSONSchemaProps } from '../json-schema-props.js';
+import { escapeProperty, isReservedSymbol } from '../../lib/cel/escaping.js';
+import { T, type ObjectDecl, type Type } from '../../lib/cel/types.js';
 
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
 const MAX_DURATION_SIZE_JSON = 32;

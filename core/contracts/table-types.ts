@@ -1,4 +1,4 @@
-import type { KubeObject } from '../registry/resource-type.js';
+import type { KubeObject } from './resource-type.js';
 
 /** meta.k8s.io/v1 TableColumnDefinition; kube always serializes every field. */
 export interface TableColumnDefinition {

@@ -1,16 +1,15 @@
 import type { InjectionToken } from 'tsyringe';
-import type { KVStore } from './storage/kv.js';
-import type { Authenticator } from './auth/authenticator.js';
-import type { Authorizer } from './auth/authorizer.js';
-import type { HealthCheck } from './health/health-check.js';
-import type { ResourceType } from './registry/resource-type.js';
-import type { ServerRoute } from './server/server-route.js';
-import type { Controller } from './server/controller.js';
-import type { ResourceRegistry } from './registry/resource-registry.js';
-import type { WritePipeline } from './handlers/write-pipeline.js';
-import type { AdmissionPlugin } from './admission/admission-plugin.js';
-import type { NamespaceLookup } from '../builtin/namespaces/namespace-lookup.js';
-import type { Codec } from './codec/codec.js';
+import type { KVStore } from './kv-store.js';
+import type { Authenticator } from './authenticator.js';
+import type { Authorizer } from './authorizer.js';
+import type { HealthCheck } from './health-check.js';
+import type { ResourceType } from './resource-type.js';
+import type { ServerRoute } from './route.js';
+import type { Controller } from './controller.js';
+import type { ResourceRegistry } from './resource-registry.js';
+import type { AdmissionPlugin } from './admission-plugin.js';
+import type { NamespaceLookup } from './namespace-lookup.js';
+import type { Codec } from './codec.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -41,10 +40,8 @@ export const Tokens = {
   AdmissionPlugin: token<AdmissionPlugin>('AdmissionPlugin'),
   /** Finds namespaces (registered by the namespaces module; used by namespace lifecycle admission). */
   NamespaceLookup: token<NamespaceLookup>('NamespaceLookup'),
-  /** The assembled write pipeline (registered by the server at start). */
-  WritePipeline: token<WritePipeline>('WritePipeline'),
   /** many: wire formats (JSON, YAML, protobuf, CBOR), negotiated per request from Accept and Content-Type. */
   Codec: token<Codec>('Codec'),
   /** The server's settings (ServerConfig). */
-  Config: token<import('./server/server-config.js').ServerConfig>('Config'),
+  Config: token<import('./server-config.js').ServerConfig>('Config'),
 } as const;

@@ -5,7 +5,7 @@
  * nulls. Built-in kinds are decoded with it before anything reads their fields; so are webhook answers.
  * Fields not listed are not looked at.
  */
-import { jsonValueType } from '../webhook/go-json-errors.js';
+import { jsonValueType } from './json-errors.js';
 
 export type GoType =
   | { kind: 'string' | 'int32' | 'int64' | 'float64' | 'bool' | 'bytes' | 'json'; name: string }

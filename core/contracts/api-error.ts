@@ -1,7 +1,7 @@
 import type { Status, StatusCause, StatusDetails } from './status.js';
 export type { Status, StatusCause, StatusDetails } from './status.js';
 import { StatusReason } from './status.js';
-import { boundedCauses, shortText } from './bounded-list.js';
+import { boundedCauses, shortText } from './bounded-status.js';
 
 /** The one error type of kapi: thrown from any layer, rendered once as a `Status` at the HTTP edge. */
 export class ApiError extends Error {

@@ -10,20 +10,20 @@
  * causes and messages, and kube 1.32's validation ratcheting (an unchanged value's failures become warnings).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import { goQuote, kubeBadValue } from '../../schemas/go-values.js';
-import type { SchemaCause } from '../../schemas/validation-errors.js';
-import type { CheckedAst } from './checker.js';
-import { estimateCost } from './cost.js';
+import type { JSONSchemaProps } from '../json-schema-props.js';
+import { goQuote, kubeBadValue } from '../../lib/go/go-values.js';
+import type { SchemaCause } from '../validation-errors.js';
+import type { CheckedAst } from '../../lib/cel/checker.js';
+import { estimateCost } from '../../lib/cel/cost.js';
 import { FieldPath, pathString, validFieldPath } from './field-path.js';
-import type { Env, Program } from './env.js';
-import { regexProgramError } from './k8s-regex.js';
-import { kubernetesEnv } from './libraries.js';
+import type { Env, Program } from '../../lib/cel/env.js';
+import { regexProgramError } from '../../lib/cel/k8s-regex.js';
+import { kubernetesEnv } from '../../lib/cel/libraries.js';
 import { celTypeOf, declAtPath, schemaDeclType, type DeclType } from './schema-decl.js';
 import { toCel } from './schema-values.js';
-import { T } from './types.js';
-import { CelError, Optional, type Value } from './values.js';
-import { walkExpr } from './ast.js';
+import { T } from '../../lib/cel/types.js';
+import { CelError, Optional, type Value } from '../../lib/cel/values.js';
+import { walkExpr } from '../../lib/cel/ast.js';
 
 export type StatusCause = SchemaCause;
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../core/registry/resource-type.js';
+import type { KubeObject } from './resource-type.js';
 
 /** Finds a namespace by name (undefined when it does not exist). */
 export interface NamespaceLookup {

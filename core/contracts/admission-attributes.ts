@@ -1,5 +1,5 @@
-import type { KubeObject } from '../registry/resource-type.js';
-import type { UserInfo } from '../auth/authenticator.js';
+import type { KubeObject } from './resource-type.js';
+import type { UserInfo } from './authenticator.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 

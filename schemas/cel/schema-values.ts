@@ -4,10 +4,10 @@
  * semantics for equality and concatenation; formatted strings become bytes, durations and timestamps.
  */
 import { fieldKey, type DeclType } from './schema-decl.js';
-import { parseGoDuration, parseDate, parseRFC3339 } from './time.js';
+import { parseGoDuration, parseDate, parseRFC3339 } from '../../lib/cel/time.js';
 import { isDeepStrictEqual } from 'node:util';
-import { CelError, Duration, StringKeyMap, Timestamp, celEquals, setListSemantics, type ObjectValue, type Val, type Value } from './values.js';
-import { isGoInt } from '../../schemas/go-values.js';
+import { CelError, Duration, StringKeyMap, Timestamp, celEquals, setListSemantics, type ObjectValue, type Val, type Value } from '../../lib/cel/values.js';
+import { isGoInt } from '../../lib/go/go-values.js';
 
 /** strfmt.ParseDateTime: RFC 3339, also with a `±hhmm` offset. */
 export function parseDateTime(s: string): Timestamp | undefined {

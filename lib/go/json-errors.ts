@@ -2,7 +2,7 @@
  * The texts of Go's encoding/json errors, so that messages about a webhook's answer kube cannot decode (admission and
  * conversion webhooks alike) read as kube-apiserver's.
  */
-import { goQuote } from '../../schemas/go-values.js';
+import { goQuote } from './go-values.js';
 
 /** How encoding/json names a JSON value's type in an UnmarshalTypeError. */
 export function jsonValueType(v: unknown): string {

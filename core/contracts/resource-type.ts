@@ -1,8 +1,8 @@
-import type { GoStructType } from '../codec/go-json-decoding.js';
-import type { TablePrinter } from '../table/table-types.js';
+import type { GoStructType } from '../../lib/go/json-decoding.js';
+import type { TablePrinter } from './table-types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import type { StatusCause } from '../errors/status.js';
-import type { CustomResourceConversion } from '../conversion/conversion-settings.js';
+import type { StatusCause } from './status.js';
+import type { CustomResourceConversion } from './conversion-settings.js';
 
 /** A column of `kubectl get` output (CRD additionalPrinterColumns shape). */
 export interface PrinterColumn {

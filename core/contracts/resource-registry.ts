@@ -1,0 +1,20 @@
+import type { ResourceType } from './resource-type.js';
+
+/**
+ * The set of resource types the server serves right now. Built-in kinds are added at start; CRDs are added and
+ * removed as they are established or deleted. Listeners (discovery, OpenAPI caches) are told of every change.
+ */
+export interface ResourceRegistry {
+  /** Bumped on every change; caches compare it to know when to rebuild. */
+  readonly generation: number;
+  /** Adds or replaces a type; a CRD's type never takes the place of a built-in one (kube's own handlers come first). */
+  set(rt: ResourceType): void;
+  remove(group: string, plural: string): void;
+  /** The type serving `plural` in `group` (regardless of version). */
+  get(group: string, plural: string): ResourceType | undefined;
+  /** The type serving `plural` in `group` at a served `version`. */
+  lookup(group: string, version: string, plural: string): ResourceType | undefined;
+  all(): ResourceType[];
+  /** Calls `listener` after every change; returns the function that unsubscribes it. */
+  onChange(listener: () => void): () => void;
+}
