@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { StatusCause } from '../core/contracts/status.js';
 
 /** `spec.items[0].name` / `spec.labels[app]` → ['spec', 'items', '0', 'name'] / ['spec', 'labels', 'app']. */
 function pathSegments(field: string): string[] | undefined {
@@ -24,7 +23,7 @@ function valueAt(obj: unknown, segments: string[]): unknown {
  * not change is not reported, so objects stored under an older, looser schema stay updatable. Errors about the
  * whole object (no field path) are always kept.
  */
-export function ratchet(causes: StatusCause[], obj: unknown, old: unknown): StatusCause[] {
+export function ratchet<Cause extends { field?: string }>(causes: Cause[], obj: unknown, old: unknown): Cause[] {
   return causes.filter((c) => {
     const segments = c.field && c.field !== '<nil>' ? pathSegments(c.field) : undefined;
     if (!segments) return true;

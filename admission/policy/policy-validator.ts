@@ -5,7 +5,8 @@
  */
 import { typeNameOf } from '../../lib/cel/values.js';
 import { AdmissionActivation, type AdmissionInputs, type BindingInputs } from './cel/admission-activation.js';
-import { evaluateExpressions, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, OUT_OF_BUDGET } from './cel/expression-evaluation.js';
+import { evaluateExpressions, RUNTIME_CEL_COST_BUDGET, OUT_OF_BUDGET } from './cel/expression-evaluation.js';
+import { PER_CALL_LIMIT } from './cel/compiled-expression.js';
 import type { CompiledPolicy, CompiledValidation } from './compiled-policy.js';
 
 export interface PolicyDecision {

@@ -1,6 +1,6 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import { postWebhook, WebhookCallError } from '../../core/webhook/webhook-client.js';
-import { isQualifiedName } from '../../core/validation/names.js';
+import { isQualifiedName } from '../../lib/k8s/names.js';
 import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';
 import { dryRunUnsupported, WebhookCallFailed, webhookDenial } from './webhook-errors.js';
 import type { WebhookInvocation } from './webhook-invocation.js';

@@ -1,5 +1,5 @@
 import { goTypes as t, type GoType } from '../../lib/go/json-decoding.js';
-import { labelSelectorGoType } from '../../core/codec/object-meta-go-type.js';
+import { labelSelectorGoType } from '../../schemas/object-meta-go-type.js';
 
 /** The fields of admissionregistration/v1 RuleWithOperations (with its embedded Rule), embedded in turn elsewhere. */
 export const ruleWithOperationsFields: Record<string, GoType> = {

@@ -2,7 +2,7 @@
 import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
 import { validateLabels } from '../../core/validation/labels.js';
-import { isQualifiedName, isValidLabelValue } from '../../core/validation/names.js';
+import { isQualifiedName, isValidLabelValue } from '../../lib/k8s/names.js';
 import { goInvalid } from './go-field-values.js';
 
 export function validateLabelSelector(sel: LabelSelectorObject | undefined, path: string): StatusCause[] {

@@ -4,7 +4,7 @@
  * label-selector-validation.ts.
  */
 import { appendCauses, fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
-import { isQualifiedName } from '../../core/validation/names.js';
+import { isQualifiedName } from '../../lib/k8s/names.js';
 import { goDuplicate, goInternal, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import type { WebhookRule } from './webhook-configuration-types.js';
 

@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, labelSelectorGoType, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
+import { goTime, labelSelectorGoType, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, matchResourcesGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */

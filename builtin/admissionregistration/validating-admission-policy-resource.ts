@@ -1,6 +1,6 @@
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
-import { validatingAdmissionPolicyBindingTablePrinter, validatingAdmissionPolicyTablePrinter } from '../../core/table/validating-admission-policy-printers.js';
+import { validatingAdmissionPolicyBindingTablePrinter, validatingAdmissionPolicyTablePrinter } from './validating-admission-policy-printers.js';
 import { admissionRegistrationResource } from './admission-registration-resource.js';
 import { validatingAdmissionPolicyBindingGoType, validatingAdmissionPolicyGoType } from './validating-admission-policy-go-types.js';
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './validating-admission-policy-defaults.js';

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { appendCauses, fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
-import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../core/validation/names.js';
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../lib/k8s/names.js';
 import { goDuplicate, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
 import { validateLabelSelector } from './label-selector-validation.js';
 import { expressionCause, validateMatchConditions, validateRuleWithOperations, type ExpressionProblem } from './match-rules-validation.js';

@@ -1,6 +1,6 @@
 import type { WebhookConfigurationKind } from './webhook-configuration-types.js';
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { labelSelectorGoType, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
+import { labelSelectorGoType, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, ruleWithOperationsFields } from './admission-registration-go-types.js';
 
 const clientConfig = t.struct('v1.WebhookClientConfig', {

@@ -2,7 +2,7 @@ import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { admissionRegistrationResource } from './admission-registration-resource.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
-import { webhookConfigurationTablePrinter } from '../../core/table/webhook-configuration-printer.js';
+import { webhookConfigurationTablePrinter } from './webhook-configuration-printer.js';
 import { applyWebhookConfigurationDefaults } from './webhook-configuration-defaults.js';
 import { webhookConfigurationGoTypes } from './webhook-configuration-go-types.js';
 import type { MatchConditionCompiler } from './match-rules-validation.js';

@@ -1,7 +1,7 @@
 import type { StatusCause } from '../../core/contracts/status.js';
 import { fieldErrors } from '../../core/contracts/api-error.js';
 import { goQuote } from '../../lib/go/go-values.js';
-import { parseGoUrl } from '../../core/webhook/go-url.js';
+import { parseGoUrl } from '../../lib/go/go-url.js';
 import type { Crd, CrdCondition } from './crd-types.js';
 
 /** The annotation a CRD in a group owned by the Kubernetes project must carry (kube's KubeAPIApprovedAnnotation). */

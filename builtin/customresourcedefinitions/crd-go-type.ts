@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
+import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 
 const json = t.json('v1.JSON');
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);

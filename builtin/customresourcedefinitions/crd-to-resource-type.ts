@@ -1,4 +1,4 @@
-import { customResourceColumns } from '../../core/table/column-printer.js';
+import { customResourceColumns } from './crd-printer-columns.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
 import type { CustomResourceConversion } from '../../core/contracts/conversion-settings.js';

@@ -1,6 +1,6 @@
 import type { StatusCause } from '../../core/contracts/api-error.js';
 import { fieldErrors } from '../../core/contracts/api-error.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../core/validation/names.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../lib/k8s/names.js';
 import { isDeepStrictEqual } from 'node:util';
 import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaOptions, type CrdSchemaRequirements } from '../../schemas/crd-schema-rules.js';
 import { compileCrdRules } from '../../schemas/cel/crd-rules.js';

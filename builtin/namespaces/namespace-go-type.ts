@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../core/codec/object-meta-go-type.js';
+import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 
 /** core/v1 Namespace as kube's decoder sees it. */
 export const namespaceGoType: GoStructType = t.struct('v1.Namespace', {

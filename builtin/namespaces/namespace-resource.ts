@@ -1,4 +1,4 @@
-import { namespaceTablePrinter } from '../../core/table/builtin-printers.js';
+import { namespaceTablePrinter } from './namespace-printer.js';
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { namespaceFinalizerCauses } from './namespace-validation.js';

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
-import { isQualifiedName } from '../../core/validation/names.js';
+import { isQualifiedName } from '../../lib/k8s/names.js';
 import { STANDARD_FINALIZERS } from '../../core/validation/finalizers.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Codec } from '../contracts/codec.js';
-import type { Negotiated } from './negotiation.js';
+import type { Negotiated } from './negotiated.js';
 import { errors } from '../contracts/api-error.js';
-import { baseMediaType } from './body-decoder.js';
+import { baseMediaType } from '../contracts/body-decoding.js';
 
 /** The default wire format: an absent Accept or Content-Type, `*\/*` and `application/*` mean JSON, as in kube. */
 export const jsonMediaType = 'application/json';

@@ -1,20 +1,7 @@
 import { errors } from '../contracts/api-error.js';
 import type { Codec, TypeMeta } from '../contracts/codec.js';
 import type { CodecSet } from './codec-set.js';
-
-/** What a response should be: its codec and which representation of the resource. */
-export interface Negotiated {
-  codec: Codec;
-  /**
-   * `object`: the resource as stored; `Table` / `PartialObjectMetadata`: meta.k8s.io conversions (a list answers
-   * `PartialObjectMetadata` with a PartialObjectMetadataList; `as=PartialObjectMetadataList` negotiates to it too).
-   */
-  as: 'object' | 'Table' | 'PartialObjectMetadata';
-  /** The meta.k8s.io version of a Table / PartialObjectMetadata (undefined for `object`). */
-  metaVersion?: 'v1' | 'v1beta1';
-  /** The Content-Type to answer with. */
-  contentType: string;
-}
+import type { Negotiated } from './negotiated.js';
 
 /** What a resource endpoint answers with, for negotiation. */
 export interface Endpoint extends TypeMeta {

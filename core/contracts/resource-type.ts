@@ -3,6 +3,9 @@ import type { TablePrinter } from './table-types.js';
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { StatusCause } from './status.js';
 import type { CustomResourceConversion } from './conversion-settings.js';
+import type { KubeObject } from './kube-object.js';
+
+export type { KubeObject, ObjectMeta } from './kube-object.js';
 
 /** A column of `kubectl get` output (CRD additionalPrinterColumns shape). */
 export interface PrinterColumn {
@@ -94,32 +97,6 @@ export interface ResourceType {
   conversion?: CustomResourceConversion;
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;
-}
-
-/** Any Kubernetes object as it travels through kapi. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [field: string]: unknown;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: unknown[];
-  managedFields?: unknown[];
-  [field: string]: unknown;
 }
 
 export function apiVersionOf(group: string, version: string): string {

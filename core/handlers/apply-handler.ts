@@ -4,7 +4,7 @@ import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
-import { decodeBody } from '../codec/body-decoder.js';
+import { decodeBody } from '../contracts/body-decoding.js';
 import type { Codec } from '../contracts/codec.js';
 import { decodeTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, expectedTypeMeta } from './type-meta.js';

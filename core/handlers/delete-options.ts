@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { errors, fieldErrors } from '../contracts/api-error.js';
 import type { StatusCause } from '../contracts/status.js';
 import { queryBool } from '../request/query-bool.js';
-import { decodeBody } from '../codec/body-decoder.js';
+import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
 import { parseDryRun, parseInt64Param } from './query-options.js';

@@ -5,7 +5,7 @@ import { unmarshalValueError } from '../../lib/go/json-errors.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
-import { baseMediaType, decodeBody } from '../codec/body-decoder.js';
+import { baseMediaType, decodeBody } from '../contracts/body-decoding.js';
 import { decodePatchedTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';

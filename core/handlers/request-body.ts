@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from '../contracts/api-error.js';
-import { decodeBody } from '../codec/body-decoder.js';
+import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { TypeMeta } from '../contracts/codec.js';
 

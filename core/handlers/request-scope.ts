@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { RequestInfo } from '../request/request-info.js';
 import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
 import type { UserInfo } from '../contracts/authenticator.js';
-import type { Negotiated } from '../codec/negotiation.js';
+import type { Negotiated } from '../codec/negotiated.js';
 import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from './write-pipeline.js';
 import type { CodecSet } from '../codec/codec-set.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
-import type { Negotiated } from '../codec/negotiation.js';
+import type { Negotiated } from '../codec/negotiated.js';
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';

@@ -1,6 +1,6 @@
 import { errors } from '../contracts/api-error.js';
 import { goDecode } from '../../lib/go/json-decoding.js';
-import { objectMetaGoType } from '../codec/object-meta-go-type.js';
+import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { patchResultError } from './patch-result-error.js';
 import type { RequestScope } from './request-scope.js';

@@ -1,5 +1,5 @@
-import { humanDuration } from './human-duration.js';
-import { isZeroTime, parseRFC3339 } from './timestamp.js';
+import { humanDuration } from '../../lib/go/human-duration.js';
+import { isZeroTime, parseRFC3339 } from '../../lib/go/timestamp.js';
 
 /**
  * A custom column's cell, as apiextensions-apiserver's table convertor derives it from the first value

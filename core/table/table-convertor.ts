@@ -1,6 +1,6 @@
 import type { KubeObject, PrinterColumn } from '../contracts/resource-type.js';
 import type { Table, TableListMeta, TablePrinter, TableRow } from '../contracts/table-types.js';
-import { defaultTablePrinter } from './builtin-printers.js';
+import { defaultTablePrinter } from './default-table-printer.js';
 import { columnsTablePrinter } from './column-printer.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -17,8 +17,8 @@ export interface TableOptions {
 
 /**
  * Renders objects as a meta.k8s.io/v1 Table, as kube-apiserver answers `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`.
- * `columns`: printer columns (the custom-resource convertor: Name, then each column; see customResourceColumns for
- * the Age default), a built-in printer (e.g. namespaceTablePrinter), or undefined for kube's default convertor (Name, Created At).
+ * `columns`: printer columns (the custom-resource convertor: Name, then each column; a CRD gets
+ * the Age default from builtin/customresourcedefinitions/crd-printer-columns.ts), a built-in printer (e.g. namespaceTablePrinter), or undefined for kube's default convertor (Name, Created At).
  */
 /** What a Table is rendered with: printer columns, a built-in printer, or nothing (kube's default convertor). */
 export type TableColumns = readonly PrinterColumn[] | TablePrinter | undefined;

@@ -1,7 +1,7 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import { fieldErrors, type StatusCause } from '../contracts/api-error.js';
 import type { ObjectMeta } from '../contracts/resource-type.js';
-import { isDNS1035Label } from './names.js';
+import { isDNS1035Label } from '../../lib/k8s/names.js';
 import { validateObjectMetaCreate } from './object-meta.js';
 
 type JSONObject = Record<string, unknown>;

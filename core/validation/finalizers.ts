@@ -1,6 +1,6 @@
 import type { StatusCause } from '../contracts/status.js';
 import { fieldErrors, formatValue } from '../contracts/api-error.js';
-import { isQualifiedName } from './names.js';
+import { isQualifiedName } from '../../lib/k8s/names.js';
 
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';

@@ -1,6 +1,6 @@
 import type { StatusCause } from '../contracts/status.js';
 import { fieldErrors } from '../contracts/api-error.js';
-import { isQualifiedName, isValidLabelValue } from './names.js';
+import { isQualifiedName, isValidLabelValue } from '../../lib/k8s/names.js';
 
 /** kube's limit on the summed length of all annotation keys and values (bytes). */
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;

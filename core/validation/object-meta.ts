@@ -3,7 +3,7 @@ import type { ObjectMeta } from '../contracts/resource-type.js';
 import { appendCauses, fieldErrors } from '../contracts/api-error.js';
 import { validateFinalizers } from './finalizers.js';
 import { validateAnnotations, validateLabels } from './labels.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from './names.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../../lib/k8s/names.js';
 import { validateOwnerReferences } from './owner-references.js';
 
 export interface ObjectMetaValidationOptions {

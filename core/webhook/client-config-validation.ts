@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import type { StatusCause } from '../contracts/status.js';
 import { fieldErrors } from '../contracts/api-error.js';
-import { isDNS1123Subdomain } from '../validation/names.js';
-import { parseGoUrl } from './go-url.js';
+import { isDNS1123Subdomain } from '../../lib/k8s/names.js';
+import { parseGoUrl } from '../../lib/go/go-url.js';
 import type { WebhookClientConfig } from '../contracts/webhook-client-config.js';
 
 /** k8s.io/apiserver webhook.ValidateWebhookURL with https required (`path`: the url field). */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { duplicateFields } from '../../core/codec/duplicate-fields.js';
+import { duplicateFields } from '../../lib/codec/duplicate-fields.js';
 
 test('keys repeated in one object are reported with their path', (t) => {
   t.deepEqual(duplicateFields('{"spec":{"replicas":1,"color":"a","replicas":2}}'), ['spec.replicas']);

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { ApiError } from '../../core/contracts/api-error.js';
-import { decodeBody } from '../../core/codec/body-decoder.js';
+import { decodeBody } from '../../core/contracts/body-decoding.js';
 import { ResourceTypeRegistry } from '../../core/registry/resource-registry.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { fieldNumbersAnnotation, generateProto, type CrdSource } from '../../generators/proto/index.js';

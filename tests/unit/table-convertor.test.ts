@@ -1,13 +1,10 @@
 import test from 'ava';
 import type { KubeObject, PrinterColumn } from '../../core/contracts/resource-type.js';
-import {
-  CREATION_TIMESTAMP_DESCRIPTION,
-  NAME_DESCRIPTION,
-  customResourceDefinitionTablePrinter,
-  namespaceTablePrinter,
-} from '../../core/table/builtin-printers.js';
-import { customResourceColumns } from '../../core/table/column-printer.js';
-import { humanDuration } from '../../core/table/human-duration.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/contracts/table-types.js';
+import { defaultTablePrinter } from '../../core/table/default-table-printer.js';
+import { namespaceTablePrinter } from '../../builtin/namespaces/namespace-printer.js';
+import { customResourceColumns } from '../../builtin/customresourcedefinitions/crd-printer-columns.js';
+import { humanDuration } from '../../lib/go/human-duration.js';
 import { toTable } from '../../core/table/table-convertor.js';
 
 const now = new Date('2024-01-10T00:00:00Z');
@@ -133,7 +130,7 @@ test('default convertor: NAME, CREATED AT', (t) => {
     { cells: ['x', '0001-01-01T00:00:00Z'], object: { metadata: { name: 'x' } } },
   ]);
   t.deepEqual(table.metadata, {});
-  t.is(toTable([], customResourceDefinitionTablePrinter, { includeObject: 'Metadata', now }).rows, null);
+  t.is(toTable([], defaultTablePrinter, { includeObject: 'Metadata', now }).rows, null);
 });
 
 test('namespace printer: NAME, STATUS, AGE', (t) => {

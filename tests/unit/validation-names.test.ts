@@ -8,7 +8,7 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
   nameIsPathSegment,
-} from '../../core/validation/names.js';
+} from '../../lib/k8s/names.js';
 
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

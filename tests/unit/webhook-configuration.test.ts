@@ -4,7 +4,7 @@ import { webhookConfigurationGoTypes } from '../../builtin/admissionregistration
 import { fillGoZeroValues, goDecodeError } from '../../lib/go/json-decoding.js';
 import { applyWebhookConfigurationDefaults } from '../../builtin/admissionregistration/webhook-configuration-defaults.js';
 import { validateWebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-validation.js';
-import { parseGoUrl } from '../../core/webhook/go-url.js';
+import { parseGoUrl } from '../../lib/go/go-url.js';
 
 const compiles = () => undefined;
 const hook = (extra: Record<string, unknown> = {}) => ({

@@ -7,7 +7,7 @@ import test from 'ava';
 import { prng } from '../helpers/seeded-random.js';
 import YAML from 'yaml';
 import { YamlCodec } from '../../plugins/codecs/yaml/index.js';
-import { decodeBody } from '../../core/codec/body-decoder.js';
+import { decodeBody } from '../../core/contracts/body-decoding.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 
 const codec = new YamlCodec();

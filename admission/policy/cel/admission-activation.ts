@@ -6,8 +6,7 @@
 import type { Activation } from '../../../lib/cel/interpreter.js';
 import { CelError, CelMap, LiteralMap, type Value } from '../../../lib/cel/values.js';
 import type { AuthorizerValue, ResourceCheckValue } from './authorizer-library.js';
-import type { CompiledExpression } from './compiled-expression.js';
-import { PER_CALL_LIMIT } from './expression-evaluation.js';
+import { PER_CALL_LIMIT, type CompiledExpression } from './compiled-expression.js';
 
 export interface AdmissionInputs {
   readonly object: Value;

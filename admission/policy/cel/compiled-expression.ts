@@ -7,6 +7,9 @@ import type { Env, Program } from '../../../lib/cel/env.js';
 import { regexProgramError } from '../../../lib/cel/k8s-regex.js';
 import { T, type Type } from '../../../lib/cel/types.js';
 
+/** celconfig.PerCallLimit */
+export const PER_CALL_LIMIT = 1_000_000;
+
 export interface CelCompileError {
   /** 'Invalid' for the expression's fault, 'Internal' for kapi's. */
   type: 'Invalid' | 'Internal';

@@ -5,10 +5,9 @@
  */
 import { CelError, type Val } from '../../../lib/cel/values.js';
 import type { AdmissionActivation } from './admission-activation.js';
-import type { CompiledExpression } from './compiled-expression.js';
+import { PER_CALL_LIMIT, type CompiledExpression } from './compiled-expression.js';
 
-/** celconfig.PerCallLimit */
-export const PER_CALL_LIMIT = 1_000_000;
+
 /** celconfig.RuntimeCELCostBudget (a policy binding's validations; also match conditions). */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 

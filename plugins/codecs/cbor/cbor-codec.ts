@@ -1,6 +1,6 @@
 import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
-import { summarizeBody } from '../../../core/codec/summarize-body.js';
+import { summarizeBody } from '../../../lib/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
 import { encodeCbor, encodeCborList } from './cbor-encoder.js';
 import { CborError } from './cbor-errors.js';

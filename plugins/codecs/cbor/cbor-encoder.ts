@@ -1,5 +1,5 @@
 import { errors } from '../../../core/contracts/api-error.js';
-import { EncodedItems } from '../../../core/codec/encoded-items.js';
+import { EncodedItems } from '../../../lib/codec/encoded-items.js';
 
 /** The self-described CBOR tag (55799) head kube writes before every data item and uses as its magic number. */
 const selfDescribedCbor = Buffer.from([0xd9, 0xd9, 0xf7]);

@@ -1,6 +1,6 @@
 import type { Codec, ListObject, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
-import { duplicateFields } from '../../../core/codec/duplicate-fields.js';
+import { duplicateFields } from '../../../lib/codec/duplicate-fields.js';
 
 /** Watch events as JSON lines `{"type":…,"object":…}\n`, with Content-Type application/json as kube sends them. */
 const jsonLines: WatchFraming = {

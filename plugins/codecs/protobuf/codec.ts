@@ -1,6 +1,6 @@
 import { ApiError, errors } from '../../../core/contracts/api-error.js';
 import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
-import { summarizeBody } from '../../../core/codec/summarize-body.js';
+import { summarizeBody } from '../../../lib/codec/summarize-body.js';
 import { EnvelopeError, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
 import { builtinProtobufKind, type ProtobufKind } from './kinds.js';
 import { decodeMessage } from './wire-reader.js';

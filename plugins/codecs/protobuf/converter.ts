@@ -9,7 +9,7 @@
  * marshaller: non-pointer fields are always written, pointers only when the JSON has them, map entries by sorted key.
  */
 import protobuf from 'protobufjs';
-import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
+import { maxBodyDepth } from '../../../core/contracts/body-decoding.js';
 import { goFields } from './go-fields.js';
 import { ConvertError, describe, has, int64, setOwn, sortedKeys, type JsonObject, type Msg } from './json-shape.js';
 import { specialTypes, type NestedConversion, type SpecialType } from './special-types.js';

@@ -3,7 +3,7 @@
  * field that was on the wire is an own property, an absent one falls back to the prototype default. Presence
  * therefore is `hasOwnProperty`, which is what Go's pointer fields (`*int64`, `*bool`, `*Time`) preserve.
  */
-import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
+import { maxBodyDepth } from '../../../core/contracts/body-decoding.js';
 
 /** A value that cannot be converted (bad timestamp, bad raw JSON, wrong JSON type when encoding), and where it is. */
 export class ConvertError extends Error {

@@ -1,7 +1,7 @@
 /*
  * A list's raw message, with each item's bytes kept per object (core/codec/encoded-items.ts).
  */
-import { EncodedItems } from '../../../core/codec/encoded-items.js';
+import { EncodedItems } from '../../../lib/codec/encoded-items.js';
 import type { ProtobufKind } from './kinds.js';
 import type { JsonObject } from './json-shape.js';
 import { encodeMessage } from './wire-writer.js';

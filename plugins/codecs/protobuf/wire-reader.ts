@@ -7,7 +7,7 @@
  * twice is merged, as Go does; 64-bit integers are numbers, or bigints beyond 2^53.
  */
 import type protobuf from 'protobufjs';
-import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
+import { maxBodyDepth } from '../../../core/contracts/body-decoding.js';
 import { setOwn, type Msg } from './json-shape.js';
 import { infoOf, wireTypeOf, type FieldInfo, type Scalar, type ValueInfo } from './wire-types.js';
 

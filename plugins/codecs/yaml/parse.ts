@@ -1,6 +1,6 @@
 import YAML, { isAlias, isCollection, isPair, isScalar, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
 import { ApiError, errors } from '../../../core/contracts/api-error.js';
-import { maxBodyDepth } from '../../../core/codec/body-decoder.js';
+import { maxBodyDepth } from '../../../core/contracts/body-decoding.js';
 import { nestingBound } from './nesting.js';
 
 /**

@@ -1,5 +1,5 @@
-import { ApiError, errors } from '../contracts/api-error.js';
-import type { Codec, TypeMeta } from '../contracts/codec.js';
+import { ApiError, errors } from './api-error.js';
+import type { Codec, TypeMeta } from './codec.js';
 
 /** Deeper bodies are refused before any recursive code (merge, compare, validate) sees them. */
 export const maxBodyDepth = 1000;

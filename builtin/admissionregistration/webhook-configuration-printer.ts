@@ -1,6 +1,6 @@
-import type { TablePrinter } from '../contracts/table-types.js';
-import { age } from './human-duration.js';
-import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN } from './builtin-printers.js';
+import type { TablePrinter } from '../../core/contracts/table-types.js';
+import { age } from '../../lib/go/human-duration.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN } from '../../core/contracts/table-types.js';
 
 /**
  * kube's printer for Validating- and MutatingWebhookConfigurations (`kubectl get validatingwebhookconfigurations`:

@@ -1,4 +1,4 @@
-import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
+import { goTypes as t, type GoStructType, type GoType } from '../lib/go/json-decoding.js';
 
 /** metav1.Time: a string (null leaves it unset), decoded by its own UnmarshalJSON. */
 export const goTime = t.unmarshaler('v1.Time', () => t.string());
