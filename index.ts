@@ -35,6 +35,8 @@ export type { HealthCheck } from './core/health/health-check.js';
 export type { WriteStage, WriteAttributes } from './core/handlers/write-pipeline.js';
 export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/admission/admission-plugin.js';
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/admission/admission-attributes.js';
+export { defineAdmissionPlugin } from './core/admission/define-admission-plugin.js';
+export { admissionInvalid } from './core/admission/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
