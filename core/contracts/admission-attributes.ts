@@ -15,13 +15,16 @@ export interface GroupVersionResource {
   resource: string;
 }
 
-/** What an admission plugin is told about one request (kube's admission.Attributes). */
-export interface AdmissionAttributes {
+/**
+ * What an admission plugin is told about one request (kube's admission.Attributes). `T` is the type of the objects the
+ * plugin's rules select (see AdmissionPlugin); the chain itself does not know it.
+ */
+export interface AdmissionAttributes<T extends KubeObject = KubeObject> {
   operation: AdmissionOperation;
-  /** The object to be stored; mutating plugins may change or replace it. On DELETE, the stored object. */
-  object: KubeObject;
+  /** The object to be stored; mutating plugins may change it in place or replace it. On DELETE, the stored object. */
+  object: T;
   /** The stored object on UPDATE and DELETE. */
-  oldObject?: KubeObject;
+  oldObject?: T;
   kind: GroupVersionKind;
   resource: GroupVersionResource;
   /** '' for the main resource, else e.g. 'status' or 'scale'. */

@@ -1,30 +1,35 @@
-import { errors, type AdmissionAttributes, type AdmissionPlugin } from '../../index.js';
+import { admissionInvalid, defineAdmissionPlugin, fieldErrors, Tokens, type KubeObject, type Module } from '../../index.js';
 
-interface WidgetSpec {
-  color?: string;
+/** What the rules below select; optional as in the CRD's schema (mutating plugins run before it is validated). */
+interface Widget extends KubeObject {
+  spec?: { color?: string; replicas?: number };
 }
+const widgets = [{ apiGroups: ['example.com'], resources: ['widgets'] }];
 
-/**
- * An admission plugin is one class: it declares what it handles, mutates in `admit` and checks in `validate`.
- * This one labels each new widget with its color (so `kubectl get widgets -l example.com/color=blue` works) and
- * refuses the color "forbidden".
- */
-export class WidgetPolicy implements AdmissionPlugin {
-  readonly name = 'WidgetPolicy';
-  readonly operations = ['CREATE', 'UPDATE'] as const;
-  readonly rules = [{ apiGroups: ['example.com'], resources: ['widgets'] }];
-  readonly sideEffects = 'None';
+/** Mutating: labels each new widget with its color, so `kubectl get widgets -l example.com/color=blue` works. */
+export const colorLabel = defineAdmissionPlugin<Widget>({
+  name: 'ColorLabel',
+  operations: ['CREATE'],
+  rules: widgets,
+  sideEffects: 'None',
+  admit({ object }) {
+    const color = object.spec?.color;
+    if (color) object.metadata = { ...object.metadata, labels: { ...object.metadata?.labels, 'example.com/color': color } };
+  },
+});
 
-  admit(attrs: AdmissionAttributes): void {
-    const color = (attrs.object.spec as WidgetSpec | undefined)?.color;
-    if (attrs.operation !== 'CREATE' || !color) return;
-    const meta = (attrs.object.metadata ??= {});
-    meta.labels = { ...meta.labels, 'example.com/color': color };
-  }
+/** Validating: refuses the color "forbidden" with a field error (422, like kube's own validation). */
+export const allowedColors = defineAdmissionPlugin<Widget>({
+  name: 'AllowedColors',
+  operations: ['CREATE', 'UPDATE'],
+  rules: widgets,
+  sideEffects: 'None',
+  validate(attrs) {
+    if (attrs.object.spec?.color === 'forbidden') throw admissionInvalid(attrs, [fieldErrors.forbidden('spec.color', 'this color is not allowed')]);
+  },
+});
 
-  validate(attrs: AdmissionAttributes): void {
-    if ((attrs.object.spec as WidgetSpec | undefined)?.color === 'forbidden') {
-      throw errors.forbidden({ group: 'example.com', resource: 'widgets', name: attrs.name }, 'spec.color "forbidden" is not allowed');
-    }
-  }
-}
+/** The module registering both, in this order. */
+export const widgetPolicy: Module = (c) => {
+  for (const plugin of [colorLabel, allowedColors]) c.register(Tokens.AdmissionPlugin, { useValue: plugin });
+};
