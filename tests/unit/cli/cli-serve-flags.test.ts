@@ -1,0 +1,153 @@
+import test from 'ava';
+import { resolve } from 'node:path';
+import { parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
+import { UsageError } from '../../../cli/usage-error.js';
+
+test('defaults', (t) => {
+  t.deepEqual(parseServeFlags([]), {
+    dataDir: resolve('.kapi'),
+    port: 6443,
+    bindAddress: '127.0.0.1',
+    storage: 'sqlite',
+    crdPaths: [],
+  });
+});
+
+test('all flags', (t) => {
+  const args = ['--data-dir', '/tmp/k', '--port', '0', '--bind-address', '0.0.0.0', '--storage', 'memory', '--crds', 'a.yaml', '--crds=/crds'];
+  t.deepEqual(parseServeFlags(args), {
+    dataDir: '/tmp/k',
+    port: 0,
+    bindAddress: '0.0.0.0',
+    storage: 'memory',
+    crdPaths: [resolve('a.yaml'), '/crds'],
+  });
+});
+
+test('--admission-plugins names the plugins to run, in order; empty runs none', (t) => {
+  t.deepEqual((parseServeFlags(['--admission-plugins', 'CreatedBy, NamespaceLifecycle']) as { admissionPlugins?: string[] }).admissionPlugins, [
+    'CreatedBy',
+    'NamespaceLifecycle',
+  ]);
+  t.deepEqual((parseServeFlags(['--admission-plugins=']) as { admissionPlugins?: string[] }).admissionPlugins, []);
+});
+
+test('help', (t) => {
+  t.is(parseServeFlags(['--help']), 'help');
+  t.is(parseServeFlags(['-h']), 'help');
+});
+
+test('bad command lines are usage errors', (t) => {
+  for (const args of [['--storage', 'mysql'], ['--port', 'x'], ['--port', '70000'], ['--port', '-1'], ['--nope'], ['extra'], ['--port']]) {
+    t.throws(() => parseServeFlags(args), { instanceOf: UsageError }, args.join(' '));
+  }
+  t.throws(() => parseServeFlags(['--storage', 'mysql']), { message: 'invalid --storage "mysql": must be sqlite, memory or etcd' });
+});
+
+test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS files', (t) => {
+  t.deepEqual(parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://127.0.0.1:2379']), {
+    dataDir: resolve('.kapi'),
+    port: 6443,
+    bindAddress: '127.0.0.1',
+    storage: 'etcd',
+    etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
+    crdPaths: [],
+  });
+  const args = [
+    '--storage=etcd',
+    '--etcd-servers', 'https://10.0.0.1:2379, https://10.0.0.2:2379/,https://etcd-3.example:2379',
+    '--etcd-prefix', '/kapi/one',
+    '--etcd-cafile', 'pki/ca.crt',
+    '--etcd-certfile', '/pki/client.crt',
+    '--etcd-keyfile', '/pki/client.key',
+  ];
+  t.deepEqual((parseServeFlags(args) as { etcd?: unknown }).etcd, {
+    endpoints: ['https://10.0.0.1:2379', 'https://10.0.0.2:2379', 'https://etcd-3.example:2379'],
+    prefix: '/kapi/one',
+    tls: { caFile: resolve('pki/ca.crt'), certFile: '/pki/client.crt', keyFile: '/pki/client.key' },
+  });
+});
+
+test('bad etcd flags are usage errors with their reason', (t) => {
+  const cases: Array<[string[], string]> = [
+    [['--storage', 'etcd'], '--etcd-servers must be specified with --storage etcd'],
+    [['--storage', 'etcd', '--etcd-servers', ' , '], '--etcd-servers must be specified with --storage etcd'],
+    [['--etcd-servers', 'http://127.0.0.1:2379'], '--etcd-servers is only used with --storage etcd'],
+    [['--storage', 'memory', '--etcd-prefix', '/x'], '--etcd-prefix is only used with --storage etcd'],
+    [
+      ['--storage', 'etcd', '--etcd-servers', '127.0.0.1:2379'],
+      'invalid --etcd-servers "127.0.0.1:2379": each server must be an http:// or https:// URL (e.g. http://127.0.0.1:2379)',
+    ],
+    [['--storage', 'etcd', '--etcd-servers', 'http://a:2379,https://b:2379'], '--etcd-servers must be all http:// or all https://'],
+    [['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-prefix', 'registry'], 'invalid --etcd-prefix "registry": must start with "/"'],
+    [
+      ['--storage', 'etcd', '--etcd-servers', 'https://a:2379', '--etcd-certfile', 'c.crt'],
+      '--etcd-certfile and --etcd-keyfile must be given together',
+    ],
+    [
+      ['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-cafile', 'ca.crt'],
+      '--etcd-cafile, --etcd-certfile and --etcd-keyfile need https:// --etcd-servers',
+    ],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
+
+test('--etcd-compaction-interval takes a Go duration as kube-apiserver does; 0 never compacts', (t) => {
+  const interval = (value: string) =>
+    (parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-compaction-interval', value]) as { compactionIntervalMs?: number })
+      .compactionIntervalMs;
+  t.is(interval('5m0s'), 300_000);
+  t.is(interval('1h30m'), 5_400_000);
+  t.is(interval('1.5s'), 1_500);
+  t.is(interval('0'), 0);
+  t.is(interval('500us'), 1, 'rounded up to the 1 ms a timer can wait, not down to never');
+  t.false('compactionIntervalMs' in (parseServeFlags(['--storage', 'etcd', '--etcd-servers', 'http://a:2379']) as object), 'absent: the server default');
+});
+
+test('bad --etcd-compaction-interval values are usage errors with their reason', (t) => {
+  const etcd = ['--storage', 'etcd', '--etcd-servers', 'http://a:2379', '--etcd-compaction-interval'];
+  const cases: [string[], string][] = [
+    [[...etcd, '5'], 'invalid --etcd-compaction-interval "5": must be a duration such as 5m0s, 90s or 1h30m (0 never compacts)'],
+    [[...etcd, 'ten minutes'], 'invalid --etcd-compaction-interval "ten minutes": must be a duration such as 5m0s, 90s or 1h30m (0 never compacts)'],
+    [[...etcd.slice(0, -1), '--etcd-compaction-interval=-1m'], 'invalid --etcd-compaction-interval "-1m": must not be negative'],
+    [[...etcd, '1000h'], 'invalid --etcd-compaction-interval "1000h": must be at most 596h'],
+    [['--etcd-compaction-interval', '1m'], '--etcd-compaction-interval is only used with --storage etcd'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
+
+test('--watch-cache-history-size takes bytes with an optional binary suffix', (t) => {
+  const size = (text: string) => (parseServeFlags(['--watch-cache-history-size', text]) as ServeOptions).watchCacheHistoryBytes;
+  t.is(size('1048576'), 1048576);
+  t.is(size('512Ki'), 512 * 1024);
+  t.is(size('64Mi'), 64 * 1024 * 1024);
+  t.is(size('1Gi'), 1024 ** 3);
+  t.is((parseServeFlags([]) as ServeOptions).watchCacheHistoryBytes, undefined);
+  for (const bad of ['0', '-1', '1.5Mi', '64MB', 'lots']) {
+    t.throws(() => parseServeFlags([`--watch-cache-history-size=${bad}`]), {
+      message: `invalid --watch-cache-history-size "${bad}": must be a positive number of bytes, e.g. 1048576, 512Ki or 64Mi`,
+    });
+  }
+});
+
+test("--tls-cipher-suites takes kube-apiserver's names, comma-separated; --tls-min-version VersionTLS12 or VersionTLS13", (t) => {
+  const opts = parseServeFlags([
+    '--tls-cipher-suites',
+    'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305,TLS_AES_128_GCM_SHA256',
+    '--tls-min-version=VersionTLS13',
+  ]) as { tlsCipherSuites?: string[]; tlsMinVersion?: string };
+  t.deepEqual(opts.tlsCipherSuites, ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305', 'TLS_AES_128_GCM_SHA256']);
+  t.is(opts.tlsMinVersion, 'VersionTLS13');
+  t.is((parseServeFlags(['--tls-min-version', 'VersionTLS12']) as { tlsMinVersion?: string }).tlsMinVersion, 'VersionTLS12');
+  const empty = parseServeFlags(['--tls-cipher-suites=', '--tls-min-version=']) as object;
+  t.false('tlsCipherSuites' in empty || 'tlsMinVersion' in empty, 'empty: the defaults, as kube-apiserver');
+});
+
+test('bad --tls-cipher-suites and --tls-min-version values are usage errors with kube-apiserver\'s reason', (t) => {
+  const cases: [string[], string][] = [
+    [['--tls-cipher-suites', 'TLS_RSA_WITH_RC4_128_SHA,ECDHE-RSA-AES128-GCM-SHA256'], 'invalid --tls-cipher-suites "TLS_RSA_WITH_RC4_128_SHA,ECDHE-RSA-AES128-GCM-SHA256": Cipher suite ECDHE-RSA-AES128-GCM-SHA256 not supported or doesn\'t exist'],
+    [['--tls-min-version', 'tls1.3'], 'invalid --tls-min-version "tls1.3": unknown tls version "tls1.3"'],
+    [['--tls-min-version', 'VersionTLS10'], '--tls-min-version VersionTLS10 is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
