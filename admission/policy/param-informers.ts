@@ -1,12 +1,10 @@
 /**
- * The objects policies take their params from, per paramKind: a {@link ResourceInformer} for each kind some policy
- * uses (any resource the server serves, custom resources included), started on first use and stopped when no
- * policy needs it any more.
+ * The objects policies take their params from, per paramKind: the server's shared informer of that kind (any
+ * resource the server serves, custom resources included), started on first use.
  */
-import type { KVStore } from '../../core/contracts/kv-store.js';
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
-import { ResourceInformer } from '../../core/store/resource-informer.js';
+import type { Informer, Informers } from '../../core/contracts/informer.js';
 
 /** How long a request waits for a new informer's first list (kube waits 1 s for the informer to sync). */
 const SYNC_WAIT_MS = 1000;
@@ -18,33 +16,16 @@ export interface ParamSource {
 }
 
 class ParamInformer implements ParamSource {
-  private synced = false;
-  private readonly sync: Promise<void>;
-  private readonly informer: ResourceInformer;
-
   constructor(
-    kv: () => KVStore,
+    private readonly informer: Informer,
     readonly rt: ResourceType,
-  ) {
-    this.informer = new ResourceInformer(kv, rt, () => {});
-    this.sync = this.informer.start().then(
-      () => {
-        this.synced = true;
-      },
-      (err: Error) => console.error(`kapi: params of ${rt.names.plural}: ${err.message}`),
-    );
-  }
+  ) {}
 
   async objects(): Promise<ReadonlyMap<string, KubeObject> | undefined> {
-    if (!this.synced) await Promise.race([this.sync, new Promise((r) => setTimeout(r, SYNC_WAIT_MS).unref())]);
-    return this.synced ? this.informer.current() : undefined;
-  }
-
-  /** Also once the first list is done, so that a watch it started then does not outlive the informer. */
-  async stop(): Promise<void> {
-    await this.informer.stop();
-    await this.sync;
-    await this.informer.stop();
+    let synced = false;
+    const sync = this.informer.synced().then(() => (synced = true));
+    await Promise.race([sync, new Promise((r) => setTimeout(r, SYNC_WAIT_MS).unref())]);
+    return synced ? this.informer.current() : undefined;
   }
 }
 
@@ -55,10 +36,8 @@ export function parseApiVersion(apiVersion: string): { group: string; version: s
 }
 
 export class ParamInformers {
-  private readonly informers = new Map<ResourceType, ParamInformer>();
-
   constructor(
-    private readonly kv: () => KVStore,
+    private readonly informers: () => Informers,
     private readonly registry: () => ResourceRegistry,
   ) {}
 
@@ -71,25 +50,6 @@ export class ParamInformers {
   }
 
   source(rt: ResourceType): ParamSource {
-    let informer = this.informers.get(rt);
-    if (!informer) {
-      informer = new ParamInformer(this.kv, rt);
-      this.informers.set(rt, informer);
-    }
-    return informer;
-  }
-
-  /** Stops the informers of kinds no policy uses any more (or whose resource type was replaced). */
-  retain(inUse: ReadonlySet<ResourceType>): void {
-    for (const [rt, informer] of this.informers) {
-      if (inUse.has(rt)) continue;
-      this.informers.delete(rt);
-      void informer.stop();
-    }
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all([...this.informers.values()].map((i) => i.stop()));
-    this.informers.clear();
+    return new ParamInformer(this.informers().forResource(rt), rt);
   }
 }

@@ -2,7 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
-import { ResourceInformer } from '../../core/store/resource-informer.js';
+import { objectsFollower } from '../objects-follower.js';
 import {
   validatingAdmissionPolicyBindingResource,
   validatingAdmissionPolicyResource,
@@ -26,7 +26,8 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
   const kv = () => c.resolve(Tokens.KVStore);
   const registry = () => c.resolve(Tokens.Registry);
   const source = new PolicySource();
-  const params = new ParamInformers(kv, registry);
+  const informers = () => c.resolve(Tokens.Informers);
+  const params = new ParamInformers(informers, registry);
   // params of the policies in force are followed before requests need them
   source.onChange(() => {
     const inUse = new Set<ResourceType>();
@@ -34,14 +35,11 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
       const rt = policy.paramKind && params.resourceFor(policy.paramKind);
       if (rt) inUse.add(rt);
     }
-    params.retain(inUse);
     for (const rt of inUse) params.source(rt);
   });
-  const paramsLifetime: Controller = { name: 'validating-admission-policy-params', start: async () => {}, stop: () => params.stop() };
 
-  c.register(Tokens.Controller, { useValue: new ResourceInformer(kv, policyResource, source.policiesChanged) });
-  c.register(Tokens.Controller, { useValue: new ResourceInformer(kv, bindingResource, source.bindingsChanged) });
-  c.register(Tokens.Controller, { useValue: paramsLifetime });
+  c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
+  c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
   c.register(Tokens.Controller, { useValue: new PolicyStatusController(kv, policyResource, source, registry) });
   c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup)) });
 }

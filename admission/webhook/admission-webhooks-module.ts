@@ -25,8 +25,8 @@ const compileMatchCondition: MatchConditionCompiler = (expression) =>
  */
 function registerWebhooks(c: DependencyContainer, rt: ResourceType, plugin: (source: WebhookSource, ctx: MatchContext) => AdmissionPlugin): void {
   c.register(Tokens.BuiltinResource, { useValue: rt });
-  const source = new WebhookSource(() => c.resolve(Tokens.KVStore), rt);
-  c.register(Tokens.Controller, { useValue: source.informer });
+  const source = new WebhookSource(() => c.resolve(Tokens.Informers), rt);
+  c.register(Tokens.Controller, { useValue: source.follower });
   c.register(Tokens.AdmissionPlugin, {
     useFactory: instanceCachingFactory<AdmissionPlugin>((container) =>
       plugin(source, { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry) }),

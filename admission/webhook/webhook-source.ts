@@ -1,6 +1,7 @@
-import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { Controller } from '../../core/contracts/controller.js';
+import type { Informers } from '../../core/contracts/informer.js';
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
-import { ResourceInformer } from '../../core/store/resource-informer.js';
+import { objectsFollower } from '../objects-follower.js';
 import { configurationWebhooks, type WebhookAccessor } from './webhook-accessor.js';
 
 /**
@@ -8,13 +9,13 @@ import { configurationWebhooks, type WebhookAccessor } from './webhook-accessor.
  * same storage calls the same webhooks) and compiled once per change, in kube's calling order.
  */
 export class WebhookSource {
-  readonly informer: ResourceInformer;
+  readonly follower: Controller;
   private hooks: readonly WebhookAccessor[] = [];
   /** Accessors per configuration and resourceVersion, so a change recompiles only the configuration that changed. */
   private compiled = new Map<string, WebhookAccessor[]>();
 
-  constructor(kv: () => KVStore, rt: ResourceType) {
-    this.informer = new ResourceInformer(kv, rt, (objects) => this.update(objects));
+  constructor(informers: () => Informers, rt: ResourceType) {
+    this.follower = objectsFollower(informers, rt, (objects) => this.update(objects));
   }
 
   webhooks(): readonly WebhookAccessor[] {

@@ -2,7 +2,8 @@ import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../core/server/controller-timers.js';
-import type { KVStore, KVWatch } from '../../core/contracts/kv-store.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { ResourceStore, rfc3339 } from '../../core/store/resource-store.js';
@@ -14,8 +15,6 @@ import { judgeNames } from './crd-names.js';
 import { apiApprovalCondition } from './crd-api-approval.js';
 
 const retryMs = 500;
-/** How long to wait before listing and watching again after the CRD watch ended (storage unavailable). */
-const refollowMs = 1000;
 
 /**
  * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
@@ -27,7 +26,7 @@ export class CrdController implements Controller {
   private kv!: KVStore;
   private registry!: ResourceRegistry;
   private crdStore!: ResourceStore;
-  private watch?: KVWatch;
+  private unsubscribe?: () => void;
   private readonly crds = new Map<string, Crd>();
   private readonly queue = new Set<string>();
   private running = false;
@@ -39,59 +38,35 @@ export class CrdController implements Controller {
     this.kv = this.container.resolve(Tokens.KVStore);
     this.registry = this.container.resolve(Tokens.Registry);
     this.crdStore = new ResourceStore(this.kv, crdResource());
-    await this.follow();
+    const informer = this.container.resolve(Tokens.Informers).forResource(crdResource());
+    this.unsubscribe = informer.subscribe((events) => this.observe(events));
+    await informer.synced();
+    // CRDs established before are served before the server answers its first request.
+    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
     await this.drain();
   }
 
   /**
-   * Lists the CRDs and watches them from the list's revision. When the watch ends (storage was unavailable for a
-   * while), lists and watches again, so CRDs created, changed or deleted meanwhile (through any instance) are caught up.
+   * CRDs as storage has them, through the CRD informer: CRDs created, changed or deleted through any instance (also
+   * while storage was unreachable: the informer re-syncs and reports the differences) are reconciled.
    */
-  private async follow(): Promise<void> {
-    const list = await this.crdStore.list('');
-    if (this.timers.stopped) return;
-    const listed = new Set<string>();
-    for (const obj of list.items) {
-      const crd = obj as Crd;
-      listed.add(crd.metadata!.name!);
-      this.crds.set(crd.metadata!.name!, crd);
-      if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
+  private observe(events: InformerEvent[]): void {
+    for (const e of events) {
+      const crd = e.object as Crd;
+      const name = crd.metadata!.name!;
+      if (e.type === 'DELETED') {
+        this.crds.delete(name);
+        this.unregister(crd);
+      } else {
+        this.crds.set(name, crd);
+      }
+      this.enqueue(name);
     }
-    for (const [name, crd] of this.crds) {
-      if (listed.has(name)) continue;
-      this.crds.delete(name);
-      this.unregister(crd);
-    }
-    this.watch = this.crdStore.watch('', Number(list.resourceVersion), {
-      onEvents: (events) => {
-        for (const e of events) {
-          const crd = e.object as Crd;
-          const name = crd.metadata!.name!;
-          if (e.type === 'DELETED') {
-            this.crds.delete(name);
-            this.unregister(crd);
-          } else {
-            this.crds.set(name, crd);
-          }
-          this.enqueue(name);
-        }
-      },
-      onError: (err) => {
-        console.error(`kapi: CRD watch ended (${err.message}); listing again`);
-        this.refollow();
-      },
-    });
-    for (const name of this.crds.keys()) this.enqueue(name);
-  }
-
-  private refollow(): void {
-    this.watch = undefined;
-    this.timers.retry(refollowMs, 'listing CRDs', () => this.follow());
   }
 
   async stop(): Promise<void> {
     this.timers.stop();
-    this.watch?.cancel();
+    this.unsubscribe?.();
   }
 
   private enqueue(name: string): void {

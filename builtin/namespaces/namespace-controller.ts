@@ -1,7 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../core/server/controller-timers.js';
-import type { KVStore, KVWatch } from '../../core/contracts/kv-store.js';
+import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
@@ -13,8 +14,6 @@ import { namespaceFinalizer, namespaceResource, systemNamespaces } from './names
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
-/** How long to wait before listing and watching again after the namespace watch ended (storage unavailable). */
-const refollowMs = 1000;
 
 /**
  * Creates the initial namespaces, and empties terminating namespaces: deletes everything in them, then removes the
@@ -25,9 +24,9 @@ export class NamespaceController implements Controller, NamespaceLookup {
   private kv!: KVStore;
   private registry!: ResourceRegistry;
   private namespaces!: ResourceStore;
-  private watch?: KVWatch;
-  /** The namespaces as last seen by the watch: a fast path for NamespaceLifecycle admission. */
-  private readonly known = new Map<string, KubeObject>();
+  private unsubscribe?: () => void;
+  /** The namespaces as storage has them: a fast path for NamespaceLifecycle admission. */
+  private informer!: Informer;
   private readonly working = new Set<string>();
   private readonly timers = new ControllerTimers();
 
@@ -38,50 +37,24 @@ export class NamespaceController implements Controller, NamespaceLookup {
     this.registry = this.container.resolve(Tokens.Registry);
     this.namespaces = new ResourceStore(this.kv, namespaceResource());
     for (const name of systemNamespaces) await this.ensure(name);
-    await this.follow();
-  }
-
-  /** Lists the namespaces and watches them; when the watch ends (storage was unavailable), lists and watches again. */
-  private async follow(): Promise<void> {
-    const list = await this.namespaces.list('');
-    if (this.timers.stopped) return;
-    this.known.clear();
-    for (const ns of list.items) this.observe(ns);
-    this.watch = this.namespaces.watch('', Number(list.resourceVersion), {
-      onEvents: (events) => {
-        for (const e of events) {
-          if (e.type === 'DELETED') this.known.delete(e.object.metadata!.name!);
-          else this.observe(e.object);
-        }
-      },
-      onError: (err) => {
-        console.error(`kapi: namespace watch ended (${err.message}); listing again`);
-        this.refollow();
-      },
+    this.informer = this.container.resolve(Tokens.Informers).forResource(namespaceResource());
+    this.unsubscribe = this.informer.subscribe((events) => {
+      for (const e of events) if (e.type !== 'DELETED') this.consider(e.object);
     });
-  }
-
-  private refollow(): void {
-    this.watch = undefined;
-    this.timers.retry(refollowMs, 'listing namespaces', () => this.follow());
+    await this.informer.synced();
   }
 
   async stop(): Promise<void> {
     this.timers.stop();
-    this.watch?.cancel();
+    this.unsubscribe?.();
   }
 
   /**
-   * The namespace, from what the watch has seen or else from storage (a namespace created a moment ago may not have
-   * reached the watch yet).
+   * The namespace, from the informer or else from storage (a namespace created a moment ago may not have reached
+   * the informer yet).
    */
   async lookup(name: string): Promise<KubeObject | undefined> {
-    return this.known.get(name) ?? this.namespaces.find('', name);
-  }
-
-  private observe(ns: KubeObject): void {
-    this.known.set(ns.metadata!.name!, ns);
-    this.consider(ns);
+    return this.informer.current().get(name) ?? this.namespaces.find('', name);
   }
 
   private async ensure(name: string): Promise<void> {

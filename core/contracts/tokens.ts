@@ -10,6 +10,7 @@ import type { ResourceRegistry } from './resource-registry.js';
 import type { AdmissionPlugin } from './admission-plugin.js';
 import type { NamespaceLookup } from './namespace-lookup.js';
 import type { Codec } from './codec.js';
+import type { Informers } from './informer.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -42,6 +43,8 @@ export const Tokens = {
   NamespaceLookup: token<NamespaceLookup>('NamespaceLookup'),
   /** many: wire formats (JSON, YAML, protobuf, CBOR), negotiated per request from Accept and Content-Type. */
   Codec: token<Codec>('Codec'),
+  /** The shared informers: any resource's objects, followed through the server's watch caches. */
+  Informers: token<Informers>('Informers'),
   /** The server's settings (ServerConfig). */
   Config: token<import('./server-config.js').ServerConfig>('Config'),
 } as const;

@@ -15,6 +15,7 @@ import { validationStage } from '../handlers/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
 import type { Controller } from '../contracts/controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
+import { CacheInformers } from '../watch/cache-informers.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
 
@@ -32,6 +33,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const config: ServerConfig = resolveServerConfig(options.config);
   container.registerInstance(Tokens.Config, config);
   container.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
+  const informers = new CacheInformers();
+  container.registerInstance(Tokens.Informers, informers);
   for (const module of options.modules) module(container);
 
   let server: http.Server | undefined;
@@ -49,6 +52,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
       caches = new WatchCaches(kv, registry, config.watchCache);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
+      informers.attach(caches);
       controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];
       for (const c of controllers) await c.start();
 
@@ -98,6 +102,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       for (const c of controllers.reverse()) await c.stop();
       controllers = [];
+      informers.stop();
       caches?.stop();
       caches = undefined;
       if (container.isRegistered(Tokens.KVStore, true)) await container.resolve(Tokens.KVStore).close();

@@ -37,20 +37,6 @@ export interface UpdateOptions extends WriteOptions {
   uid?: string;
 }
 
-/** A change to objects of one resource, translated from the KV watch. */
-export interface StoreEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  object: KubeObject;
-  /** The object before this change, when there was one (for selector transitions). */
-  previous?: KubeObject;
-  revision: number;
-}
-
-export interface StoreWatchHandlers {
-  onEvents(events: StoreEvent[]): void;
-  onError(err: Error): void;
-}
-
 /** Transforms the current object into the desired one inside an optimistic-concurrency retry loop. */
 export type UpdateFn = (current: KubeObject) => Promise<KubeObject> | KubeObject;
 
@@ -211,26 +197,6 @@ export class ResourceStore {
       if (res.succeeded) return { object: withResourceVersion(current, String(res.revision)), deleted: true };
       kv = res.current;
     }
-  }
-
-  /** Watches changes in `namespace` ('' = all) after `afterRevision`. */
-  watch(namespace: string, afterRevision: number, handlers: StoreWatchHandlers): KVWatch {
-    return this.kv.watch(collectionPrefix(this.rt, namespace), afterRevision, {
-      onEvents: (events) =>
-        handlers.onEvents(
-          events.map((e) => {
-            const revision = e.kv.modRevision;
-            const previous = e.prevKv ? decodeStored(e.prevKv) : undefined;
-            if (e.type === 'DELETE') {
-              const object = decodeStored({ ...e.kv, modRevision: revision });
-              return { type: 'DELETED', object, previous, revision };
-            }
-            const object = decodeStored(e.kv);
-            return { type: e.kv.createRevision === e.kv.modRevision ? 'ADDED' : 'MODIFIED', object, previous, revision };
-          }),
-        ),
-      onError: (err) => handlers.onError(this.translate(err)),
-    });
   }
 
   async currentRevision(): Promise<number> {
