@@ -44,7 +44,7 @@ export interface EtcdWatchStreamHandlers {
  *
  * kapi's own client rather than the etcd3 package: a call through etcd3 (grpc-js, protobufjs) costs 150–200 µs of CPU
  * at 32 concurrent calls — as much as kapi's whole create path on SQLite; this one (node:http2 and hand-written
- * messages) costs about 80–100 µs, most of it node:http2's own.
+ * messages) costs about 80–120 µs, most of it node:http2's own.
  */
 export class EtcdClient {
   private readonly members: GrpcConnection[];
