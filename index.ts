@@ -1,7 +1,7 @@
 /**
  * kapi's public API: build a Kubernetes-style API server from modules.
  *
- *   const server = createApiServer({ modules: defaultModules({ storage: 'sqlite', dataDir: '.kapi', authModules: [] }) });
+ *   const server = createApiServer({ modules: defaultModules({ storage: 'sqlite', dataDir: '.kapi' }) });
  *   await server.listen({ port: 6443, host: '127.0.0.1' });
  */
 import 'reflect-metadata';
@@ -54,14 +54,14 @@ export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.j
 
 export interface DefaultModulesOptions {
   storage: 'sqlite' | 'memory' | 'etcd';
-  /** Where the SQLite file (`kapi.db`) lives. */
-  dataDir: string;
+  /** Where the SQLite file (`kapi.db`) lives: needed for `storage: 'sqlite'` only. */
+  dataDir?: string;
   /** The etcd cluster, for `storage: 'etcd'`. */
   etcd?: EtcdStorageOptions;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
-  /** Authenticator and authorizer modules (none: every request is anonymous and allowed). */
-  authModules: Module[];
+  /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
+  authModules?: Module[];
 }
 
 /**
@@ -71,7 +71,7 @@ export interface DefaultModulesOptions {
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
-    ...opts.authModules,
+    ...(opts.authModules ?? []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),
@@ -87,7 +87,11 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
 
 function storageModule(opts: DefaultModulesOptions): Module {
   if (opts.storage === 'memory') return memoryStorage();
-  if (opts.storage === 'sqlite') return sqliteStorage(join(opts.dataDir, 'kapi.db'));
+  if (opts.storage === 'sqlite') {
+    // No default folder: a library should not pick where a server's data lives (`kapi serve` defaults to .kapi).
+    if (opts.dataDir === undefined) throw new TypeError("storage 'sqlite' needs dataDir, the folder of its kapi.db");
+    return sqliteStorage(join(opts.dataDir, 'kapi.db'));
+  }
   if (!opts.etcd) throw new TypeError("storage 'etcd' needs the etcd options (endpoints)");
   return etcdStorage(opts.etcd);
 }
