@@ -108,3 +108,8 @@ test.serial("the installed kapi command prints the package's version", async (t)
   const { stdout } = await run(join(consumer, 'node_modules/.bin/kapi'), ['--version']);
   t.is(stdout, `kapi v${version}\n`);
 });
+
+test.serial('the entry point is the only way in: deep imports are refused', async (t) => {
+  const deep = run(process.execPath, ['--input-type=module', '-e', "await import('kapi/dist/plugins/auth/index.js')"], { cwd: consumer });
+  await t.throwsAsync(deep, { message: /ERR_PACKAGE_PATH_NOT_EXPORTED/ });
+});
