@@ -1,7 +1,7 @@
 /**
  * kapi's public API: build a Kubernetes-style API server from modules.
  *
- *   const server = createApiServer({ modules: defaultModules({ storage: 'sqlite', dataDir: '.kapi', authModules: [] }) });
+ *   const server = createApiServer({ modules: defaultModules({ storage: 'sqlite', dataDir: '.kapi' }) });
  *   await server.listen({ port: 6443, host: '127.0.0.1' });
  */
 import 'reflect-metadata';
@@ -21,17 +21,28 @@ import { builtinAdmission } from './admission/builtin-admission.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
+export type { ServerConfig, ServerConfigOverrides, WatchCacheConfig, VersionInfo } from './core/contracts/server-config.js';
 export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';
 export type { Module } from './core/contracts/module.js';
-export { Tokens } from './core/contracts/tokens.js';
+export { PublicTokens as Tokens } from './core/contracts/tokens.js';
 export { ApiError, errors, fieldErrors } from './core/contracts/api-error.js';
 export type { Status, StatusCause } from './core/contracts/status.js';
-export type { Codec, TypeMeta, WatchFraming } from './core/contracts/codec.js';
-export type { KVStore, KeyValue, KVEvent } from './core/contracts/kv-store.js';
-export type { ResourceType, KubeObject, ObjectMeta } from './core/contracts/resource-type.js';
+export type { Codec, ListObject, TypeMeta, WatchFraming } from './core/contracts/codec.js';
+export { maxBodyDepth } from './core/contracts/body-decoding.js';
+export { duplicateFields } from './lib/codec/duplicate-fields.js';
+export { summarizeBody } from './lib/codec/summarize-body.js';
+export { EncodedItems } from './lib/codec/encoded-items.js';
+export type { KVStore, KeyValue, KVEvent, GetOptions, GetResult, RangeOptions, RangeResult, TxnResult, KVWatch, KVWatchHandlers } from './core/contracts/kv-store.js';
+export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.js';
+export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
+export type { JSONSchemaProps } from './schemas/json-schema-props.js';
+export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
 export type { Authenticator, UserInfo } from './core/contracts/authenticator.js';
 export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
+export type { Controller } from './core/contracts/controller.js';
+export type { ServerRoute, RouteContext } from './core/contracts/route.js';
+export type { Informer, InformerEvent, Informers } from './core/contracts/informer.js';
 export type { WriteStage, WriteAttributes } from './core/handlers/write-pipeline.js';
 export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/contracts/admission-plugin.js';
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/contracts/admission-attributes.js';
@@ -41,18 +52,19 @@ export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions };
-export { staticTokenAuth, alwaysAllow } from './plugins/auth/index.js';
+export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
+export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
 export interface DefaultModulesOptions {
   storage: 'sqlite' | 'memory' | 'etcd';
-  /** Where the SQLite file (`kapi.db`) lives. */
-  dataDir: string;
+  /** Where the SQLite file (`kapi.db`) lives: needed for `storage: 'sqlite'` only. */
+  dataDir?: string;
   /** The etcd cluster, for `storage: 'etcd'`. */
   etcd?: EtcdStorageOptions;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
-  /** Authenticator and authorizer modules (none: every request is anonymous and allowed). */
-  authModules: Module[];
+  /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
+  authModules?: Module[];
 }
 
 /**
@@ -62,7 +74,7 @@ export interface DefaultModulesOptions {
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
-    ...opts.authModules,
+    ...(opts.authModules ?? []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),
@@ -78,7 +90,11 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
 
 function storageModule(opts: DefaultModulesOptions): Module {
   if (opts.storage === 'memory') return memoryStorage();
-  if (opts.storage === 'sqlite') return sqliteStorage(join(opts.dataDir, 'kapi.db'));
+  if (opts.storage === 'sqlite') {
+    // No default folder: a library should not pick where a server's data lives (`kapi serve` defaults to .kapi).
+    if (opts.dataDir === undefined) throw new TypeError("storage 'sqlite' needs dataDir, the folder of its kapi.db");
+    return sqliteStorage(join(opts.dataDir, 'kapi.db'));
+  }
   if (!opts.etcd) throw new TypeError("storage 'etcd' needs the etcd options (endpoints)");
   return etcdStorage(opts.etcd);
 }

@@ -1,10 +1,14 @@
 import { UsageError } from './usage-error.js';
+import { packageVersion } from './package-version.js';
 
 const usage = `Usage: kapi <command> [flags]
 
 Commands:
   serve    run an API server (kapi serve --help lists its flags)
   gen      generate code from schemas (kapi gen --help lists the generators)
+
+Flags:
+  --version  print kapi's version and exit
 `;
 
 async function run(args: string[]): Promise<number> {
@@ -19,6 +23,10 @@ async function run(args: string[]): Promise<number> {
       const { gen } = await import('./gen-command.js');
       return gen(rest);
     }
+    case '--version':
+      // As kube's binaries print theirs (`kube-apiserver --version` prints "Kubernetes v1.32.0").
+      process.stdout.write(`kapi v${packageVersion()}\n`);
+      return 0;
     case 'help':
     case '--help':
     case '-h':

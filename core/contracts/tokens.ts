@@ -48,3 +48,21 @@ export const Tokens = {
   /** The server's settings (ServerConfig). */
   Config: token<import('./server-config.js').ServerConfig>('Config'),
 } as const;
+
+/**
+ * The tokens a user's module registers providers under (the package entry exports them as `Tokens`). The others (the
+ * registry of served types, the namespace lookup) are kapi's inner wiring between its own folders, free to change.
+ */
+export const PublicTokens = {
+  KVStore: Tokens.KVStore,
+  Authenticator: Tokens.Authenticator,
+  Authorizer: Tokens.Authorizer,
+  HealthCheck: Tokens.HealthCheck,
+  BuiltinResource: Tokens.BuiltinResource,
+  Route: Tokens.Route,
+  Controller: Tokens.Controller,
+  AdmissionPlugin: Tokens.AdmissionPlugin,
+  Codec: Tokens.Codec,
+  Informers: Tokens.Informers,
+  Config: Tokens.Config,
+} as const;

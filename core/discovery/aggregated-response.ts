@@ -1,11 +1,11 @@
-import type { Context } from 'koa';
+import type { RouteContext } from '../contracts/route.js';
 import type { AggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { aggregatedContentType } from './aggregated-discovery.js';
 import { ifNoneMatch } from './content-hash.js';
 import type { AggregatedDocument } from './discovery-documents.js';
 
 /** Answers with an aggregated discovery document as kube does: ETag, Vary and Cache-Control, 304 when the client has it. */
-export function respondAggregated(ctx: Context, doc: AggregatedDocument, version: AggregatedDiscoveryVersion): void {
+export function respondAggregated(ctx: RouteContext, doc: AggregatedDocument, version: AggregatedDiscoveryVersion): void {
   const etag = `"${doc.hash}"`;
   ctx.set('ETag', etag);
   ctx.set('Vary', 'Accept');

@@ -1,7 +1,6 @@
-import type { Context } from 'koa';
 import { errors } from '../contracts/api-error.js';
 import type { Module } from '../contracts/module.js';
-import type { ServerRoute } from '../contracts/route.js';
+import type { RouteContext, ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
 import { respondAggregated } from './aggregated-response.js';
 import { aggregatedDiscoveryVersion } from './discovery-accept.js';
@@ -41,7 +40,7 @@ export function discoveryModule(): Module {
   };
 }
 
-function respondRoot(ctx: Context, aggregated: AggregatedDocument, legacy: () => object): void {
+function respondRoot(ctx: RouteContext, aggregated: AggregatedDocument, legacy: () => object): void {
   const version = aggregatedDiscoveryVersion(ctx.get('Accept'));
   if (version) respondAggregated(ctx, aggregated, version);
   else ctx.body = legacy();

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { RouteContext } from '../contracts/route.js';
 import { errors } from '../contracts/api-error.js';
 import type { Module } from '../contracts/module.js';
 import { Tokens } from '../contracts/tokens.js';
@@ -20,13 +20,13 @@ export function healthModule(): Module {
       return [pingCheck, ...registered].filter((c) => endpoint === 'readyz' || !c.readinessOnly);
     };
     for (const endpoint of endpoints) {
-      container.register(Tokens.Route, { useValue: { path: `/${endpoint}`, handle: (ctx: Context) => respondAll(ctx, endpoint, checksOf(endpoint)) } });
-      container.register(Tokens.Route, { useValue: { path: `/${endpoint}/*`, handle: (ctx: Context) => respondOne(ctx, endpoint, checksOf(endpoint)) } });
+      container.register(Tokens.Route, { useValue: { path: `/${endpoint}`, handle: (ctx: RouteContext) => respondAll(ctx, endpoint, checksOf(endpoint)) } });
+      container.register(Tokens.Route, { useValue: { path: `/${endpoint}/*`, handle: (ctx: RouteContext) => respondOne(ctx, endpoint, checksOf(endpoint)) } });
     }
   };
 }
 
-async function respondAll(ctx: Context, endpoint: Endpoint, checks: HealthCheck[]): Promise<void> {
+async function respondAll(ctx: RouteContext, endpoint: Endpoint, checks: HealthCheck[]): Promise<void> {
   const query = new URLSearchParams(ctx.querystring);
   const report = await healthReport(endpoint, checks, query.getAll('exclude'), query.has('verbose'));
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -34,7 +34,7 @@ async function respondAll(ctx: Context, endpoint: Endpoint, checks: HealthCheck[
 }
 
 /** One check: `ok`, or 500 with the reason (kube only shows it here). */
-async function respondOne(ctx: Context, endpoint: Endpoint, checks: HealthCheck[]): Promise<void> {
+async function respondOne(ctx: RouteContext, endpoint: Endpoint, checks: HealthCheck[]): Promise<void> {
   const check = checks.find((c) => c.name === ctx.path.slice(endpoint.length + 2));
   if (!check) throw errors.pathNotFound();
   try {
@@ -46,7 +46,7 @@ async function respondOne(ctx: Context, endpoint: Endpoint, checks: HealthCheck[
   }
 }
 
-function plainText(ctx: Context, status: number, body: string): void {
+function plainText(ctx: RouteContext, status: number, body: string): void {
   ctx.status = status;
   ctx.set('Content-Type', 'text/plain; charset=utf-8');
   ctx.body = body;

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { RouteContext } from '../contracts/route.js';
 import { ifNoneMatch } from '../discovery/content-hash.js';
 import type { OpenApiV3Documents, SerializedDocument } from './openapi-documents.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
@@ -8,7 +8,7 @@ import { negotiateOpenApi } from './openapi-encodings.js';
  * GET /openapi/v2, as kube-openapi answers it: JSON or gnostic protobuf as Accept asks, with the JSON's ETag for both
  * (the answer varies by Accept), 304 when the client has it, 406 when it accepts neither.
  */
-export function respondSwagger(ctx: Context, doc: SerializedDocument): void {
+export function respondSwagger(ctx: RouteContext, doc: SerializedDocument): void {
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
   if (!encoding) return empty(ctx, 406);
@@ -20,7 +20,7 @@ export function respondSwagger(ctx: Context, doc: SerializedDocument): void {
  * for an unknown group-version, a 301 to the current URL when `?hash=` is stale, and with the current hash a response
  * clients may cache forever.
  */
-export function respondGroupVersion(ctx: Context, docs: OpenApiV3Documents): void {
+export function respondGroupVersion(ctx: RouteContext, docs: OpenApiV3Documents): void {
   const key = ctx.path.slice('/openapi/v3/'.length);
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v3');
@@ -42,7 +42,7 @@ export function respondGroupVersion(ctx: Context, docs: OpenApiV3Documents): voi
   respondDocument(ctx, doc, encoding);
 }
 
-function respondDocument(ctx: Context, doc: SerializedDocument, encoding: OpenApiEncoding): void {
+function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: OpenApiEncoding): void {
   const etag = `"${doc.hash}"`;
   ctx.set('ETag', etag);
   ctx.set('Content-Type', encoding.contentType);
@@ -55,7 +55,7 @@ function respondDocument(ctx: Context, doc: SerializedDocument, encoding: OpenAp
 }
 
 /** A status without a body (kube-openapi writes only the status line for these). */
-function empty(ctx: Context, status: number): void {
+function empty(ctx: RouteContext, status: number): void {
   ctx.body = null;
   ctx.status = status;
 }

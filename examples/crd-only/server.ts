@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiServer, defaultModules } from '../../index.js';
 
 const crd = fileURLToPath(new URL('../../../examples/crd-only/widgets-crd.yaml', import.meta.url));
-const server = createApiServer({ modules: defaultModules({ storage: 'memory', dataDir: '.kapi', crdPaths: [crd], authModules: [] }) });
+const server = createApiServer({ modules: defaultModules({ storage: 'memory', crdPaths: [crd] }) });
 const { url } = await server.listen({ port: Number(process.env.PORT ?? 8080), host: '127.0.0.1' });
 console.log(`kapi (crd-only example) serving on ${url}`);
 process.on('SIGINT', () => void server.close().then(() => process.exit(0)));

@@ -2,7 +2,8 @@
 // effects (Some/Unknown, which only configurations stored before kube's v1 API can carry) refuses a dry run with 400.
 import test from 'ava';
 import type { DependencyContainer } from 'tsyringe';
-import { Tokens, type Module } from '../../index.js';
+import type { Module } from '../../index.js';
+import { Tokens } from '../../core/contracts/tokens.js';
 import { ResourceStore } from '../../core/store/resource-store.js';
 import { expectStatus, suffix, useTestServer, widget, widgetsPath, type TestServer } from '../helpers/test-server.js';
 import { allow, createWebhookTestNamespace, webhookConfiguration, webhookConfigurationsPath, useWebhookServer } from '../helpers/webhook-server.js';

@@ -1,0 +1,72 @@
+// A fresh ESM project that depends on a packed kapi tarball, installed offline from the npm cache.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoPath } from './kapi-process.js';
+
+const run = promisify(execFile);
+
+interface LockEntry {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  dev?: boolean;
+  devOptional?: boolean;
+  [field: string]: unknown;
+}
+
+/** `npm` with its output captured; rejects with both streams when it fails. */
+export async function npm(cwd: string, args: string[]): Promise<string> {
+  try {
+    return (await run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+    throw new Error(`npm ${args.join(' ')} failed in ${cwd}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`);
+  }
+}
+
+/**
+ * Writes `dir/package.json` depending on the tarball, typescript and @types/node (the versions kapi builds with), and a
+ * package-lock.json whose entries are copied from kapi's own lock, then runs `npm ci --offline`.
+ *
+ * The lock is what makes the install offline: resolving a new dependency needs registry metadata npm ci never
+ * fetched, while locked versions need only what it did fetch. `--ignore-scripts` because better-sqlite3's install
+ * script downloads a prebuilt binary or compiles one (neither offline, nor quick): the package loads it on first use,
+ * and a server on memory storage never does.
+ */
+export async function installOffline(dir: string, tarball: string): Promise<void> {
+  const repoLock = (JSON.parse(readFileSync(repoPath('package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }).packages;
+  const kapi = JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    bin: Record<string, string>;
+  };
+  const tools = ['typescript', '@types/node'];
+  const dependencies: Record<string, string> = { kapi: `file:${tarball}` };
+  for (const name of tools) dependencies[name] = kapi.devDependencies[name]!;
+
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'consumer', dependencies },
+    'node_modules/kapi': { version: kapi.version, resolved: `file:${tarball}`, dependencies: kapi.dependencies, bin: kapi.bin },
+  };
+  const pending = [...Object.keys(kapi.dependencies), ...tools].map((name) => lockedPath(repoLock, '', name));
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (packages[path]) continue;
+    const { dev, devOptional, ...entry } = repoLock[path]!;
+    packages[path] = entry;
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) pending.push(lockedPath(repoLock, path, name));
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages }, null, 2));
+  await npm(dir, ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund']);
+}
+
+/** Where Node finds `name` required from the package at `from` ('' for the root): the nearest node_modules up. */
+function lockedPath(lock: Record<string, LockEntry>, from: string, name: string): string {
+  for (let at = from; ; at = at.includes('/node_modules/') ? at.slice(0, at.lastIndexOf('/node_modules/')) : '') {
+    const path = `${at ? `${at}/` : ''}node_modules/${name}`;
+    if (lock[path]) return path;
+    if (!at) throw new Error(`${name} (needed by ${from || 'the root'}) is not in package-lock.json`);
+  }
+}
