@@ -12,7 +12,8 @@ const allowed = {
   'admission/': ['admission/', 'builtin/', 'core/contracts/', 'schemas/', 'lib/'],
   'plugins/': ['plugins/', 'core/contracts/', 'lib/'],
   'generators/': ['generators/', 'schemas/', 'lib/'],
-  'cli/': ['cli/', 'index\\.ts$', 'generators/'],
+  // departure from DESIGN.md: the command also parses its flags with lib/'s Go-compatible parsers (durations)
+  'cli/': ['cli/', 'index\\.ts$', 'generators/', 'lib/'],
   'examples/': ['examples/', 'index\\.ts$'],
 };
 const escape = (p) => p.replace(/\//g, '\\/');

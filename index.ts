@@ -23,6 +23,7 @@ export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
 export type { ServerConfig, ServerConfigOverrides, WatchCacheConfig, VersionInfo } from './core/contracts/server-config.js';
 export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';
+export { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage } from './core/server/tls-profile.js';
 export type { Module } from './core/contracts/module.js';
 export { PublicTokens as Tokens } from './core/contracts/tokens.js';
 export { ApiError, errors, fieldErrors } from './core/contracts/api-error.js';

@@ -1,16 +1,17 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiServer } from '../core/server/api-server.js';
-import { createApiServer, defaultModules } from '../index.js';
 import {
   adminUser,
   alwaysAllow,
   clientUrl,
+  createApiServer,
+  defaultModules,
   ensureAdminToken,
   ensurePki,
   staticTokenAuth,
   writeKubeconfig,
-} from '../plugins/auth/index.js';
+  type ApiServer,
+} from '../index.js';
 import { parseServeFlags, serveUsage, type ServeOptions } from './serve-flags.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */

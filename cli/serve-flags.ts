@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/cel/time.js';
 import { UsageError } from './usage-error.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../core/server/tls-profile.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
