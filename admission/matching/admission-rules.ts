@@ -1,5 +1,5 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
-import { resourcePatternsMatch } from '../../core/admission/plugin-matching.js';
+import { resourcePatternsMatch } from '../../lib/k8s/resource-patterns.js';
 
 /** admissionregistration.k8s.io/v1 RuleWithOperations (also a NamedRuleWithOperations without resourceNames). */
 export interface RuleWithOperations {

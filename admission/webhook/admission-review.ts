@@ -1,6 +1,6 @@
 import YAML from 'yaml';
 import type { AdmissionRequest } from '../admission-request.js';
-import { restResultError, type WebhookResponse } from '../../core/webhook/webhook-client.js';
+import { restResultError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
 import { goDecodeError, goTypes as t, type GoType } from '../../lib/go/json-decoding.js';
 import { goJsonParseError } from '../../lib/go/json-errors.js';
 

@@ -1,5 +1,5 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
-import { postWebhook, WebhookCallError } from '../../core/webhook/webhook-client.js';
+import { postWebhook, WebhookCallError } from '../../lib/webhook/webhook-client.js';
 import { isQualifiedName } from '../../lib/k8s/names.js';
 import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';
 import { dryRunUnsupported, WebhookCallFailed, webhookDenial } from './webhook-errors.js';

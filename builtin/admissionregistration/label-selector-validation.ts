@@ -1,13 +1,13 @@
 /** metav1 validation.ValidateLabelSelector (strict: label values in requirements must be valid). */
 import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
-import { validateLabels } from '../../core/validation/labels.js';
+import { validateLabels } from '../../lib/k8s/labels.js';
 import { isQualifiedName, isValidLabelValue } from '../../lib/k8s/names.js';
 import { goInvalid } from './go-field-values.js';
 
 export function validateLabelSelector(sel: LabelSelectorObject | undefined, path: string): StatusCause[] {
   if (!sel) return [];
-  const causes = validateLabels(sel.matchLabels, `${path}.matchLabels`);
+  const causes: StatusCause[] = validateLabels(sel.matchLabels, `${path}.matchLabels`);
   (sel.matchExpressions ?? []).forEach((r, i) => {
     const p = `${path}.matchExpressions[${i}]`;
     const values = r.values ?? [];

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
-import type { WebhookClientConfig } from '../../core/contracts/webhook-client-config.js';
+import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 
 /** admissionregistration.k8s.io/v1 RuleWithOperations. */
 export interface WebhookRule {

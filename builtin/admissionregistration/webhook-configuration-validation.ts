@@ -2,7 +2,7 @@ import type { StatusCause } from '../../core/contracts/api-error.js';
 import { appendCauses, fieldErrors } from '../../core/contracts/api-error.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../lib/k8s/names.js';
 import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from './webhook-configuration-types.js';
-import { validateWebhookService, validateWebhookUrl } from '../../core/webhook/client-config-validation.js';
+import { validateWebhookService, validateWebhookUrl } from '../../lib/webhook/client-config-validation.js';
 import { goInvalidRaw, goStringSlice } from './go-field-values.js';
 import { validateLabelSelector } from './label-selector-validation.js';
 import { validateMatchConditions, validateRuleWithOperations, type MatchConditionCompiler } from './match-rules-validation.js';

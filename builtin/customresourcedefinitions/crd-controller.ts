@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../core/contracts/controller.js';
-import { ControllerTimers } from '../../core/server/controller-timers.js';
+import { ControllerTimers } from '../../lib/async/controller-timers.js';
 import type { KVStore } from '../../core/contracts/kv-store.js';
 import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';

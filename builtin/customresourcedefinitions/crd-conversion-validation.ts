@@ -2,7 +2,7 @@ import type { StatusCause } from '../../core/contracts/status.js';
 import { fieldErrors } from '../../core/contracts/api-error.js';
 import { isDNS1035Label } from '../../lib/k8s/names.js';
 import { goQuote } from '../../lib/go/go-values.js';
-import { validateCaBundle, validateWebhookService, validateWebhookUrl } from '../../core/webhook/client-config-validation.js';
+import { validateCaBundle, validateWebhookService, validateWebhookUrl } from '../../lib/webhook/client-config-validation.js';
 import { condition, type Crd, type CrdConversion } from './crd-types.js';
 
 const strategies = ['None', 'Webhook'];

@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { KubeObject, PrinterColumn, ResourceNames, ScaleSubresource } from '../../core/contracts/resource-type.js';
-import type { WebhookClientConfig } from '../../core/contracts/webhook-client-config.js';
+import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 
 /** The apiextensions.k8s.io/v1 CustomResourceDefinition fields kapi reads. */
 export interface CrdVersion {

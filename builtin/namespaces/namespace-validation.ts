@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
 import { isQualifiedName } from '../../lib/k8s/names.js';
-import { STANDARD_FINALIZERS } from '../../core/validation/finalizers.js';
+import { STANDARD_FINALIZERS } from '../../lib/k8s/finalizers.js';
 
 /**
  * A Namespace's spec.finalizers as kube's ValidateNamespace checks them: qualified names, unprefixed ones standard.

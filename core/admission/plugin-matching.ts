@@ -1,5 +1,6 @@
 import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
 import type { AdmissionPlugin, AdmissionRule } from '../contracts/admission-plugin.js';
+import { resourcePatternsMatch } from '../../lib/k8s/resource-patterns.js';
 
 /** Whether a plugin handles a request: one of its operations, and one of its rules matching the (sub)resource. */
 export function pluginMatches(plugin: AdmissionPlugin, attrs: AdmissionAttributes): boolean {
@@ -10,15 +11,4 @@ export function pluginMatches(plugin: AdmissionPlugin, attrs: AdmissionAttribute
 function ruleMatches(rule: AdmissionRule, group: string, resource: string, subresource: string): boolean {
   if (!rule.apiGroups.includes('*') && !rule.apiGroups.includes(group)) return false;
   return resourcePatternsMatch(rule.resources, resource, subresource);
-}
-
-/** kube's `resources` patterns: 'r' (no subresource), 'r/s', 'r/*', '*' (no subresources), '*\/s', '*\/*'. */
-export function resourcePatternsMatch(patterns: readonly string[], resource: string, subresource: string): boolean {
-  return patterns.some((pattern) => {
-    const slash = pattern.indexOf('/');
-    const res = slash < 0 ? pattern : pattern.slice(0, slash);
-    const sub = slash < 0 ? '' : pattern.slice(slash + 1);
-    if (res !== '*' && res !== resource) return false;
-    return sub === '*' || sub === subresource;
-  });
 }

@@ -1,5 +1,6 @@
 import type { Status, StatusCause, StatusDetails } from './status.js';
 export type { Status, StatusCause, StatusDetails } from './status.js';
+export { fieldErrors, formatValue } from '../../lib/k8s/field-errors.js';
 import { StatusReason } from './status.js';
 import { boundedCauses, shortText } from './bounded-status.js';
 
@@ -149,38 +150,4 @@ export const errors = {
  */
 export function appendCauses(causes: StatusCause[], more: readonly StatusCause[]): void {
   for (const c of more) causes.push(c);
-}
-
-/** Field-error helpers that produce Kubernetes' `field.Error` texts. */
-export const fieldErrors = {
-  required(field: string, detail = ''): StatusCause {
-    return { reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field };
-  },
-  invalid(field: string, value: unknown, detail: string): StatusCause {
-    return { reason: 'FieldValueInvalid', message: `Invalid value: ${formatValue(value)}: ${detail}`, field };
-  },
-  forbidden(field: string, detail: string): StatusCause {
-    return { reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field };
-  },
-  notSupported(field: string, value: unknown, supported: string[]): StatusCause {
-    return {
-      reason: 'FieldValueNotSupported',
-      message: `Unsupported value: ${formatValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
-      field,
-    };
-  },
-  duplicate(field: string, value: unknown): StatusCause {
-    return { reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatValue(value)}`, field };
-  },
-  tooLong(field: string, max: number): StatusCause {
-    return { reason: 'FieldValueTooLong', message: `Too long: may not be more than ${max} bytes`, field };
-  },
-};
-
-/** Formats a value the way Kubernetes' field errors print it (strings quoted, others as JSON). */
-export function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }

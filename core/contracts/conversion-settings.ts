@@ -1,4 +1,4 @@
-import type { WebhookClientConfig } from './webhook-client-config.js';
+import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 
 /** A CRD's `spec.conversion` (apiextensions.k8s.io/v1 CustomResourceConversion) as its ResourceType carries it. */
 export interface CustomResourceConversion {

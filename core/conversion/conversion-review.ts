@@ -1,5 +1,5 @@
 import type { KubeObject } from '../contracts/resource-type.js';
-import { restResultError, type WebhookResponse } from '../webhook/webhook-client.js';
+import { restResultError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
 import { goQuote } from '../../lib/go/go-values.js';
 import { gvkString } from './group-version-kind.js';
 import { goJsonParseError, unmarshalFieldError, unmarshalValueError } from '../../lib/go/json-errors.js';

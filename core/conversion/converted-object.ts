@@ -1,7 +1,7 @@
 import type { KubeObject, ObjectMeta } from '../contracts/resource-type.js';
 import type { StatusCause } from '../contracts/status.js';
 import { errors } from '../contracts/api-error.js';
-import { validateAnnotations, validateLabels } from '../validation/labels.js';
+import { validateAnnotations, validateLabels } from '../../lib/k8s/labels.js';
 import { isGoInt } from '../../lib/go/go-values.js';
 import { gvkString, groupVersionString, parseGroupVersion } from './group-version-kind.js';
 import { unmarshalValueError } from '../../lib/go/json-errors.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { errors } from '../contracts/api-error.js';
-import { postWebhook, WebhookCallError, type WebhookResponse } from '../webhook/webhook-client.js';
+import { postWebhook, WebhookCallError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import type { WebhookConversion } from '../contracts/conversion-settings.js';
 import type { MaybePromise, ObjectConverter } from './object-converter.js';

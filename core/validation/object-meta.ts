@@ -1,8 +1,8 @@
 import type { StatusCause } from '../contracts/status.js';
 import type { ObjectMeta } from '../contracts/resource-type.js';
 import { appendCauses, fieldErrors } from '../contracts/api-error.js';
-import { validateFinalizers } from './finalizers.js';
-import { validateAnnotations, validateLabels } from './labels.js';
+import { validateFinalizers } from '../../lib/k8s/finalizers.js';
+import { validateAnnotations, validateLabels } from '../../lib/k8s/labels.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../../lib/k8s/names.js';
 import { validateOwnerReferences } from './owner-references.js';
 

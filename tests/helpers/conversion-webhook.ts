@@ -3,7 +3,7 @@
  * versions v1 (storage) and v2 name one field differently (`spec.color` / `spec.colour`), a webhook that converts
  * between them as a real one would, and ConversionReview answers to program misbehaviour with.
  */
-import type { WebhookClientConfig } from '../../core/contracts/webhook-client-config.js';
+import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 import type { WebhookHandler, WebhookReply } from './webhook-server.js';
 
 export const gadgetsGroup = 'convert.example.com';

@@ -1,7 +1,7 @@
 // Reading a webhook's answer as kube does: client-go's handling of the HTTP answer, decoding, VerifyAdmissionResponse.
 import test from 'ava';
 import { decodeReviewResponse, reviewVersionFor, verifyAdmissionResponse, WebhookAnswerError } from '../../../../admission/webhook/admission-review.js';
-import { restResultError, type WebhookResponse } from '../../../../core/webhook/webhook-client.js';
+import { restResultError, type WebhookResponse } from '../../../../lib/webhook/webhook-client.js';
 
 const answer = (body: string | object, status = 200, contentType = 'application/json'): WebhookResponse => ({
   status,

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { conversionReviewRequest, readConversionResponse, reviewVersionFor, ConversionReviewError } from '../../../../core/conversion/conversion-review.js';
-import type { WebhookResponse } from '../../../../core/webhook/webhook-client.js';
+import type { WebhookResponse } from '../../../../lib/webhook/webhook-client.js';
 
 const uid = '7c1f9a2e-0000-4000-8000-000000000001';
 const json = (body: unknown, status = 200): WebhookResponse => ({ status, body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' });

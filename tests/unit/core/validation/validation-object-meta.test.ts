@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { StatusCause } from '../../../../core/contracts/status.js';
 import type { ObjectMeta } from '../../../../core/contracts/resource-type.js';
-import { finalizerWarnings } from '../../../../core/validation/finalizers.js';
+import { finalizerWarnings } from '../../../../lib/k8s/finalizers.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate, type ObjectMetaValidationOptions } from '../../../../core/validation/object-meta.js';
 
 const namespaced: ObjectMetaValidationOptions = { namespaced: true, nameValidator: 'subdomain' };

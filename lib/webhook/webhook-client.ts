@@ -1,6 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
-import type { WebhookClientConfig } from '../contracts/webhook-client-config.js';
+import type { WebhookClientConfig } from './webhook-client-config.js';
 
 /** A webhook call that did not produce a response: the text is Go's `Post "<url>": <cause>`, as kube reports it. */
 export class WebhookCallError extends Error {

@@ -1,16 +1,16 @@
 import { X509Certificate } from 'node:crypto';
-import type { StatusCause } from '../contracts/status.js';
-import { fieldErrors } from '../contracts/api-error.js';
-import { isDNS1123Subdomain } from '../../lib/k8s/names.js';
-import { parseGoUrl } from '../../lib/go/go-url.js';
-import type { WebhookClientConfig } from '../contracts/webhook-client-config.js';
+import type { FieldError } from '../k8s/field-errors.js';
+import { fieldErrors } from '../k8s/field-errors.js';
+import { isDNS1123Subdomain } from '../k8s/names.js';
+import { parseGoUrl } from '../go/go-url.js';
+import type { WebhookClientConfig } from './webhook-client-config.js';
 
 /** k8s.io/apiserver webhook.ValidateWebhookURL with https required (`path`: the url field). */
-export function validateWebhookUrl(url: string, path: string): StatusCause[] {
+export function validateWebhookUrl(url: string, path: string): FieldError[] {
   const form = '; desired format: https://host[/path]';
   const u = parseGoUrl(url);
   if ('error' in u) return [fieldErrors.required(path, `url must be a valid URL: ${u.error}${form}`)];
-  const causes: StatusCause[] = [];
+  const causes: FieldError[] = [];
   if (u.scheme !== 'https') causes.push(fieldErrors.invalid(path, u.scheme, `'https' is the only allowed URL scheme${form}`));
   if (!u.host) causes.push(fieldErrors.invalid(path, u.host, `host must be specified${form}`));
   if (u.user !== undefined) causes.push(fieldErrors.invalid(path, u.user, 'user information is not permitted in the URL'));
@@ -20,8 +20,8 @@ export function validateWebhookUrl(url: string, path: string): StatusCause[] {
 }
 
 /** k8s.io/apiserver webhook.ValidateWebhookService (`path`: the service field; the port already defaulted to 443). */
-export function validateWebhookService(service: NonNullable<WebhookClientConfig['service']>, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
+export function validateWebhookService(service: NonNullable<WebhookClientConfig['service']>, path: string): FieldError[] {
+  const causes: FieldError[] = [];
   if (!service.name) causes.push(fieldErrors.required(`${path}.name`));
   if (!service.namespace) causes.push(fieldErrors.required(`${path}.namespace`));
   const port = service.port ?? 443;
@@ -43,7 +43,7 @@ export function validateWebhookService(service: NonNullable<WebhookClientConfig[
  * k8s.io/apiserver webhook.ValidateCABundle: the bundle must give client-go a CA pool (at least one PEM
  * CERTIFICATE block that parses). The message is client-go's; the bad value prints as Go's %#v of the bytes.
  */
-export function validateCaBundle(caBundle: string, path: string): StatusCause[] {
+export function validateCaBundle(caBundle: string, path: string): FieldError[] {
   const bytes = Buffer.from(caBundle, 'base64');
   const problem = caBundleProblem(bytes.toString('latin1'));
   if (!problem) return [];

@@ -1,6 +1,6 @@
-import type { StatusCause } from '../contracts/status.js';
-import { fieldErrors, formatValue } from '../contracts/api-error.js';
-import { isQualifiedName } from '../../lib/k8s/names.js';
+import type { FieldError } from './field-errors.js';
+import { fieldErrors, formatValue } from './field-errors.js';
+import { isQualifiedName } from './names.js';
 
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';
@@ -11,9 +11,9 @@ export const STANDARD_FINALIZERS = new Set(['kubernetes', FINALIZER_ORPHAN_DEPEN
  * apimachinery ValidateFinalizers: every name is a qualified name, and `orphan` excludes `foregroundDeletion`.
  * With `standardNames` (kube's core-group types, e.g. Namespace) an unprefixed name must also be a standard one.
  */
-export function validateFinalizers(finalizers: string[] | undefined, field: string, standardNames = false): StatusCause[] {
+export function validateFinalizers(finalizers: string[] | undefined, field: string, standardNames = false): FieldError[] {
   const list = finalizers ?? [];
-  const causes: StatusCause[] = [];
+  const causes: FieldError[] = [];
   for (const name of list) {
     for (const msg of isQualifiedName(name)) causes.push(fieldErrors.invalid(field, name, msg));
   }
