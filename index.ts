@@ -24,7 +24,7 @@ export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/a
 export type { ServerConfig, ServerConfigOverrides, WatchCacheConfig, VersionInfo } from './core/contracts/server-config.js';
 export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';
 export { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage } from './core/server/tls-profile.js';
-export type { Module } from './core/contracts/module.js';
+export { defineModule, type Module, type ModuleOptions } from './core/contracts/module.js';
 export { PublicTokens as Tokens } from './core/contracts/tokens.js';
 export { ApiError, errors, fieldErrors } from './core/contracts/api-error.js';
 export type { Status, StatusCause } from './core/contracts/status.js';

@@ -1,4 +1,4 @@
-import type { Module } from '../core/contracts/module.js';
+import { defineModule, type Module } from '../core/contracts/module.js';
 import { Tokens } from '../core/contracts/tokens.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { CreatedBy } from './created-by.js';
@@ -11,11 +11,11 @@ import { registerValidatingAdmissionPolicy } from './policy/validating-admission
  * admissionregistration.k8s.io resources the last three are configured by.
  */
 export function builtinAdmission(): Module {
-  return (c) => {
+  return defineModule('builtin-admission', (c) => {
     c.register(Tokens.AdmissionPlugin, { useClass: NamespaceLifecycle });
     c.register(Tokens.AdmissionPlugin, { useClass: CreatedBy });
     registerMutatingWebhooks(c);
     registerValidatingAdmissionPolicy(c);
     registerValidatingWebhooks(c);
-  };
+  }, { needs: ['namespaces'] });
 }

@@ -1,4 +1,4 @@
-import type { Module } from '../../core/contracts/module.js';
+import { defineModule, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { namespaceResource } from './namespace-resource.js';
 import { NamespaceController } from './namespace-controller.js';
@@ -8,10 +8,10 @@ import { NamespaceController } from './namespace-controller.js';
  * NamespaceLifecycle admission plugin (admission/) uses.
  */
 export function namespacesModule(): Module {
-  return (c) => {
+  return defineModule('namespaces', (c) => {
     c.register(Tokens.BuiltinResource, { useValue: namespaceResource() });
     const controller = new NamespaceController(c);
     c.register(Tokens.NamespaceLookup, { useValue: controller });
     c.register(Tokens.Controller, { useValue: controller });
-  };
+  });
 }

@@ -1,4 +1,29 @@
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
 
-/** A unit of server composition: registers providers under `Tokens` in the server's container. */
-export type Module = (container: DependencyContainer) => void;
+/**
+ * A unit of server composition: registers providers under `Tokens` in the server's container. A plain function is an
+ * anonymous module; `defineModule` gives one a name, the modules it needs and the single-valued tokens it replaces.
+ */
+export interface Module {
+  (container: DependencyContainer): void;
+  /** The module's name, for other modules' `needs` and for error messages. */
+  readonly moduleName?: string;
+  /** Names of modules that must be among the server's modules too (checked by `createApiServer`). */
+  readonly needs?: readonly string[];
+  /** Single-valued tokens (e.g. `Tokens.KVStore`) this module provides although an earlier module provided them. */
+  readonly replaces?: readonly InjectionToken<unknown>[];
+}
+
+export interface ModuleOptions {
+  needs?: readonly string[];
+  replaces?: readonly InjectionToken<unknown>[];
+}
+
+/** A named module: `defineModule('my-storage', (c) => c.register(Tokens.KVStore, …), { replaces: [Tokens.KVStore] })`. */
+export function defineModule(name: string, register: (container: DependencyContainer) => void, options: ModuleOptions = {}): Module {
+  return Object.assign((container: DependencyContainer) => register(container), {
+    moduleName: name,
+    needs: options.needs ?? [],
+    replaces: options.replaces ?? [],
+  });
+}

@@ -49,6 +49,15 @@ export const Tokens = {
   Config: token<import('./server-config.js').ServerConfig>('Config'),
 } as const;
 
+/** The tokens that take one provider (the others take any number: `container.resolveAll`). */
+export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<InjectionToken<unknown>>([
+  Tokens.KVStore,
+  Tokens.Registry,
+  Tokens.NamespaceLookup,
+  Tokens.Informers,
+  Tokens.Config,
+]);
+
 /**
  * The tokens a user's module registers providers under (the package entry exports them as `Tokens`). The others (the
  * registry of served types, the namespace lookup) are kapi's inner wiring between its own folders, free to change.

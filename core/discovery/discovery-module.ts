@@ -1,5 +1,5 @@
 import { errors } from '../contracts/api-error.js';
-import type { Module } from '../contracts/module.js';
+import { defineModule, type Module } from '../contracts/module.js';
 import type { RouteContext, ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
 import { respondAggregated } from './aggregated-response.js';
@@ -16,7 +16,7 @@ import { versionRoute } from './version-route.js';
  * the registry changes.
  */
 export function discoveryModule(): Module {
-  return (container) => {
+  return defineModule('discovery', (container) => {
     const cache = new GenerationCache(buildDiscoveryDocuments);
     const docs = () => cache.get(container.resolve(Tokens.Registry));
     const routes: ServerRoute[] = [
@@ -37,7 +37,7 @@ export function discoveryModule(): Module {
       versionRoute(container),
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });
-  };
+  });
 }
 
 function respondRoot(ctx: RouteContext, aggregated: AggregatedDocument, legacy: () => object): void {

@@ -1,6 +1,6 @@
 import type { RouteContext } from '../contracts/route.js';
 import { errors } from '../contracts/api-error.js';
-import type { Module } from '../contracts/module.js';
+import { defineModule, type Module } from '../contracts/module.js';
 import { Tokens } from '../contracts/tokens.js';
 import type { HealthCheck } from '../contracts/health-check.js';
 import { healthReport } from './health-report.js';
@@ -14,7 +14,7 @@ type Endpoint = (typeof endpoints)[number];
  * `ping` and every registered `Tokens.HealthCheck`; readiness-only checks belong to /readyz alone.
  */
 export function healthModule(): Module {
-  return (container) => {
+  return defineModule('health', (container) => {
     const checksOf = (endpoint: Endpoint): HealthCheck[] => {
       const registered = container.isRegistered(Tokens.HealthCheck, true) ? container.resolveAll(Tokens.HealthCheck) : [];
       return [pingCheck, ...registered].filter((c) => endpoint === 'readyz' || !c.readinessOnly);
@@ -23,7 +23,7 @@ export function healthModule(): Module {
       container.register(Tokens.Route, { useValue: { path: `/${endpoint}`, handle: (ctx: RouteContext) => respondAll(ctx, endpoint, checksOf(endpoint)) } });
       container.register(Tokens.Route, { useValue: { path: `/${endpoint}/*`, handle: (ctx: RouteContext) => respondOne(ctx, endpoint, checksOf(endpoint)) } });
     }
-  };
+  });
 }
 
 async function respondAll(ctx: RouteContext, endpoint: Endpoint, checks: HealthCheck[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Module } from '../contracts/module.js';
+import { defineModule, type Module } from '../contracts/module.js';
 import { GenerationCache } from '../discovery/generation-cache.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
@@ -12,7 +12,7 @@ import { respondGroupVersion, respondSwagger } from './openapi-responses.js';
  * /openapi/v2 (Swagger 2.0 of everything). Rebuilt only when the registry changes.
  */
 export function openapiModule(): Module {
-  return (container) => {
+  return defineModule('openapi', (container) => {
     const info = (): DocumentInfo => ({ title: 'Kubernetes', version: container.resolve(Tokens.Config).version.gitVersion });
     const v3 = new GenerationCache((registry) => buildOpenApiV3(registry, info()));
     const v2 = new GenerationCache((registry) => buildSwagger(registry, info()));
@@ -29,5 +29,5 @@ export function openapiModule(): Module {
       { path: '/openapi/v3/*', handle: (ctx) => respondGroupVersion(ctx, v3.get(registry())) },
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });
-  };
+  });
 }

@@ -16,6 +16,7 @@ import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-c
 import type { Controller } from '../contracts/controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { CacheInformers } from '../watch/cache-informers.js';
+import { registerModules } from './module-registration.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
 
@@ -35,7 +36,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   container.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
   const informers = new CacheInformers();
   container.registerInstance(Tokens.Informers, informers);
-  for (const module of options.modules) module(container);
+  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers]);
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];

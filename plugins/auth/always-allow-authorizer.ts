@@ -1,5 +1,5 @@
 import type { Authorizer, Decision } from '../../core/contracts/authorizer.js';
-import type { Module } from '../../core/contracts/module.js';
+import { defineModule, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 
 /** Allows every request of an authenticated user (development servers). */
@@ -13,7 +13,7 @@ export class AlwaysAllowAuthorizer implements Authorizer {
 
 /** Registers an `AlwaysAllowAuthorizer`. */
 export function alwaysAllow(): Module {
-  return (container) => {
+  return defineModule('always-allow', (container) => {
     container.register(Tokens.Authorizer, { useValue: new AlwaysAllowAuthorizer() });
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/contracts/authenticator.js';
 import { errors } from '../../core/contracts/api-error.js';
-import type { Module } from '../../core/contracts/module.js';
+import { defineModule, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 
 export interface StaticToken {
@@ -34,9 +34,9 @@ export class StaticTokenAuthenticator implements Authenticator {
 
 /** Registers a `StaticTokenAuthenticator` for `tokens`. */
 export function staticTokenAuth(tokens: StaticToken[]): Module {
-  return (container) => {
+  return defineModule('static-token-auth', (container) => {
     container.register(Tokens.Authenticator, { useValue: new StaticTokenAuthenticator(tokens) });
-  };
+  });
 }
 
 function digest(token: string): Buffer {

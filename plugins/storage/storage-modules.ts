@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Module } from '../../core/contracts/module.js';
+import type { DependencyContainer } from 'tsyringe';
+import { defineModule, type Module } from '../../core/contracts/module.js';
 import type { KVStore } from '../../core/contracts/kv-store.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { MemoryKV } from './memory/memory-kv.js';
@@ -9,26 +10,24 @@ import { EtcdKV } from './etcd/etcd-kv.js';
 import type { EtcdTlsFiles } from './etcd/etcd-client.js';
 
 /** Registers one KV store, created on first use. */
-function kvModule(open: () => KVStore): Module {
-  return (c) => {
-    let kv: KVStore | undefined;
-    c.register(Tokens.KVStore, { useFactory: () => (kv ??= open()) });
-  };
+function registerKV(c: DependencyContainer, open: () => KVStore): void {
+  let kv: KVStore | undefined;
+  c.register(Tokens.KVStore, { useFactory: () => (kv ??= open()) });
 }
 
 /** An embedded store and its readiness check, `storage`. */
-function storageModule(open: () => KVStore): Module {
-  return (c) => {
-    kvModule(open)(c);
+function embeddedStorage(name: string, open: () => KVStore): Module {
+  return defineModule(name, (c) => {
+    registerKV(c, open);
     c.register(Tokens.HealthCheck, {
       useValue: { name: 'storage', readinessOnly: true, check: () => c.resolve(Tokens.KVStore).healthCheck() },
     });
-  };
+  });
 }
 
 /** Embedded, durable storage in one SQLite file (the default). */
 export function sqliteStorage(file: string): Module {
-  return storageModule(() => {
+  return embeddedStorage('sqlite-storage', () => {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     return new SqliteKV(file);
   });
@@ -36,7 +35,7 @@ export function sqliteStorage(file: string): Module {
 
 /** Storage in memory: nothing survives a restart. */
 export function memoryStorage(): Module {
-  return storageModule(() => new MemoryKV());
+  return embeddedStorage('memory-storage', () => new MemoryKV());
 }
 
 export interface EtcdStorageOptions {
@@ -53,12 +52,12 @@ export interface EtcdStorageOptions {
  * /livez and /readyz, and `etcd-readiness` in /readyz only.
  */
 export function etcdStorage(opts: EtcdStorageOptions): Module {
-  return (c) => {
-    kvModule(() => new EtcdKV({ endpoints: opts.endpoints, prefix: opts.prefix, tls: opts.tls }))(c);
+  return defineModule('etcd-storage', (c) => {
+    registerKV(c, () => new EtcdKV({ endpoints: opts.endpoints, prefix: opts.prefix, tls: opts.tls }));
     const probe = sharedProbe(() => c.resolve(Tokens.KVStore).healthCheck());
     c.register(Tokens.HealthCheck, { useValue: { name: 'etcd', check: probe } });
     c.register(Tokens.HealthCheck, { useValue: { name: 'etcd-readiness', readinessOnly: true, check: probe } });
-  };
+  });
 }
 
 /** As kube-apiserver's etcd checks (half their 2 s timeout): one probe's result answers every check for a second. */

@@ -1,4 +1,4 @@
-import type { Module } from '../../../core/contracts/module.js';
+import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
 import { CborCodec } from './cbor-codec.js';
 
@@ -8,7 +8,7 @@ export { cborSequenceMediaType, encodeCborWatchEvent } from './watch-event.js';
 
 /** Registers the CBOR codec (`application/cbor`, `application/cbor-seq` watches, `application/apply-patch+cbor`). */
 export function cborCodec(): Module {
-  return (c) => {
+  return defineModule('cbor-codec', (c) => {
     c.register(Tokens.Codec, { useValue: new CborCodec() });
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { Module } from '../../../core/contracts/module.js';
+import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
 import { JsonCodec } from './codec.js';
 
@@ -6,7 +6,7 @@ export { JsonCodec } from './codec.js';
 
 /** Registers the JSON codec (`application/json`), kube's default wire format: register it first. */
 export function jsonCodec(): Module {
-  return (c) => {
+  return defineModule('json-codec', (c) => {
     c.register(Tokens.Codec, { useValue: new JsonCodec() });
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { Module } from '../../../core/contracts/module.js';
+import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
 import { KubeProtobufCodec } from './codec.js';
 import { customResourceProtobufKinds } from './custom-resources/index.js';
@@ -15,7 +15,7 @@ export { KubeTypes, kubeProtoRoot, kubeType, packages } from './schema.js';
  * custom resources whose CRDs carry protobuf field numbers.
  */
 export function kubeProtobufCodec(): Module {
-  return (c) => {
+  return defineModule('protobuf-codec', (c) => {
     c.register(Tokens.Codec, { useValue: new KubeProtobufCodec(customResourceProtobufKinds(c.resolve(Tokens.Registry))) });
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { Module } from '../../../core/contracts/module.js';
+import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
 import { YamlCodec } from './codec.js';
 
@@ -6,7 +6,7 @@ export { YamlCodec } from './codec.js';
 
 /** Registers the YAML codec (`application/yaml`, `application/apply-patch+yaml`). */
 export function yamlCodec(): Module {
-  return (c) => {
+  return defineModule('yaml-codec', (c) => {
     c.register(Tokens.Codec, { useValue: new YamlCodec() });
-  };
+  });
 }
