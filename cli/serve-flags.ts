@@ -23,8 +23,8 @@ Flags:
   --etcd-compaction-interval DURATION
                               how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
   --watch-cache-history-size SIZE
-                              bytes of stored objects each resource's watch cache keeps as history to resume watches
-                              from, e.g. 1048576, 512Ki or 1Gi (default 64Mi)
+                              bytes of memory each resource's watch cache keeps as history to resume watches from
+                              (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --tls-cipher-suites A,B     cipher suites offered on TLS 1.2, by IANA name as kube-apiserver takes them (TLS 1.3's are

@@ -24,7 +24,10 @@ export interface WatchCacheConfig {
   historyWindowMs: number;
   /** A cache keeps at most this many events of history (older ones go first, even inside the window). */
   historyMaxEvents: number;
-  /** …and events whose stored objects weigh at most this many bytes together (the newest one stays whatever its size). */
+  /**
+   * …and events weighing at most this many bytes together: their objects as held in memory and the encodings watches
+   * share (the newest one stays whatever its size).
+   */
   historyMaxBytes: number;
   /** How often a watch that allows bookmarks receives one. */
   bookmarkIntervalMs: number;

@@ -1,28 +1,58 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { errors } from '../contracts/api-error.js';
 import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { TypeMeta } from '../contracts/codec.js';
+import { discardBodyThenClose } from '../server/lingering-close.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || '0');
   if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge(ctx, maxBytes);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  const body = await readUpTo(ctx.req, maxBytes);
+  if (!body) throw tooLarge(ctx, maxBytes);
+  return body;
 }
 
-/** The 413, sent before the connection is closed so the rest of the body is never read. */
+/**
+ * The body, or undefined as soon as it passes `maxBytes` (the rest left unread). Not `for await`: leaving that loop
+ * early destroys the request and with it the connection, before the 413 is sent.
+ */
+function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      resolve(undefined);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+  });
+}
+
+/** The 413; the connection is closed after it, once the client could read it (see `discardBodyThenClose`). */
 function tooLarge(ctx: Context, maxBytes: number) {
   ctx.set('Connection', 'close');
-  ctx.req.pause();
-  ctx.res.once('finish', () => ctx.req.destroy());
+  discardBodyThenClose(ctx.req);
   return errors.tooLarge(`Request entity too large: limit is ${maxBytes}`);
 }
 

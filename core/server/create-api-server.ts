@@ -10,6 +10,7 @@ import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js
 import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
 import { tlsServerOptions } from './tls-profile.js';
+import { answerClientError } from './client-error-answer.js';
 import { WritePipeline } from '../handlers/write-pipeline.js';
 import { validationStage } from '../handlers/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
@@ -74,6 +75,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       server = opts.tls
         ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...timeouts }, handler)
         : http.createServer(timeouts, handler);
+      server.on('clientError', answerClientError);
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         sockets.add(s);

@@ -20,6 +20,8 @@ export interface CacheEvent {
    * pending conversion before): every watch of that version shares one conversion of the event.
    */
   converted?: Map<string, KubeObject | Promise<KubeObject>>;
+  /** Set by the history that keeps the event: told the bytes of each encoding memoized on it, which it then keeps too. */
+  weigh?: (bytes: number) => void;
 }
 
 /** The event's encoding for `representation`, computed once per event and representation. */
@@ -29,6 +31,7 @@ export function encodedOnce(event: CacheEvent, representation: string, encode: (
   if (text === undefined) {
     text = encode();
     memo.set(representation, text);
+    event.weigh?.(text.length);
   }
   return text;
 }

@@ -4,8 +4,10 @@ interface Entry {
   event: CacheEvent;
   /** When the cache received it (ms since epoch). */
   at: number;
-  /** What it weighs: the size of the object as stored. */
+  /** What it weighs: its object, and the encodings memoized on it since. */
   bytes: number;
+  /** Still in the history (an event dropped from it may still be fanned out, and encoded, for a while). */
+  kept: boolean;
 }
 
 /**
@@ -35,8 +37,18 @@ export class EventHistory {
     return this.entries.length - this.head;
   }
 
+  /** Appends `event`, weighing `bytes`; what is memoized on it later (its encodings) is added to its weight. */
   append(event: CacheEvent, bytes: number, now = Date.now()): void {
-    this.entries.push({ event, at: now, bytes });
+    const entry: Entry = { event, at: now, bytes: 0, kept: true };
+    this.entries.push(entry);
+    event.weigh = (more) => {
+      if (entry.kept) this.grow(entry, more);
+    };
+    this.grow(entry, bytes);
+  }
+
+  private grow(entry: Entry, bytes: number): void {
+    entry.bytes += bytes;
     this.bytes += bytes;
     while (this.size > this.maxEvents || (this.bytes > this.maxBytes && this.size > 1)) this.dropOldest();
   }
@@ -63,6 +75,7 @@ export class EventHistory {
 
   /** Forgets everything: the history is complete only after `revision` (used when the cache reloads). */
   reset(revision: number): void {
+    for (let i = this.head; i < this.entries.length; i++) this.entries[i]!.kept = false;
     this.entries = [];
     this.head = 0;
     this.bytes = 0;
@@ -70,8 +83,10 @@ export class EventHistory {
   }
 
   private dropOldest(): void {
-    this.start = this.entries[this.head]!.event.revision;
-    this.bytes -= this.entries[this.head]!.bytes;
+    const oldest = this.entries[this.head]!;
+    this.start = oldest.event.revision;
+    this.bytes -= oldest.bytes;
+    oldest.kept = false;
     this.entries[this.head] = undefined as unknown as Entry;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.entries.length) {

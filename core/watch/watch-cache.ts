@@ -5,6 +5,7 @@ import { errors } from '../contracts/api-error.js';
 import { decodeStored, withResourceVersion } from '../store/object-codec.js';
 import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
+import { objectWeight } from './object-weight.js';
 
 /** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
 export interface CacheWatcher {
@@ -200,7 +201,7 @@ export class WatchCache {
         this.objects.set(key, object);
         event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };
       }
-      this.history.append(event, e.kv.value.length, now);
+      this.history.append(event, objectWeight(event.object), now);
       this.pending.push(event);
       this.applied = revision;
     }

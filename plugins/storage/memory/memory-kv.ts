@@ -23,9 +23,15 @@ interface Version {
   readonly deleted: boolean;
 }
 
+/** Bytes of superseded values a MemoryKV keeps by default (see `historyMaxBytes`). */
+export const defaultHistoryMaxBytes = 64 * 1024 * 1024;
+
 /**
  * An in-memory revision log implementing the storage contract: every version of every key is kept until compaction,
- * so reads at past revisions and watches from past revisions work exactly as with the persistent engines.
+ * so reads at past revisions and watches from past revisions work exactly as with the persistent engines. Superseded
+ * values are bounded in bytes too: past `historyMaxBytes` the store compacts itself (as etcd's auto-compaction does)
+ * down to half of it, oldest revisions first; reads and watches before that get "compacted" errors (410), as after
+ * any compaction.
  *
  * Indexes: a map from key to its versions (ascending revision), a sorted array of live keys (latest-revision ranges and
  * counts are a binary search plus a slice), a sorted array of every key with retained history (past-revision ranges),
@@ -45,8 +51,12 @@ export class MemoryKV implements KVStore {
   private log: KVEvent[] = [];
   private logStart = 1;
   private readonly hub: WatchHub;
+  /** Bytes of the values of retained versions that are no longer the latest of their key (tombstones share theirs). */
+  private supersededBytes = 0;
+  private readonly historyMaxBytes: number;
 
-  constructor(options: { replayChunk?: number } = {}) {
+  constructor(options: { replayChunk?: number; historyMaxBytes?: number } = {}) {
+    this.historyMaxBytes = options.historyMaxBytes ?? defaultHistoryMaxBytes;
     const source: WatchEventSource = {
       readEvents: (prefix, after, max) => this.readEvents(prefix, after, max),
       currentRevision: () => this.rev,
@@ -114,6 +124,7 @@ export class MemoryKV implements KVStore {
     const rev = this.rev + 1;
     const v: Version = { rev, createRev: latest.createRev, value: value.slice(), deleted: false };
     this.append(key, v);
+    this.supersededBytes += latest.value.length;
     const kv = toKV(key, v);
     this.commit({ type: 'PUT', kv, prevKv: toKV(key, latest) });
     return { succeeded: true, revision: rev, kv };
@@ -130,6 +141,7 @@ export class MemoryKV implements KVStore {
     const rev = this.rev + 1;
     const tombstone: Version = { rev, createRev: latest.createRev, value: latest.value, deleted: true };
     this.append(key, tombstone);
+    this.supersededBytes += latest.value.length;
     sortedRemove(this.liveKeys, key);
     const prevKv = toKV(key, latest);
     this.commit({ type: 'DELETE', kv: toKV(key, tombstone), prevKv });
@@ -148,6 +160,10 @@ export class MemoryKV implements KVStore {
   async compact(revision: number): Promise<void> {
     this.assertOpen();
     if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    this.compactTo(revision);
+  }
+
+  private compactTo(revision: number): void {
     if (revision <= this.compactRev) return;
     const keep: string[] = [];
     for (const key of this.historyKeys) {
@@ -155,6 +171,7 @@ export class MemoryKV implements KVStore {
       // The newest version at or below `revision` is the key's state at `revision`; older ones are superseded.
       let i = versions.length - 1;
       while (i >= 0 && versions[i]!.rev > revision) i--;
+      for (const dropped of versions.slice(0, Math.max(0, i))) if (!dropped.deleted) this.supersededBytes -= dropped.value.length;
       if (i > 0) versions.splice(0, i);
       if (i >= 0 && versions[0]!.deleted) versions.shift();
       if (versions.length === 0) this.history.delete(key);
@@ -222,6 +239,18 @@ export class MemoryKV implements KVStore {
     this.rev = event.kv.modRevision;
     this.log.push(event);
     this.hub.publish(event);
+    if (this.supersededBytes > this.historyMaxBytes) this.compactTo(this.revisionFreeing(this.supersededBytes - this.historyMaxBytes / 2));
+  }
+
+  /** The oldest revision whose compaction frees at least `bytes` of superseded values. */
+  private revisionFreeing(bytes: number): number {
+    let freed = 0;
+    for (const event of this.log) {
+      // Compacting at an update or delete drops the version it superseded.
+      freed += event.prevKv?.value.length ?? 0;
+      if (freed >= bytes) return event.kv.modRevision;
+    }
+    return this.rev;
   }
 
   private readEvents(prefix: string, after: number, max: number): { events: KVEvent[]; through: number } {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { EventHistory } from '../../../../core/watch/event-history.js';
-import type { CacheEvent } from '../../../../core/watch/cache-event.js';
+import { encodedOnce, type CacheEvent } from '../../../../core/watch/cache-event.js';
 
 function event(revision: number): CacheEvent {
   return { type: 'MODIFIED', key: `/k/${revision}`, object: { metadata: { name: String(revision) } }, revision };
@@ -64,4 +64,18 @@ test('the byte bound drops the oldest events until the rest fit; the newest stay
   h.append(event(5), 1);
   t.is(h.startRevision, 4);
   t.deepEqual(h.since(4)?.map((e) => e.revision), [5]);
+});
+
+test('encodings memoized on an event count toward the byte bound while the history keeps it', (t) => {
+  const h = new EventHistory(0, 100, 60_000, 10);
+  const first = event(1);
+  h.append(first, 4);
+  h.append(event(2), 4);
+  t.deepEqual(h.since(0)?.map((e) => e.revision), [1, 2]);
+  encodedOnce(first, 'json', () => Buffer.alloc(3));
+  t.is(h.since(0), undefined, 'the first event with its encoding no longer fits');
+  t.deepEqual(h.since(1)?.map((e) => e.revision), [2]);
+  encodedOnce(first, 'yaml', () => Buffer.alloc(8));
+  h.append(event(3), 4);
+  t.deepEqual(h.since(1)?.map((e) => e.revision), [2, 3], "a dropped event's later encodings weigh nothing");
 });

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * How long a connection that is being closed after its last answer is still read (and what is read thrown away), and
+ * how many bytes of a refused request body are thrown away at most, before it is destroyed.
+ */
+export const lingerLimits = { ms: 3_000, discardBytes: 8 * 1024 * 1024 };
+
+/**
+ * Closes `socket` after the answer already written to it, without losing that answer: half-closes it (the answer, then
+ * FIN) and keeps reading until the client closes too, for at most `lingerLimits.ms`, then destroys it. Destroying it at
+ * once, with input unread, makes the kernel send a reset, and a client still sending its request then sees
+ * ECONNRESET or EPIPE instead of the answer. Go's net/http half-closes and waits the same way (closeWriteAndWait).
+ */
+export function lingeringClose(socket: Socket): void {
+  if (!socket.writableEnded) socket.end();
+  destroyAfter(socket, lingerLimits.ms);
+}
+
+/**
+ * For a request whose body is refused before it was read (413): the rest of the body is read and thrown away, up to
+ * `lingerLimits.discardBytes`, and the connection, which the answer says is closed (`Connection: close`), is closed
+ * with `lingeringClose` once the answer is sent. Node's own close after such an answer destroys the connection as soon
+ * as the answer is flushed, while the client is still sending.
+ */
+export function discardBodyThenClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > lingerLimits.discardBytes) socket.destroy();
+  });
+  req.resume();
+  destroyAfter(socket, lingerLimits.ms);
+  // Node's http server calls this once the answer that says `Connection: close` is sent.
+  socket.destroySoon = () => lingeringClose(socket);
+}
+
+const deadlines = new WeakSet<Socket>();
+
+/** Destroys `socket` in `ms` unless it is closed before; once per socket (the first deadline holds). */
+function destroyAfter(socket: Socket, ms: number): void {
+  if (deadlines.has(socket)) return;
+  deadlines.add(socket);
+  const timer = setTimeout(() => socket.destroy(), ms);
+  socket.once('close', () => clearTimeout(timer));
+}
