@@ -1,26 +1,25 @@
 import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-
-/** How long writing one response may hold the event loop before other requests get a turn. */
-const sliceMs = 20;
+import { nextTurn, sliceMs } from './event-loop-slices.js';
 
 /** Lists with at least this many items are written piece by piece; smaller ones in one go, with a Content-Length. */
 export const pacedListItems = 500;
 
 /**
  * A response body made of encoded pieces, produced lazily and handed out in batches of at most ~20 ms of work, with
- * the event loop free in between: a 50,000-item list in a slow encoding no longer stalls every other request.
+ * the event loop free in between: a 50,000-item list in a slow encoding no longer stalls every other request. Empty
+ * pieces are steps of work without bytes yet (e.g. protobuf encodes every item before the lengths that precede them).
  */
 export function pacedBody(pieces: Iterable<Buffer | string>): Readable {
   async function* batches(): AsyncGenerator<Buffer> {
     let batch: (Buffer | string)[] = [];
     let started = performance.now();
     for (const piece of pieces) {
-      batch.push(piece);
+      if (piece.length) batch.push(piece);
       if (performance.now() - started < sliceMs) continue;
-      yield joined(batch);
+      if (batch.length) yield joined(batch);
       batch = [];
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       started = performance.now();
     }
     if (batch.length) yield joined(batch);
