@@ -1,8 +1,8 @@
-import type { Codec, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import type { Codec, ListObject, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
 import { errors } from '../../../core/errors/api-error.js';
 import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
-import { encodeCbor, encodeCborList } from './cbor-encoder.js';
+import { encodeCbor, encodeCborList, encodeCborListPieces } from './cbor-encoder.js';
 import { CborError } from './cbor-errors.js';
 import { probeTypeMeta } from './type-meta-probe.js';
 import { cborSequenceMediaType, encodeCborWatchEvent } from './watch-event.js';
@@ -28,6 +28,10 @@ export class CborCodec implements Codec {
 
   encode(object: object): Buffer {
     return Array.isArray((object as { items?: unknown }).items) ? encodeCborList(object as Record<string, unknown>) : encodeCbor(object);
+  }
+
+  encodeListPieces(list: ListObject): Iterable<Buffer> {
+    return encodeCborListPieces(list);
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {
