@@ -4,7 +4,7 @@ import { apiVersionOf } from '../registry/resource-type.js';
 import type { Negotiated } from '../codec/negotiation.js';
 import type { RequestScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
-import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';
+import { TableRenderer, toTable, type IncludeObject, type TableColumns, type TableOptions } from '../table/table-convertor.js';
 import { errors } from '../errors/api-error.js';
 import type { ListObject } from '../codec/codec.js';
 import { pacedBody, pacedListItems } from './paced-body.js';
@@ -73,7 +73,7 @@ function writeObject(scope: RequestScope, code: number, versioned: KubeObject, i
 /** Responds with a list (or its Table / PartialObjectMetadataList form); synchronous as respondObject is, but for a paced list. */
 export function respondList(scope: RequestScope, list: ListResult): void | Promise<void> {
   const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
-  if (list.items.length >= pacedListItems && scope.negotiated.codec.encodeListPieces && scope.negotiated.as !== 'Table') return writePacedList(scope, list);
+  if (list.items.length >= pacedListItems && scope.negotiated.codec.encodeListPieces) return writePacedList(scope, list, include);
   const items = listToRequestVersion(scope.rt, scope.version, list.items);
   if (items instanceof Promise) return items.then((converted) => writeList(scope, list, converted, include));
   writeList(scope, list, items, include);
@@ -82,8 +82,7 @@ export function respondList(scope: RequestScope, list: ListResult): void | Promi
 function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
   const n = scope.negotiated;
   if (n.as === 'Table') {
-    const table = toTable(items, tableColumns(scope), { includeObject: include, listMeta: listMetaOf(list), metaVersion: metaVersionOf(n) });
-    encodeBody(scope.ctx, n, 200, table);
+    encodeBody(scope.ctx, n, 200, toTable(items, tableColumns(scope), tableOptions(scope, list, include)));
     return;
   }
   encodeBody(scope.ctx, n, 200, listObject(scope, list, items.map(listItemForm(n))));
@@ -91,19 +90,33 @@ function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], i
 
 /**
  * A list of 500 items or more, prepared and written in slices of ~20 ms with other requests served in between: each
- * item is converted to the request's version and mapped to its representation one by one (a conversion webhook, if
- * any, still converts them in one call), then the codec writes the list piece by piece.
+ * item is converted to the request's version and made a Table row or mapped to its representation one by one (a
+ * conversion webhook, if any, still converts them in one call), then the codec writes the list piece by piece.
  */
-async function writePacedList(scope: RequestScope, list: ListResult): Promise<void> {
+async function writePacedList(scope: RequestScope, list: ListResult, include: IncludeObject): Promise<void> {
   const n = scope.negotiated;
-  const form = listItemForm(n);
-  const items = convertsSynchronously(scope.rt)
-    ? await mapInSlices(list.items, (o) => form(toRequestVersion(scope.rt, scope.version, o) as KubeObject))
-    : await mapInSlices(await listToRequestVersion(scope.rt, scope.version, list.items), form);
-  const pieces = n.codec.encodeListPieces!(listObject(scope, list, items));
+  let pieces: Iterable<Buffer | string>;
+  if (n.as === 'Table') {
+    const renderer = new TableRenderer(tableColumns(scope), tableOptions(scope, list, include));
+    const rows = await convertInSlices(scope, list.items, (o) => renderer.row(o));
+    pieces = n.codec.encodeListPieces!(renderer.table(rows) as unknown as ListObject, 'rows');
+  } else {
+    const items = await convertInSlices(scope, list.items, listItemForm(n));
+    pieces = n.codec.encodeListPieces!(listObject(scope, list, items));
+  }
   scope.ctx.status = 200;
   scope.ctx.body = pacedBody(pieces);
   scope.ctx.set('Content-Type', n.contentType);
+}
+
+/** `items` in the request's version, each then made into what `then` gives, ~20 ms at a time. */
+async function convertInSlices<T>(scope: RequestScope, items: readonly KubeObject[], then: (obj: KubeObject) => T): Promise<T[]> {
+  if (convertsSynchronously(scope.rt)) return mapInSlices(items, (o) => then(toRequestVersion(scope.rt, scope.version, o) as KubeObject));
+  return mapInSlices(await listToRequestVersion(scope.rt, scope.version, items), then);
+}
+
+function tableOptions(scope: RequestScope, list: ListResult, include: IncludeObject): TableOptions {
+  return { includeObject: include, listMeta: listMetaOf(list), metaVersion: metaVersionOf(scope.negotiated) };
 }
 
 /** What a list item becomes in the negotiated representation: its PartialObjectMetadata, or itself. */

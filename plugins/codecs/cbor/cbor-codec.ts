@@ -1,4 +1,4 @@
-import type { Codec, ListObject, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
 import { errors } from '../../../core/errors/api-error.js';
 import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
@@ -30,8 +30,8 @@ export class CborCodec implements Codec {
     return Array.isArray((object as { items?: unknown }).items) ? encodeCborList(object as Record<string, unknown>) : encodeCbor(object);
   }
 
-  encodeListPieces(list: ListObject): Iterable<Buffer> {
-    return encodeCborListPieces(list);
+  encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<Buffer> {
+    return encodeCborListPieces(list, field);
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {

@@ -303,15 +303,15 @@ export function encodeCborList(list: Record<string, unknown>): Buffer {
 }
 
 /**
- * The bytes encodeCborList writes, in pieces: the map up to its items' array head, then each item (kept per object
- * as there), then the members after `items`. Each piece is finished before the next is made, so other outputs may
- * use the shared writers in between.
+ * The bytes encodeCborList writes, in pieces: the map up to the array head of its `field` (`items`), then each
+ * element (objects' encodings kept per object as there), then the members after it. Each piece is finished before
+ * the next is made, so other outputs may use the shared writers in between.
  */
-export function* encodeCborListPieces(list: Record<string, unknown> & { items: unknown[] }): Iterable<Buffer> {
+export function* encodeCborListPieces(list: Record<string, unknown>, field = 'items'): Iterable<Buffer> {
   const keys = Object.keys(list).filter((k) => isEncodable(list[k]));
-  const at = keys.indexOf('items');
-  const { items } = list;
-  yield shared.reset().selfDescribed().head(5, keys.length).members(list, keys.slice(0, at)).key('items').head(4, items.length).finish();
+  const at = keys.indexOf(field);
+  const items = list[field] as unknown[];
+  yield shared.reset().selfDescribed().head(5, keys.length).members(list, keys.slice(0, at)).key(field).head(4, items.length).finish();
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     yield item === null || typeof item !== 'object' ? itemWriter.reset().value(item, String(i)).finish() : listItems.bytes(item, encodeItem);

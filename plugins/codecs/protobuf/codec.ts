@@ -1,5 +1,5 @@
 import { ApiError, errors } from '../../../core/errors/api-error.js';
-import type { Codec, ListObject, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
+import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/codec/codec.js';
 import { summarizeBody } from '../../../core/codec/summarize-body.js';
 import { EnvelopeError, envelopeAround, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
 import { builtinProtobufKind, type ProtobufKind } from './kinds.js';
@@ -143,8 +143,8 @@ export class KubeProtobufCodec implements Codec {
     return encodeKubeProtobuf(object as Record<string, unknown>, this.lookup);
   }
 
-  encodeListPieces(list: ListObject): Iterable<Buffer> {
-    return encodeKubeProtobufListPieces(list, this.lookup);
+  encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<Buffer> {
+    return field === 'items' ? encodeKubeProtobufListPieces(list, this.lookup) : [this.encode(list)];
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {
