@@ -42,10 +42,11 @@ export interface Codec {
   /** Encodes one object, which carries its apiVersion and kind. */
   encode(object: object): Buffer | string;
   /**
-   * Encodes a list (an object whose array `field`, `items` by default, comes last) as pieces whose concatenation is what `encode` would give, each
-   * cheap to make: the server writes a large list piece by piece and lets other requests run in between. A piece may
-   * be empty: a step of work whose bytes come later (a format that writes lengths before the items they measure).
-   * Checks that need no item encoding are done when it is called, so that their errors are still answered as a Status.
+   * Encodes a list (an object whose array `field`, `items` by default, comes last) as pieces whose concatenation is
+   * what `encode` would give, each cheap to make: the server writes a large list piece by piece and lets other
+   * requests run in between. A piece may be empty: a step of work whose bytes come later (a format that writes
+   * lengths before the items they measure). Checks that need no item encoding are done when it is called, so that
+   * their errors are still answered as a Status.
    */
   encodeListPieces?(list: ListObject, field?: ListArrayField): Iterable<Buffer | string>;
   /**

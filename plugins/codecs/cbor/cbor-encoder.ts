@@ -194,7 +194,7 @@ export class CborWriter {
     return this;
   }
 
-  /** A map's members as `object` writes them: each encodable one's key and value. */
+  /** Members of a map, as `object` writes them: each key, then its value (the caller leaves out unencodable ones). */
   members(o: Record<string, unknown>, keys: readonly string[]): this {
     for (const k of keys) {
       this.key(k);
