@@ -17,7 +17,8 @@ export async function mapInSlices<T, U>(items: readonly T[], fn: (item: T) => U)
   let started = performance.now();
   for (let i = 0; i < items.length; i++) {
     out[i] = fn(items[i]!);
-    if (performance.now() - started < sliceMs) continue;
+    // Reading the clock costs about as much as mapping a small item: look every 16 items.
+    if (i % 16 !== 15 || performance.now() - started < sliceMs) continue;
     await nextTurn();
     started = performance.now();
   }
