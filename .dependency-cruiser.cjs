@@ -2,7 +2,7 @@
  * DESIGN.md's import table, enforced in `npm test` (tests/unit/boundaries.test.ts): each folder imports only the
  * folders its row names (npm packages and Node's built-ins always), and no import cycle exists anywhere.
  */
-const npm = '^node_modules/';
+const npm = 'node_modules/'; // also a symlinked one (git worktrees), resolved outside the repository
 const allowed = {
   'lib/': ['lib/'],
   'schemas/': ['schemas/', 'lib/'],

@@ -4,11 +4,16 @@ export interface TypeMeta {
   kind: string;
 }
 
-/** A list as codecs encode it: apiVersion, kind and metadata (or more), and its items. */
+/**
+ * A list as codecs encode it piece by piece: apiVersion, kind and metadata (or more), then, last, the array written
+ * element by element: a list's `items`, or a Table's `rows`.
+ */
 export interface ListObject {
-  items: object[];
   [field: string]: unknown;
 }
+
+/** The array of a ListObject that is written element by element. */
+export type ListArrayField = 'items' | 'rows';
 
 /** How a codec writes a watch response: one self-delimiting frame per event. */
 export interface WatchFraming {
@@ -37,10 +42,13 @@ export interface Codec {
   /** Encodes one object, which carries its apiVersion and kind. */
   encode(object: object): Buffer | string;
   /**
-   * Encodes a list (an object with an `items` array) as pieces whose concatenation is what `encode` would give, each
-   * cheap to make: the server writes a large list piece by piece and lets other requests run in between.
+   * Encodes a list (an object whose array `field`, `items` by default, comes last) as pieces whose concatenation is
+   * what `encode` would give, each cheap to make: the server writes a large list piece by piece and lets other
+   * requests run in between. A piece may be empty: a step of work whose bytes come later (a format that writes
+   * lengths before the items they measure). Checks that need no item encoding are done when it is called, so that
+   * their errors are still answered as a Status.
    */
-  encodeListPieces?(list: ListObject): Iterable<Buffer | string>;
+  encodeListPieces?(list: ListObject, field?: ListArrayField): Iterable<Buffer | string>;
   /**
    * Decodes one request body (400 for malformed input). `expected` is what the endpoint serves: formats whose
    * envelope may leave apiVersion/kind out take them from it, as kube does.

@@ -30,6 +30,11 @@ export function listToRequestVersion(rt: ResourceType, version: string, items: r
   return converterFor(rt).convertList(defaulted, apiVersionOf(rt.group, version));
 }
 
+/** Whether conversions to a request version never wait (no webhook): then list items may be converted one by one. */
+export function convertsSynchronously(rt: ResourceType): boolean {
+  return converterFor(rt).synchronous;
+}
+
 /** An object about to be written (in the request's version) in the storage version. */
 export function toStorageVersion(rt: ResourceType, obj: KubeObject): MaybePromise<KubeObject> {
   return converterFor(rt).convertObject(obj, apiVersionOf(rt.group, storageVersion(rt).name));

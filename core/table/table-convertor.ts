@@ -24,17 +24,38 @@ export interface TableOptions {
 export type TableColumns = readonly PrinterColumn[] | TablePrinter | undefined;
 
 export function toTable(objects: KubeObject[], columns: TableColumns, opts: TableOptions): Table {
-  const printer = columns === undefined ? defaultTablePrinter : 'cells' in columns ? columns : columnsTablePrinter(columns);
-  const now = opts.now ?? new Date();
-  const apiVersion = `meta.k8s.io/${opts.metaVersion ?? 'v1'}` as const;
-  const rows = objects.map((obj): TableRow => ({ cells: printer.cells(obj, now), object: rowObject(obj, opts.includeObject, apiVersion) }));
-  return {
-    kind: 'Table',
-    apiVersion,
-    metadata: listMeta(opts.listMeta),
-    columnDefinitions: printer.columnDefinitions,
-    rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
-  };
+  const renderer = new TableRenderer(columns, opts);
+  return renderer.table(objects.map((obj) => renderer.row(obj)));
+}
+
+/** A Table made row by row, so that a large list's rows can be made a slice at a time (core/handlers/respond.ts). */
+export class TableRenderer {
+  private readonly printer: TablePrinter;
+  private readonly now: Date;
+  private readonly apiVersion: Table['apiVersion'];
+
+  constructor(
+    columns: TableColumns,
+    private readonly opts: TableOptions,
+  ) {
+    this.printer = columns === undefined ? defaultTablePrinter : 'cells' in columns ? columns : columnsTablePrinter(columns);
+    this.now = opts.now ?? new Date();
+    this.apiVersion = `meta.k8s.io/${opts.metaVersion ?? 'v1'}`;
+  }
+
+  row(obj: KubeObject): TableRow {
+    return { cells: this.printer.cells(obj, this.now), object: rowObject(obj, this.opts.includeObject, this.apiVersion) };
+  }
+
+  table(rows: TableRow[]): Table {
+    return {
+      kind: 'Table',
+      apiVersion: this.apiVersion,
+      metadata: listMeta(this.opts.listMeta),
+      columnDefinitions: this.printer.columnDefinitions,
+      rows: rows.length === 0 && this.printer.nullRowsWhenEmpty ? null : rows,
+    };
+  }
 }
 
 function rowObject(obj: KubeObject, include: IncludeObject, apiVersion: Table['apiVersion']): unknown {

@@ -281,16 +281,10 @@ export class WatchCache {
     this.sortedKeys ??= [...this.objects.keys()].sort(compareKeys);
     const keys = this.sortedKeys;
     if (keyPrefix === this.prefix) return keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareKeys(keys[mid]!, keyPrefix) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    while (end < keys.length && keys[end]!.startsWith(keyPrefix)) end++;
-    return keys.slice(lo, end);
+    const start = firstWhere(keys, 0, (k) => compareKeys(k, keyPrefix) >= 0);
+    // Keys from `start` on begin with the prefix up to some point, then never again.
+    const end = firstWhere(keys, start, (k) => !k.startsWith(keyPrefix));
+    return keys.slice(start, end);
   }
 }
 
@@ -303,6 +297,18 @@ function deliverTo(w: CacheWatcher, events: CacheEvent[]): void {
   if (!mine) return;
   w.last = mine[mine.length - 1]!.revision;
   w.deliver(mine);
+}
+
+/** The first index from `from` on where `found` holds, for a `found` that holds from some index to the end. */
+function firstWhere(keys: readonly string[], from: number, found: (key: string) => boolean): number {
+  let lo = from;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (found(keys[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Byte order of the keys, as storage ranges return them (keys are ASCII, so code-unit order is byte order). */

@@ -1,8 +1,8 @@
-import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
+import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
 import { summarizeBody } from '../../../lib/codec/summarize-body.js';
 import { decodeCborContent } from './cbor-decoder.js';
-import { encodeCbor, encodeCborList } from './cbor-encoder.js';
+import { encodeCbor, encodeCborList, encodeCborListPieces } from './cbor-encoder.js';
 import { CborError } from './cbor-errors.js';
 import { probeTypeMeta } from './type-meta-probe.js';
 import { cborSequenceMediaType, encodeCborWatchEvent } from './watch-event.js';
@@ -28,6 +28,10 @@ export class CborCodec implements Codec {
 
   encode(object: object): Buffer {
     return Array.isArray((object as { items?: unknown }).items) ? encodeCborList(object as Record<string, unknown>) : encodeCbor(object);
+  }
+
+  encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<Buffer> {
+    return encodeCborListPieces(list, field);
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {

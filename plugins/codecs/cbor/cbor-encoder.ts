@@ -194,6 +194,15 @@ export class CborWriter {
     return this;
   }
 
+  /** Members of a map, as `object` writes them: each key, then its value (the caller leaves out unencodable ones). */
+  members(o: Record<string, unknown>, keys: readonly string[]): this {
+    for (const k of keys) {
+      this.key(k);
+      this.value(o[k], k);
+    }
+    return this;
+  }
+
   private array(a: unknown[]): this {
     this.head(4, a.length);
     for (let i = 0; i < a.length; i++) this.value(a[i], String(i));
@@ -221,17 +230,17 @@ export class CborWriter {
   }
 
   /** A map key: the same few keys recur in every object, so their encodings are kept. */
-  private key(k: string): void {
+  key(k: string): this {
     let encoded = keyCache.get(k);
     if (encoded === undefined) {
       const start = this.pos;
       this.string(k);
-      if (keyCache.size >= maxCachedKeys || k.length > 64) return;
+      if (keyCache.size >= maxCachedKeys || k.length > 64) return this;
       encoded = Buffer.from(this.buf.subarray(start, this.pos));
       keyCache.set(k, encoded);
-      return;
+      return this;
     }
-    this.raw(encoded);
+    return this.raw(encoded);
   }
 
   private byte(b: number): this {
@@ -291,6 +300,23 @@ export function encodeCbor(value: unknown): Buffer {
 /** A list (an object with an `items` array) as encodeCbor writes it, its items' encodings kept per object. */
 export function encodeCborList(list: Record<string, unknown>): Buffer {
   return shared.reset().selfDescribed().list(list, listItems).finish();
+}
+
+/**
+ * The bytes encodeCborList writes, in pieces: the map up to the array head of its `field` (`items`), then each
+ * element (objects' encodings kept per object as there), then the members after it. Each piece is finished before
+ * the next is made, so other outputs may use the shared writers in between.
+ */
+export function* encodeCborListPieces(list: Record<string, unknown>, field = 'items'): Iterable<Buffer> {
+  const keys = Object.keys(list).filter((k) => isEncodable(list[k]));
+  const at = keys.indexOf(field);
+  const items = list[field] as unknown[];
+  yield shared.reset().selfDescribed().head(5, keys.length).members(list, keys.slice(0, at)).key(field).head(4, items.length).finish();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    yield item === null || typeof item !== 'object' ? itemWriter.reset().value(item, String(i)).finish() : listItems.bytes(item, encodeItem);
+  }
+  yield shared.reset().members(list, keys.slice(at + 1)).finish();
 }
 
 /** A writer for callers composing one output from several parts (e.g. a watch event). */

@@ -1,4 +1,4 @@
-import type { Codec, ListObject, WatchFraming } from '../../../core/contracts/codec.js';
+import type { Codec, ListArrayField, ListObject, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
 import { duplicateFields } from '../../../lib/codec/duplicate-fields.js';
 
@@ -24,11 +24,12 @@ export class JsonCodec implements Codec {
     return JSON.stringify(object);
   }
 
-  /** The list's other fields, then its items one by one: the bytes JSON.stringify gives when items come last. */
-  *encodeListPieces(list: ListObject): Iterable<string> {
-    const { items, ...rest } = list;
+  /** The list's other fields, then its items (or rows) one by one: the bytes JSON.stringify gives, as they come last. */
+  *encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<string> {
+    const { [field]: elements, ...rest } = list;
+    const items = elements as unknown[];
     const head = JSON.stringify(rest);
-    yield `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
+    yield `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"${field}":[`;
     for (let i = 0; i < items.length; i++) yield (i ? ',' : '') + JSON.stringify(items[i]);
     yield ']}';
   }

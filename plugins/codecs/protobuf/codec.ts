@@ -1,13 +1,13 @@
 import { ApiError, errors } from '../../../core/contracts/api-error.js';
-import type { Codec, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
+import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { summarizeBody } from '../../../lib/codec/summarize-body.js';
-import { EnvelopeError, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
+import { EnvelopeError, envelopeAround, kubeProtobufMediaType, unwrapKubeProtobuf, wrapKubeProtobuf } from './envelope.js';
 import { builtinProtobufKind, type ProtobufKind } from './kinds.js';
 import { decodeMessage } from './wire-reader.js';
 import { encodeMessage } from './wire-writer.js';
 import type { JsonObject } from './json-shape.js';
 import { protobufWatchFraming } from './watch-framing.js';
-import { encodeListMessage } from './list-encoding.js';
+import { ListMessage } from './list-encoding.js';
 
 /** Finds the protobuf form of a kind: the built-in ones, then whatever else (custom resources) a hook knows. */
 export type KindLookup = (t: TypeMeta) => ProtobufKind | undefined;
@@ -54,6 +54,48 @@ export function decodeKubeProtobuf(data: Uint8Array, expected: TypeMeta, lookup:
  * the object does not fit its type (e.g. a non-string name).
  */
 export function encodeKubeProtobuf(obj: Record<string, unknown>, lookup: KindLookup = builtinProtobufKind): Buffer {
+  const { typeMeta, k } = protobufKindOf(obj, lookup);
+  let raw: Uint8Array;
+  try {
+    raw = listMessage(obj, k, lookup)?.encode() ?? encodeMessage(k.type, k.fromJSON(obj));
+  } catch (err) {
+    throw cannotEncode(typeMeta, err);
+  }
+  return wrapKubeProtobuf(typeMeta, raw);
+}
+
+/**
+ * The bytes encodeKubeProtobuf writes for a list, in pieces: first one empty piece per item encoded (the envelope
+ * starts with the list message's length), then the envelope's head, the message and the envelope's tail. Errors
+ * found before any item is encoded are thrown now; an item that does not fit its type fails the iteration.
+ */
+export function encodeKubeProtobufListPieces(list: Record<string, unknown>, lookup: KindLookup = builtinProtobufKind): Iterable<Buffer> {
+  const { typeMeta, k } = protobufKindOf(list, lookup);
+  let message: ListMessage | undefined;
+  try {
+    message = listMessage(list, k, lookup);
+  } catch (err) {
+    throw cannotEncode(typeMeta, err);
+  }
+  return message ? listPieces(typeMeta, message) : [encodeKubeProtobuf(list, lookup)];
+}
+
+const noBytes = Buffer.alloc(0);
+
+function* listPieces(typeMeta: TypeMeta, message: ListMessage): Iterable<Buffer> {
+  try {
+    for (const _ of message.encodeItems()) yield noBytes;
+  } catch (err) {
+    throw cannotEncode(typeMeta, err);
+  }
+  const { head, tail } = envelopeAround(typeMeta, message.length);
+  yield head;
+  yield* message.pieces();
+  yield tail;
+}
+
+/** The object's apiVersion/kind and protobuf kind; 500 without apiVersion/kind, 406 (kube's text) for a kind without one. */
+function protobufKindOf(obj: Record<string, unknown>, lookup: KindLookup): { typeMeta: TypeMeta; k: ProtobufKind } {
   const { apiVersion, kind } = obj;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !apiVersion || !kind) {
     throw errors.internal('cannot encode as protobuf: the object has no apiVersion/kind');
@@ -63,21 +105,19 @@ export function encodeKubeProtobuf(obj: Record<string, unknown>, lookup: KindLoo
     const goType = Array.isArray(obj.items) ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
     throw errors.notAcceptable(`object ${goType} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
   }
-  let raw: Uint8Array;
-  try {
-    raw = listItemKind(obj, lookup, (itemKind) => encodeListMessage(k, itemKind, obj)) ?? encodeMessage(k.type, k.fromJSON(obj));
-  } catch (err) {
-    throw errors.internal(`cannot encode ${kind} as protobuf: ${(err as Error).message}`);
-  }
-  return wrapKubeProtobuf({ apiVersion, kind }, raw);
+  return { typeMeta: { apiVersion, kind }, k };
 }
 
-/** For a list whose first item names its kind: the list encoded by `encode` with that item kind (see list-encoding.ts). */
-function listItemKind(obj: Record<string, unknown>, lookup: KindLookup, encode: (itemKind: ProtobufKind) => Buffer | undefined): Buffer | undefined {
+function cannotEncode(typeMeta: TypeMeta, err: unknown) {
+  return errors.internal(`cannot encode ${typeMeta.kind} as protobuf: ${(err as Error).message}`);
+}
+
+/** For a list whose first item names its kind: its message with that item kind (see list-encoding.ts). */
+function listMessage(obj: Record<string, unknown>, k: ProtobufKind, lookup: KindLookup): ListMessage | undefined {
   const first = Array.isArray(obj['items']) ? (obj['items'][0] as Record<string, unknown> | undefined) : undefined;
   if (!first || typeof first['apiVersion'] !== 'string' || typeof first['kind'] !== 'string') return undefined;
   const itemKind = lookup({ apiVersion: first['apiVersion'], kind: first['kind'] });
-  return itemKind ? encode(itemKind) : undefined;
+  return itemKind ? ListMessage.of(k, itemKind, obj) : undefined;
 }
 
 /**
@@ -101,6 +141,10 @@ export class KubeProtobufCodec implements Codec {
 
   encode(object: object): Buffer {
     return encodeKubeProtobuf(object as Record<string, unknown>, this.lookup);
+  }
+
+  encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<Buffer> {
+    return field === 'items' ? encodeKubeProtobufListPieces(list, this.lookup) : [this.encode(list)];
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {

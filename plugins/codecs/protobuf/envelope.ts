@@ -1,6 +1,6 @@
 import { KubeTypes } from './schema.js';
 import { decodeMessage } from './wire-reader.js';
-import { encodeMessage } from './wire-writer.js';
+import { encodeMessage, varintSize, writeVarint } from './wire-writer.js';
 import { has, type Msg } from './json-shape.js';
 
 /** The media type of Kubernetes' protobuf encoding. */
@@ -65,14 +65,27 @@ export function unwrapKubeProtobuf(data: Uint8Array): KubeProtobufEnvelope {
 
 /** Wraps a serialized object: magic prefix + `runtime.Unknown`, written as Go's marshaller writes it. */
 export function wrapKubeProtobuf(typeMeta: { apiVersion: string; kind: string }, raw: Uint8Array): Buffer {
-  const unknown = encodeMessage(KubeTypes.Unknown, {
-    typeMeta: { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind },
-    raw,
-    contentEncoding: '',
-    contentType: '',
-  }, raw.length + 64);
-  const out = Buffer.allocUnsafe(magicBytes.length + unknown.length);
-  out.set(magicBytes, 0);
-  out.set(unknown, magicBytes.length);
-  return out;
+  const { head, tail } = envelopeAround(typeMeta, raw.length);
+  return Buffer.concat([head, raw, tail], head.length + raw.length + tail.length);
 }
+
+/** The `raw` field's key in `runtime.Unknown`: field 2, wire type 2 (length-delimited). */
+const rawKey = 0x12;
+
+/**
+ * What wrapKubeProtobuf writes before and after a serialized object of `rawLength` bytes, so that the object's bytes
+ * may follow in pieces: the magic prefix, `typeMeta` and the `raw` field's key and length; then the content encoding
+ * and type. Unknown's fields are written in field-number order (wire-writer.ts), `raw` between them.
+ */
+export function envelopeAround(typeMeta: { apiVersion: string; kind: string }, rawLength: number): { head: Buffer; tail: Buffer } {
+  const meta = encodeMessage(KubeTypes.Unknown, { typeMeta: { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind } });
+  const head = Buffer.allocUnsafe(magicBytes.length + meta.length + 1 + varintSize(rawLength));
+  head.set(magicBytes, 0);
+  head.set(meta, magicBytes.length);
+  head[magicBytes.length + meta.length] = rawKey;
+  writeVarint(head, magicBytes.length + meta.length + 1, rawLength);
+  return { head, tail: contentFields };
+}
+
+/** Unknown's content encoding and type: always empty (plain Kubernetes protobuf), written as Go writes empty strings. */
+const contentFields = encodeMessage(KubeTypes.Unknown, { contentEncoding: '', contentType: '' });

@@ -198,3 +198,23 @@ export function encodeMessage(type: protobuf.Type, m: Msg, sizeHint = 256): Buff
   writeFields(w, type, m);
   return w.finish();
 }
+
+/** The size of an unsigned varint of a value below 2^53. */
+export function varintSize(v: number): number {
+  let n = 1;
+  while (v >= 0x80) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
+}
+
+/** Writes an unsigned varint of a value below 2^53 at `pos`; returns the position after it. */
+export function writeVarint(buf: Buffer, pos: number, v: number): number {
+  while (v >= 0x80) {
+    buf[pos++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  buf[pos++] = v;
+  return pos;
+}

@@ -1,5 +1,5 @@
 import YAML, { type ScalarTag, type Tags } from 'yaml';
-import type { Codec, ListObject } from '../../../core/contracts/codec.js';
+import type { Codec, ListArrayField, ListObject } from '../../../core/contracts/codec.js';
 import { ApiError, errors } from '../../../core/contracts/api-error.js';
 import { parseYaml } from './parse.js';
 
@@ -44,18 +44,18 @@ export class YamlCodec implements Codec {
   }
 
   /**
-   * The list's fields in sorted order, as `encode` writes them, with a non-empty `items` written item by item: each
-   * one a block sequence entry (`- ` then its mapping, indented under it).
+   * The list's fields in sorted order, as `encode` writes them, with a non-empty `items` (or `rows`) written element by
+   * element: each one a block sequence entry (`- ` then its mapping, indented under it).
    */
-  *encodeListPieces(list: ListObject): Iterable<string> {
+  *encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<string> {
     for (const key of Object.keys(list).sort()) {
       const value = list[key];
-      if (key !== 'items' || list.items.length === 0) {
+      if (key !== field || (value as unknown[]).length === 0) {
         yield YAML.stringify({ [key]: value }, stringifyOptions);
         continue;
       }
-      yield 'items:\n';
-      for (const item of list.items) yield sequenceEntry(YAML.stringify(item, stringifyOptions));
+      yield `${field}:\n`;
+      for (const element of value as unknown[]) yield sequenceEntry(YAML.stringify(element, stringifyOptions));
     }
   }
 
