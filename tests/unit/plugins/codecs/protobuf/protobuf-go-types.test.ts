@@ -3,7 +3,8 @@
 import test from 'ava';
 import protobuf from 'protobufjs';
 import { messageFromJSON, messageToJSON } from '../../../../../plugins/codecs/protobuf/index.js';
-import { formatGoDuration, parseGoDuration } from '../../../../../plugins/codecs/protobuf/go-time.js';
+import { formatGoDuration } from '../../../../../lib/go/duration.js';
+import { parseGoDuration } from '../../../../../plugins/codecs/protobuf/go-time.js';
 import { intstrProto } from '../../../../../plugins/codecs/protobuf/protos/intstr.js';
 import { metaV1Proto } from '../../../../../plugins/codecs/protobuf/protos/meta-v1.js';
 import { runtimeProto } from '../../../../../plugins/codecs/protobuf/protos/runtime.js';
