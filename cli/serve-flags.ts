@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseGoDuration } from '../lib/cel/time.js';
+import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../index.js';
 

@@ -3,6 +3,7 @@
  * (StripUnsupportedFormatsPostProcess; every other format, including int32/int64/float/double, is dropped and so
  * ignored) with the validators of kube-openapi's strfmt registry.
  */
+import { parseGoDuration } from '../lib/go/duration.js';
 import { isCIDRSloppy, isMAC, parseIPText } from './ip-addresses.js';
 
 type Validator = (s: string) => boolean;
@@ -57,45 +58,6 @@ export function isDateTime(s: string): boolean {
   return m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
 }
 
-const GO_DURATION_UNITS: Record<string, number> = {
-  ns: 1,
-  us: 1e3,
-  'µs': 1e3, // U+00B5
-  'μs': 1e3, // U+03BC
-  ms: 1e6,
-  s: 1e9,
-  m: 60e9,
-  h: 3600e9,
-};
-const MAX_DURATION = 2 ** 63 - 1;
-
-/** Go's time.ParseDuration, reporting only whether it succeeds. */
-export function isGoDuration(input: string): boolean {
-  let s = input;
-  if (s.startsWith('-') || s.startsWith('+')) s = s.slice(1);
-  if (s === '0') return true;
-  if (s === '') return false;
-  let total = 0;
-  while (s !== '') {
-    const m = /^([0-9]*)(?:\.([0-9]*))?/.exec(s)!;
-    const pre = m[1] !== '';
-    const post = m[2] !== undefined && m[2] !== '';
-    if (!(s[0] === '.' || (s[0] >= '0' && s[0] <= '9'))) return false;
-    if (!pre && !post) return false;
-    s = s.slice(m[0].length);
-    const unitMatch = /^[^0-9.]+/.exec(s);
-    if (!unitMatch) return false;
-    const unit = GO_DURATION_UNITS[unitMatch[0]];
-    if (unit === undefined) return false;
-    s = s.slice(unitMatch[0].length);
-    const value = Number(`${m[1] || '0'}.${m[2] ?? ''}`) * unit;
-    if (Number(m[1] || '0') > MAX_DURATION) return false;
-    total += value;
-    if (total > MAX_DURATION) return false;
-  }
-  return true;
-}
-
 const SCALA_UNITS: string[][] = [
   ['ns', 'nano'],
   ['us', 'µs', 'micro'],
@@ -107,9 +69,9 @@ const SCALA_UNITS: string[][] = [
   ['w', 'wk', 'week'],
 ];
 
-/** strfmt.ParseDuration: Go durations, or Scala-like ones ("3 days", "1 h 30 min"). */
+/** strfmt.ParseDuration: Go durations (time.ParseDuration), or Scala-like ones ("3 days", "1 h 30 min"). */
 export function isDuration(s: string): boolean {
-  if (isGoDuration(s)) return true;
+  if (parseGoDuration(s) !== undefined) return true;
   if (!/^[\t\n\f\r ]*(?:\d+[\t\n\f\r ]*[A-Za-zµ]+[\t\n\f\r ]*)+$/u.test(s)) return false;
   let ok = false;
   for (const match of s.matchAll(/(\d+)[\t\n\f\r ]*([A-Za-zµ]+)/gu)) {

@@ -6,7 +6,8 @@ import type { KVStore } from '../../core/contracts/kv-store.js';
 import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
-import { ResourceStore, rfc3339 } from '../../core/store/resource-store.js';
+import { ResourceStore } from '../../core/store/resource-store.js';
+import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
 import { crdToResourceType } from './crd-to-resource-type.js';
@@ -177,7 +178,7 @@ function mergeConditions(existing: CrdCondition[], updates: Omit<CrdCondition, '
     const next: CrdCondition = {
       type: u.type,
       status: u.status,
-      lastTransitionTime: old && old.status === u.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(new Date()),
+      lastTransitionTime: old && old.status === u.status && old.lastTransitionTime ? old.lastTransitionTime : formatDateRFC3339(new Date()),
       reason: u.reason,
       message: u.message,
     };

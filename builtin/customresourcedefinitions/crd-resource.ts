@@ -1,6 +1,6 @@
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
-import { rfc3339 } from '../../core/store/resource-store.js';
+import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import type { Crd } from './crd-types.js';
 import { validateCrd } from './crd-validation.js';
 import { crdGoType } from './crd-go-type.js';
@@ -62,7 +62,7 @@ export function crdResource(): ResourceType {
         conditions.push({
           type: 'Terminating',
           status: 'True',
-          lastTransitionTime: rfc3339(new Date()),
+          lastTransitionTime: formatDateRFC3339(new Date()),
           reason: 'InstanceDeletionInProgress',
           message: 'CustomResource deletion is in progress',
         });

@@ -3,7 +3,7 @@ import type { KubeObject } from '../contracts/resource-type.js';
 import type { FieldManagerContext } from '../ssa/field-manager.js';
 import { recordUpdate } from '../ssa/field-manager.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
-import { rfc3339 } from '../store/resource-store.js';
+import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { managerName } from './write-options.js';
 import { versionModel } from './merge-model.js';
 
@@ -16,7 +16,7 @@ export function fieldManagerContext(scope: RequestScope): FieldManagerContext {
     apiVersion: apiVersionOf(scope.rt.group, scope.version),
     kind: scope.rt.names.kind,
     subresource,
-    now: rfc3339(new Date()),
+    now: formatDateRFC3339(new Date()),
     resetFields: resetFields(scope, subresource),
   };
 }

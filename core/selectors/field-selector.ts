@@ -1,5 +1,5 @@
 import { errors } from '../contracts/api-error.js';
-import { goCompare } from './go-compat.js';
+import { goCompare } from '../../lib/go/strings.js';
 
 export interface FieldRequirement {
   readonly field: string;

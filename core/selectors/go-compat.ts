@@ -1,6 +1,6 @@
 /**
  * The Go renderings kube's selector errors are built from, so messages match byte for byte:
- * `%q` (strconv.Quote), `encoding/json` for string slices, and Go's byte-wise string ordering.
+ * `%q` (strconv.Quote) and `encoding/json` for string slices.
  */
 
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
@@ -28,9 +28,4 @@ export function goQuote(s: string): string {
 /** A string slice as Go's json.Marshal writes it (HTML-safe escapes included). */
 export function goJson(values: readonly string[]): string {
   return JSON.stringify(values).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
-}
-
-/** Go's `a < b` on strings: compares UTF-8 bytes. */
-export function goCompare(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

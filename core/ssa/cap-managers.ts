@@ -3,7 +3,7 @@
  * updaters (by time in seconds, then identifier) are merged, per apiVersion, into one `ancient-changes` entry that
  * takes the time of the latest entry merged into it.
  */
-import { goCompare } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
 import { timeSeconds } from './managed-fields-entry.js';
 import { managerIdentifier, type Managed } from './managed-fields.js';
 

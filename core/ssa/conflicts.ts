@@ -8,7 +8,8 @@
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { FieldSet } from './field-set.js';
-import { goCompare, goQuote } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
+import { goQuote } from './go-text.js';
 import { pathString, type Path } from './path-element.js';
 
 export interface Conflict {

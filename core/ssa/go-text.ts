@@ -3,24 +3,7 @@
  * UTF-8 byte order (Go's `<` on strings), `%q` (strconv.Quote), `%v` of numbers, and JSON as encoding/json writes it
  * (HTML-escaped strings, map keys sorted).
  */
-
-/** Go's string order (UTF-8 bytes), which differs from UTF-16 code units for characters above U+E000 vs surrogates. */
-export function goCompare(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      // Surrogates (astral characters) sort after U+E000..U+FFFF in UTF-8.
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
+import { goCompare } from '../../lib/go/strings.js';
 
 const HEX = '0123456789abcdef';
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;

@@ -2,7 +2,7 @@
  * JSON values as structured-merge-diff's value package treats them: equality (value.Equals) and total order
  * (value.Compare: numbers < strings < booleans < lists < maps < null; lists and maps compared lexically).
  */
-import { goCompare } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
 
 export type JsonObject = Record<string, unknown>;
 

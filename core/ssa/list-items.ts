@@ -2,7 +2,8 @@
  * The path element of an item of a granular list (SMD listItemToPathElement): a map list's item by its key fields,
  * a set's item by its value. Items that cannot be identified get SMD's error text instead.
  */
-import { goCompare, goJson, goJsonString, goQuote } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
+import { goJson, goJsonString, goQuote } from './go-text.js';
 import { valueElement, type PathElement } from './path-element.js';
 import { isObject } from './json-value.js';
 import type { ListModel } from './type-model.js';

@@ -3,6 +3,7 @@
  * converted to a metav1.ManagedFieldsEntry; if any entry does not convert (not an object, a field of the wrong type,
  * a time that is not RFC 3339) the object counts as having no managedFields at all.
  */
+import { formatRFC3339, parseRFC3339 } from '../../lib/go/timestamp.js';
 import { isObject } from './json-value.js';
 
 export interface ManagedFieldsEntry {
@@ -17,30 +18,10 @@ export interface ManagedFieldsEntry {
   subresource: string;
 }
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/;
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
 /** A metav1.Time as written back: the instant in UTC, seconds precision; undefined when Go would not parse it. */
 function canonicalTime(s: string): string | undefined {
-  const m = rfc3339.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, se] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, se, 0);
-  if (m[9]) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return undefined;
-    const offset = (oh * 60 + om) * 60_000;
-    date.setTime(date.getTime() + (m[9] === '+' ? -offset : offset));
-  }
-  return date.toISOString().slice(0, 19) + 'Z';
+  const t = parseRFC3339(s);
+  return t && formatRFC3339({ seconds: t.seconds, nanos: 0, offset: 0 }, 0);
 }
 
 /** Seconds since the epoch of a canonical time (metav1.Time.Unix); 0 when absent. */

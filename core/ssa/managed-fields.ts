@@ -7,7 +7,8 @@
  */
 import { FieldSet } from './field-set.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fields-v1.js';
-import { goCompare, goJsonString } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
+import { goJsonString } from './go-text.js';
 import { timeSeconds, type ManagedFieldsEntry } from './managed-fields-entry.js';
 import type { ManagerSets } from './updater.js';
 

@@ -5,7 +5,8 @@
  *   `v:<json>`  a set item by its value      `i:<n>`                     a list item by index (atomic lists)
  * SMD orders them field < key < value < index; keys field by field, values by value.Compare.
  */
-import { goCompare, goJson, goJsonString, goNumber, goQuote } from './go-text.js';
+import { goCompare } from '../../lib/go/strings.js';
+import { goJson, goJsonString, goNumber, goQuote } from './go-text.js';
 import { compareValues, isObject } from './json-value.js';
 
 export type PathElement = string;

@@ -1,6 +1,6 @@
 import { randomUUID, randomInt } from 'node:crypto';
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
-import { rfc3339 } from './resource-store.js';
+import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { isDeepStrictEqual } from 'node:util';
 
 // The alphabet of k8s.io/apimachinery/pkg/util/rand: no vowels (no words), no confusable characters.
@@ -30,7 +30,7 @@ export function prepareForCreate(obj: KubeObject, rt: ResourceType, version: str
   if (rt.scope === 'Namespaced') meta.namespace = namespace;
   else delete meta.namespace;
   meta.uid = randomUUID();
-  meta.creationTimestamp = rfc3339(new Date());
+  meta.creationTimestamp = formatDateRFC3339(new Date());
   if (!rt.withoutGeneration) meta.generation = 1;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;

@@ -5,6 +5,7 @@ import { errors, type Qualified } from '../contracts/api-error.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import { decodeStored, encodeStored, withResourceVersion } from './object-codec.js';
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
+import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 
 export interface ListOptions {
   limit?: number;
@@ -182,7 +183,7 @@ export class ResourceStore {
       this.rt.strategy?.prepareForDeletion?.(marked);
       if (this.hasFinalizers(marked)) {
         const m = marked.metadata!;
-        m.deletionTimestamp = rfc3339(new Date());
+        m.deletionTimestamp = formatDateRFC3339(new Date());
         m.deletionGracePeriodSeconds = 0;
         if (m.generation) m.generation += 1; // as kube's BeforeDelete: only objects that track a generation
         if (opts.dryRun) return { object: marked, deleted: false };
@@ -251,10 +252,5 @@ export class ResourceStore {
     if (err instanceof FutureRevisionError) return errors.tooLargeResourceVersion(err.requestedRevision, err.currentRevision);
     return err instanceof Error ? err : new Error(String(err));
   }
-}
-
-/** RFC 3339 with second precision, as Kubernetes serializes metav1.Time. */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

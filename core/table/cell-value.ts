@@ -1,5 +1,5 @@
 import { humanDuration } from '../../lib/go/human-duration.js';
-import { isZeroTime, parseRFC3339 } from '../../lib/go/timestamp.js';
+import { isZeroTime, parseRFC3339, timeMillis } from '../../lib/go/timestamp.js';
 
 /**
  * A custom column's cell, as apiextensions-apiserver's table convertor derives it from the first value
@@ -19,9 +19,9 @@ export function cellValue(type: string, value: unknown, now: Date): unknown {
     case 'date': {
       if (typeof value !== 'string') return null;
       if (value === '' || value === 'null') return '<unknown>';
-      const ms = parseRFC3339(value);
-      if (ms === undefined) return '<invalid>';
-      return isZeroTime(ms) ? '<unknown>' : humanDuration(now.getTime() - ms);
+      const t = parseRFC3339(value);
+      if (t === undefined) return '<invalid>';
+      return isZeroTime(t) ? '<unknown>' : humanDuration(now.getTime() - timeMillis(t));
     }
     default:
       return null;

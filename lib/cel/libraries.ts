@@ -16,7 +16,8 @@ import { registerKubernetesRegex } from './k8s-regex.js';
 import { SEMVER_TYPE, registerKubernetesSemver } from './k8s-semver.js';
 import { URL_TYPE, registerKubernetesURLs } from './k8s-urls.js';
 import { compileRE2 } from './regex.js';
-import { parseGoDuration, parseRFC3339 } from './time.js';
+import { parseGoDuration } from '../go/duration.js';
+import { parseRFC3339 } from './time.js';
 import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from './values.js';
 
 let kubernetesBase: Env | undefined;

@@ -4,7 +4,8 @@
  */
 import { FunctionRegistry, global, member, noSuchOverload, type EstimateArg, type Overload, type Range } from './functions.js';
 import { compileRE2, constantRegex } from './regex.js';
-import { civilTime, formatDuration, formatRFC3339, parseGoDuration, parseRFC3339 } from './time.js';
+import { parseGoDuration } from '../go/duration.js';
+import { civilTime, formatDuration, formatRFC3339, parseRFC3339 } from './time.js';
 import { T, type Type } from './types.js';
 import {
   CelError,

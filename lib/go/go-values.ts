@@ -32,6 +32,19 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
+/**
+ * The time package's own quoting in its errors (time.ParseDuration, time.Parse): printable ASCII kept (`"` and `\`
+ * escaped), every other byte of the UTF-8 text as `\xNN`.
+ */
+export function goTimeQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    if (ch >= ' ' && ch < '\x80') out += ch === '"' || ch === '\\' ? '\\' + ch : ch;
+    else for (const byte of Buffer.from(ch, 'utf8')) out += '\\x' + hex(byte, 2);
+  }
+  return out + '"';
+}
+
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */

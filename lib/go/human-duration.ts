@@ -1,4 +1,4 @@
-import { isZeroTime, parseRFC3339 } from './timestamp.js';
+import { isZeroTime, parseRFC3339, timeMillis } from './timestamp.js';
 
 /**
  * k8s.io/apimachinery/pkg/util/duration.HumanDuration: a duration (milliseconds) in about 2-3 significant figures,
@@ -38,6 +38,6 @@ export function humanDuration(ms: number): string {
 
 /** The age of a timestamp as kube prints it (metatable.ConvertToHumanReadableDateType): `<unknown>` when unset. */
 export function age(timestamp: string | undefined, now: Date): string {
-  const ms = timestamp ? parseRFC3339(timestamp) : undefined;
-  return ms === undefined || isZeroTime(ms) ? '<unknown>' : humanDuration(now.getTime() - ms);
+  const t = timestamp ? parseRFC3339(timestamp) : undefined;
+  return t === undefined || isZeroTime(t) ? '<unknown>' : humanDuration(now.getTime() - timeMillis(t));
 }

@@ -4,7 +4,8 @@
  * semantics for equality and concatenation; formatted strings become bytes, durations and timestamps.
  */
 import { fieldKey, type DeclType } from './schema-decl.js';
-import { parseGoDuration, parseDate, parseRFC3339 } from '../../lib/cel/time.js';
+import { parseDate, parseRFC3339 } from '../../lib/cel/time.js';
+import { parseGoDuration } from '../../lib/go/duration.js';
 import { isDeepStrictEqual } from 'node:util';
 import { CelError, Duration, StringKeyMap, Timestamp, celEquals, setListSemantics, type ObjectValue, type Val, type Value } from '../../lib/cel/values.js';
 import { isGoInt } from '../../lib/go/go-values.js';

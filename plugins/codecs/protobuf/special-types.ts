@@ -6,7 +6,9 @@
  */
 import { packages } from './schema.js';
 import { ConvertError, describe, has, int64, int64Exact, parseRawJSON, rawJSON, type Msg } from './json-shape.js';
-import { formatGoDuration, formatRfc3339, goZeroTimeUnixSeconds, normalizeUnix, parseGoDuration, parseRfc3339 } from './go-time.js';
+import { formatGoDuration } from '../../../lib/go/duration.js';
+import { goZeroTimeUnixSeconds } from '../../../lib/go/timestamp.js';
+import { formatRfc3339, normalizeUnix, parseGoDuration, parseRfc3339 } from './go-time.js';
 
 /** The generic converter, for unions whose members are ordinary messages. */
 export interface NestedConversion {

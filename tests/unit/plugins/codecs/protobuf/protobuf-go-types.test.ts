@@ -3,7 +3,8 @@
 import test from 'ava';
 import protobuf from 'protobufjs';
 import { messageFromJSON, messageToJSON } from '../../../../../plugins/codecs/protobuf/index.js';
-import { formatGoDuration, parseGoDuration } from '../../../../../plugins/codecs/protobuf/go-time.js';
+import { formatGoDuration } from '../../../../../lib/go/duration.js';
+import { parseGoDuration } from '../../../../../plugins/codecs/protobuf/go-time.js';
 import { intstrProto } from '../../../../../plugins/codecs/protobuf/protos/intstr.js';
 import { metaV1Proto } from '../../../../../plugins/codecs/protobuf/protos/meta-v1.js';
 import { runtimeProto } from '../../../../../plugins/codecs/protobuf/protos/runtime.js';
@@ -97,5 +98,10 @@ test('bad values are refused with the field path', (t) => {
   t.throws(() => messageFromJSON(Sample, { ports: [2 ** 31] }), { message: /^ports\[0\]: an IntOrString/ });
   t.throws(() => messageFromJSON(Sample, { timeout: '3 days' }), { message: 'timeout: time: invalid duration "3 days"' });
   t.throws(() => messageFromJSON(Sample, { at: 'yesterday' }), { message: /^at: parsing time "yesterday"/ });
+  // metav1.Time is time.Parse(time.RFC3339, …): Go's own error texts, and no lowercase "t" or "z".
+  t.throws(() => messageFromJSON(Sample, { at: '2026-01-02t03:04:05Z' }), {
+    message: 'at: parsing time "2026-01-02t03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse "t03:04:05Z" as "T"',
+  });
+  t.throws(() => messageFromJSON(Sample, { at: '2026-02-30T03:04:05Z' }), { message: 'at: parsing time "2026-02-30T03:04:05Z": day out of range' });
   t.throws(() => messageToJSON(Sample, Sample.decode(Sample.encode({ port: { type: 2 } }).finish()) as never), { message: 'impossible IntOrString.Type' });
 });
