@@ -3,6 +3,7 @@
  * (StripUnsupportedFormatsPostProcess; every other format, including int32/int64/float/double, is dropped and so
  * ignored) with the validators of kube-openapi's strfmt registry.
  */
+import { parseCivilDate } from '../lib/go/civil-date.js';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { isCIDRSloppy, isMAC, parseIPText } from './ip-addresses.js';
 
@@ -33,19 +34,9 @@ function isHostname(s: string): boolean {
   return s.split('.').every((p) => utf8Length(p) <= 63);
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** time.Parse("2006-01-02", s). */
+/** strfmt.IsDate: time.Parse("2006-01-02", s). */
 export function isDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  return day >= 1 && day <= days;
+  return parseCivilDate(s) !== undefined;
 }
 
 /** strfmt.IsDateTime: a full date, "t", and a clock with zone, compared as kube-openapi does (split on every "t"). */

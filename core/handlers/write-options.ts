@@ -1,6 +1,7 @@
 import { errors, fieldErrors } from '../contracts/api-error.js';
 import type { StatusCause } from '../contracts/status.js';
 import { queryBool } from '../request/query-bool.js';
+import { isGoPrint } from '../../lib/go/go-values.js';
 
 /** kube's FieldManagerMaxLength. */
 const maxFieldManagerLength = 128;
@@ -22,7 +23,7 @@ export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsK
     causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${maxFieldManagerLength} bytes`, field: 'fieldManager' });
   }
   for (const ch of manager) {
-    if (!isPrintable(ch)) {
+    if (!isGoPrint(ch)) {
       causes.push(fieldErrors.invalid('fieldManager', manager, `invalid character ${goRuneQuote(ch)}`));
       break;
     }
@@ -38,11 +39,6 @@ export function parseForce(query: URLSearchParams): boolean {
 /** The manager of a write: `fieldManager`, else the User-Agent up to its first "/" (as kube derives it). */
 export function managerName(query: URLSearchParams, userAgent: string): string {
   return query.get('fieldManager') || userAgent.split('/')[0]!.slice(0, maxFieldManagerLength);
-}
-
-/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-function isPrintable(ch: string): boolean {
-  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
 }
 
 /** Go's %#U: U+0007 (with the character when printable, which it never is here). */

@@ -1,4 +1,4 @@
-import { goJson, goQuote } from './go-compat.js';
+import { goJSON, goQuote } from '../../lib/go/go-values.js';
 import { labelKeyErrors, labelValueErrors } from './label-validation.js';
 
 /** selection.Operator values, as apimachinery spells them. */
@@ -12,7 +12,7 @@ export interface LabelRequirement {
 
 /** A string value is Go-quoted; a slice is JSON, and an empty one is the nil slice kube reports as `null`. */
 function invalid(path: string, value: string | readonly string[], detail: string): string {
-  const shown = typeof value === 'string' ? goQuote(value) : value.length === 0 ? 'null' : goJson(value);
+  const shown = typeof value === 'string' ? goQuote(value) : value.length === 0 ? 'null' : goJSON(value);
   return `${path}: Invalid value: ${shown}: ${detail}`;
 }
 

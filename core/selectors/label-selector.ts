@@ -1,6 +1,6 @@
 import { errors } from '../contracts/api-error.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from './go-compat.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import { parseLabelRequirements } from './label-parser.js';
 import { requirementMatches, requirementProblem, type LabelOperator, type LabelRequirement } from './label-requirement.js';
 

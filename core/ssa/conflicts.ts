@@ -9,7 +9,7 @@ import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { FieldSet } from './field-set.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from './go-text.js';
+import { goQuote } from '../../lib/go/go-values.js';
 import { pathString, type Path } from './path-element.js';
 
 export interface Conflict {

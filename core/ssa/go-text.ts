@@ -1,30 +1,11 @@
 /**
  * Texts as Go writes them, for the strings kube-apiserver builds with structured-merge-diff: string comparison in
- * UTF-8 byte order (Go's `<` on strings), `%q` (strconv.Quote), `%v` of numbers, and JSON as encoding/json writes it
+ * UTF-8 byte order (Go's `<` on strings), `%v` of numbers, and JSON as encoding/json writes it
  * (HTML-escaped strings, map keys sorted).
  */
 import { goCompare } from '../../lib/go/strings.js';
 
 const HEX = '0123456789abcdef';
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const shortEscapes: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
-
-/** `fmt.Sprintf("%q", s)`: a double-quoted Go string literal. */
-export function goQuote(s: string): string {
-  if (/^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s)) return `"${s}"`;
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    const short = shortEscapes[cp];
-    if (short) out += short;
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + HEX[cp >> 4] + HEX[cp & 15];
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd'; // a lone surrogate was invalid UTF-8 to Go
-    else if (printable.test(ch)) out += ch;
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += '\\U' + cp.toString(16).padStart(8, '0');
-  }
-  return out + '"';
-}
 
 /** `fmt.Sprintf("%v", n)` of a JSON number: integers as such, other floats like Go's %g (shortest, 2-digit exponent). */
 export function goNumber(n: number): string {

@@ -3,7 +3,8 @@
  * a set's item by its value. Items that cannot be identified get SMD's error text instead.
  */
 import { goCompare } from '../../lib/go/strings.js';
-import { goJson, goJsonString, goQuote } from './go-text.js';
+import { goQuote } from '../../lib/go/go-values.js';
+import { goJson, goJsonString } from './go-text.js';
 import { valueElement, type PathElement } from './path-element.js';
 import { isObject } from './json-value.js';
 import type { ListModel } from './type-model.js';

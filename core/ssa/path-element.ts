@@ -6,7 +6,8 @@
  * SMD orders them field < key < value < index; keys field by field, values by value.Compare.
  */
 import { goCompare } from '../../lib/go/strings.js';
-import { goJson, goJsonString, goNumber, goQuote } from './go-text.js';
+import { goQuote } from '../../lib/go/go-values.js';
+import { goJson, goJsonString, goNumber } from './go-text.js';
 import { compareValues, isObject } from './json-value.js';
 
 export type PathElement = string;

@@ -1,5 +1,4 @@
-import { humanDuration } from '../../lib/go/human-duration.js';
-import { isZeroTime, parseRFC3339, timeMillis } from '../../lib/go/timestamp.js';
+import { age } from '../../lib/go/human-duration.js';
 
 /**
  * A custom column's cell, as apiextensions-apiserver's table convertor derives it from the first value
@@ -16,13 +15,8 @@ export function cellValue(type: string, value: unknown, now: Date): unknown {
       return typeof value === 'number' ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
-    case 'date': {
-      if (typeof value !== 'string') return null;
-      if (value === '' || value === 'null') return '<unknown>';
-      const t = parseRFC3339(value);
-      if (t === undefined) return '<invalid>';
-      return isZeroTime(t) ? '<unknown>' : humanDuration(now.getTime() - timeMillis(t));
-    }
+    case 'date':
+      return typeof value === 'string' ? age(value, now) : null;
     default:
       return null;
   }

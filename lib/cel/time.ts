@@ -2,7 +2,7 @@
  * CEL's timestamps and durations on top of lib/go's Go time (RFC 3339, civil dates): string(duration), and the
  * accessors' time zones given as IANA names or `±HH:MM` offsets.
  */
-import { civilFromDays, daysFromCivil, daysIn } from '../go/civil-date.js';
+import { civilFromDays, daysFromCivil, parseCivilDate } from '../go/civil-date.js';
 import { formatRFC3339 as formatGoTime, parseRFC3339 as parseGoTime } from '../go/timestamp.js';
 import { Duration, Timestamp } from './values.js';
 
@@ -16,11 +16,8 @@ export function parseRFC3339(s: string): Timestamp | undefined {
 
 /** An RFC 3339 full-date (`2024-01-31`) as a timestamp at midnight UTC (OpenAPI format `date`). */
 export function parseDate(s: string): Timestamp | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d] = m.slice(1).map(Number);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return undefined;
-  return new Timestamp(BigInt(daysFromCivil(y, mo, d)) * 86400n, 0);
+  const d = parseCivilDate(s);
+  return d && new Timestamp(BigInt(daysFromCivil(d.year, d.month, d.day)) * 86400n, 0);
 }
 
 /** Go's t.Format(time.RFC3339Nano), in the offset the timestamp was written with (`Z` for UTC). */

@@ -32,3 +32,12 @@ export function civilFromDays(z: number): { year: number; month: number; day: nu
   const month = mp < 10 ? mp + 3 : mp - 9;
   return { year: month <= 2 ? y + 1 : y, month, day };
 }
+
+/** time.Parse("2006-01-02", s), an RFC 3339 full-date: the date, or undefined when it does not parse or does not exist. */
+export function parseCivilDate(s: string): { year: number; month: number; day: number } | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  return { year, month, day };
+}

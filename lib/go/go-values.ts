@@ -10,13 +10,22 @@ export function isGoInt(x: number): boolean {
   return Number.isInteger(x) && Math.abs(x) < INT64_LIMIT;
 }
 
-/** Go's `strconv.Quote` (and so `%q`). */
+/** Printable ASCII other than `"` and `\`: quoted as it is. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * Go's `strconv.Quote` (and so `%q`): printable runes kept, `"` and `\` backslashed, the rest escaped (`\n`, `\x01`,
+ * `\u200b`, `\U000e0001`). A lone surrogate prints as U+FFFD, which is printable: JS only holds one from a JSON
+ * `\ud800` escape, which Go's JSON decoder turns into a valid U+FFFD (strconv's `\xNN` per byte is for invalid UTF-8,
+ * which no decoded string contains).
+ */
 export function goQuote(s: string): string {
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const r = ch.codePointAt(0)!;
     if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (r >= 0xd800 && r <= 0xdfff) out += '\ufffd'; // a lone surrogate: Go only ever sees U+FFFD there
+    else if (r >= 0xd800 && r <= 0xdfff) out += '\ufffd';
     else if (isGoPrint(ch)) out += ch;
     else if (r === 0x07) out += '\\a';
     else if (r === 0x08) out += '\\b';
@@ -47,8 +56,8 @@ export function goTimeQuote(s: string): string {
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
-/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-function isGoPrint(ch: string): boolean {
+/** Go's `unicode.IsPrint` (and strconv.IsPrint) of one rune: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+export function isGoPrint(ch: string): boolean {
   return PRINTABLE.test(ch);
 }
 

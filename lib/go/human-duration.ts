@@ -36,8 +36,14 @@ export function humanDuration(ms: number): string {
   return `${years}y`;
 }
 
-/** The age of a timestamp as kube prints it (metatable.ConvertToHumanReadableDateType): `<unknown>` when unset. */
+/**
+ * The age of a timestamp as kube prints it: metatable.ConvertToHumanReadableDateType of the time as
+ * metav1.Time.UnmarshalQueryParameter reads it, so `<unknown>` when unset (absent, "", "null" or Go's zero time) and
+ * `<invalid>` when it is no RFC 3339 time.
+ */
 export function age(timestamp: string | undefined, now: Date): string {
-  const t = timestamp ? parseRFC3339(timestamp) : undefined;
-  return t === undefined || isZeroTime(t) ? '<unknown>' : humanDuration(now.getTime() - timeMillis(t));
+  if (!timestamp || timestamp === 'null') return '<unknown>';
+  const t = parseRFC3339(timestamp);
+  if (t === undefined) return '<invalid>';
+  return isZeroTime(t) ? '<unknown>' : humanDuration(now.getTime() - timeMillis(t));
 }

@@ -9,7 +9,8 @@ import {
   pathString,
   valueElement,
 } from '../../../../core/ssa/path-element.js';
-import { goJson, goNumber, goQuote } from '../../../../core/ssa/go-text.js';
+import { goJson, goNumber } from '../../../../core/ssa/go-text.js';
+import { goQuote } from '../../../../lib/go/go-values.js';
 import { goCompare } from '../../../../lib/go/strings.js';
 import { compareValues } from '../../../../core/ssa/json-value.js';
 
