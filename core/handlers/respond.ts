@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
 import type { Negotiated } from '../codec/negotiated.js';
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { toTable, type IncludeObject, type TableColumns } from '../table/table-convertor.js';
 import { errors } from '../contracts/api-error.js';
@@ -51,14 +51,19 @@ export function metaVersionOf(n: Negotiated): 'v1' | 'v1beta1' {
  * Responds with one stored object in the requested version and representation. Synchronous unless the object needs a
  * conversion webhook: callers `return` the result rather than awaiting it, so strategy None costs no microtask.
  */
-export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void | Promise<void> {
+export function respondObject(scope: ResourceScope, code: number, obj: KubeObject): void | Promise<void> {
   const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata'; // a bad includeObject is a 400 before any conversion
   const versioned = toVersion(obj, scope);
   if (versioned instanceof Promise) return versioned.then((v) => writeObject(scope, code, v, include));
   writeObject(scope, code, versioned, include);
 }
 
-function writeObject(scope: RequestScope, code: number, versioned: KubeObject, include: IncludeObject): void {
+/** Responds with an object no conversion applies to (a storage subresource's own kind). */
+export function respondUnconverted(scope: ResourceScope, code: number, obj: KubeObject): void {
+  writeObject(scope, code, obj, scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata');
+}
+
+function writeObject(scope: ResourceScope, code: number, versioned: KubeObject, include: IncludeObject): void {
   const n = scope.negotiated;
   let body: object = versioned;
   if (n.as === 'Table') {
@@ -70,14 +75,14 @@ function writeObject(scope: RequestScope, code: number, versioned: KubeObject, i
 }
 
 /** Responds with a list (or its Table / PartialObjectMetadataList form); synchronous as respondObject is. */
-export function respondList(scope: RequestScope, list: ListResult): void | Promise<void> {
+export function respondList(scope: ResourceScope, list: ListResult): void | Promise<void> {
   const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
   const items = listToRequestVersion(scope.rt, scope.version, list.items);
   if (items instanceof Promise) return items.then((converted) => writeList(scope, list, converted, include));
   writeList(scope, list, items, include);
 }
 
-function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
+function writeList(scope: ResourceScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
   const n = scope.negotiated;
   const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
   if (list.continueToken) listMeta['continue'] = list.continueToken;
