@@ -210,12 +210,14 @@ test.serial('dry-run create reaches the storage as dry-run and leaves nothing st
   expectStatus(t, await server.request('GET', gizmosPath('dry')), { code: 404, reason: 'NotFound' });
 });
 
-test.serial('PUT with a stale resourceVersion is kube 409; a merge patch is applied to the stored object; delete returns it', async (t) => {
+test.serial('PUT with a stale resourceVersion is kube 409; a merge patch is applied to the stored object, an apply patch is 415; delete returns it', async (t) => {
   const created = await server.request('POST', gizmosPath(), { body: gizmo('g2') });
   t.is(created.status, 201, created.text);
   const patched = await server.request('PATCH', gizmosPath('g2'), { body: { spec: { color: 'red' } }, contentType: 'application/merge-patch+json' });
   t.is(patched.status, 200, patched.text);
   t.deepEqual(patched.body.spec, { size: 1, color: 'red' });
+  const apply = await server.request('PATCH', `${gizmosPath('g2')}?fieldManager=me&force=true`, { body: gizmo('g2'), contentType: 'application/apply-patch+yaml' });
+  expectStatus(t, apply, { code: 415, reason: 'UnsupportedMediaType' }); // server-side apply is the generic store's
   const stale = await server.request('PUT', gizmosPath('g2'), { body: created.body });
   expectStatus(t, stale, {
     code: 409,

@@ -40,8 +40,9 @@ export async function storageUpdate(scope: StorageScope, maxBodyBytes: number): 
 
 /** PATCH (JSON, merge or strategic merge patch): applied to the object the storage passes, then admitted. */
 export async function storagePatch(scope: StorageScope, maxBodyBytes: number): Promise<void> {
-  validateWriteOptions(scope.query, 'PatchOptions');
+  // Server-side apply is the generic store's: its patch types are 415 here (readPatch), before options are checked.
   const applyPatch = await readPatch(scope, maxBodyBytes);
+  validateWriteOptions(scope.query, 'PatchOptions');
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const updated = await scope.storage.update!(restContext(scope, dryRun), scope.info.name, (old) =>
     admitPatch(scope, applyPatch, withTypeMeta(old, scope), dryRun),

@@ -24,8 +24,8 @@ export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const ctx = restContext(scope, dryRun);
   if (scope.info.verb === 'patch') {
+    const applyPatch = await readPatch(scope, maxBodyBytes); // 415 for apply patches (see storage-writes.ts)
     validateWriteOptions(scope.query, 'PatchOptions');
-    const applyPatch = await readPatch(scope, maxBodyBytes);
     const updated = await scope.storage.update!(ctx, scope.info.name, (old) => {
       const live = withTypeMeta(old, scope);
       return admit(scope, checkKind(applyPatch(structuredClone(live)), expected), live, dryRun);
