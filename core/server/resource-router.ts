@@ -57,7 +57,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
   if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
   if (rt.storage) {
     const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs };
-    return routeToStorage(base, deps.maxBodyBytes);
+    return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }
 
   const scope: RequestScope = {

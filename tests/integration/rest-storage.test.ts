@@ -128,7 +128,7 @@ const modules: Module[] = [
     for (const p of [labelGizmos, refuseForbidden]) c.register(Tokens.AdmissionPlugin, { useValue: p });
   },
 ];
-const server = useTestServer({ storage: 'memory', modules });
+const server = useTestServer({ storage: 'memory', modules, config: { watchCache: { bookmarkIntervalMs: 200 } } });
 const gizmosPath = (name = '') => `${base}/namespaces/default/gizmos${name ? `/${name}` : ''}`;
 const gizmo = (name: string, spec: Record<string, unknown> = { size: 1 }) => ({ apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name }, spec });
 
@@ -266,4 +266,13 @@ test('a watch is framed by kapi and filtered by selectors; BOOKMARKs only when a
   t.deepEqual(types, ['ADDED', 'ADDED', 'BOOKMARK']);
   t.deepEqual(withBookmarks.events[2]!.object, { kind: 'Gizmo', apiVersion: `${group}/v1`, metadata: { resourceVersion: '2' } });
   withBookmarks.close();
+});
+
+test('a watch that allows bookmarks gets one per interval with the latest resourceVersion, filtered-out events included', async (t) => {
+  const blue = await server.watch(`${gizmosPath()}?watch=true&allowWatchBookmarks=true&labelSelector=color%3Dblue`);
+  t.like(await blue.next(), { type: 'ADDED', object: { metadata: { name: 'w2', resourceVersion: '2' } } });
+  t.like(await blue.next(), { type: 'BOOKMARK', object: { metadata: { resourceVersion: '2' } } }); // the storage's own
+  // w1's MODIFIED at resourceVersion 3 is not for this watch; the next bookmark says it is past it.
+  t.like(await blue.next(3000), { type: 'BOOKMARK', object: { metadata: { resourceVersion: '3' } } });
+  blue.close();
 });

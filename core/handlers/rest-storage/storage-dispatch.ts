@@ -10,13 +10,13 @@ import { subresourceWrite } from './subresource-writes.js';
  * Serves a request to a resource with its own RestStorage (ResourceType.storage), or to one of its storage
  * subresources. The router has checked the verb against what the storage implements (else 405).
  */
-export function routeToStorage(base: ResourceScope, maxBodyBytes: number): Promise<void> {
+export function routeToStorage(base: ResourceScope, maxBodyBytes: number, bookmarkIntervalMs: number): Promise<void> {
   const { info, rt } = base;
   const storage = info.subresource ? rt.storageSubresources?.[info.subresource] : rt.storage;
   if (!storage) throw errors.pathNotFound();
   const gone = new AbortController();
   base.ctx.res.once('close', () => gone.abort());
-  const scope: StorageScope = { ...base, storage, signal: gone.signal };
+  const scope: StorageScope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs };
   if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
   switch (info.verb) {
     case 'get':

@@ -7,6 +7,8 @@ export interface StorageScope extends ResourceScope {
   storage: RestStorage;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /** How often watches that allow bookmarks get one (ServerConfig.watchCache.bookmarkIntervalMs). */
+  bookmarkIntervalMs: number;
 }
 
 /** The context a storage call gets for this request. */

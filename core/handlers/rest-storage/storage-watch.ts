@@ -12,7 +12,8 @@ import { restListOptions, withTypeMeta } from './storage-reads.js';
 /**
  * A watch served from the storage's event stream, framed by the negotiated codec exactly as the watch cache's watches
  * are. kapi filters events by the URL's name and the selectors, passes BOOKMARKs only to clients that asked for
- * them, and ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, or when the
+ * them, and sends those clients one every bookmark interval with the resourceVersion of the storage's latest event
+ * (seen or filtered out: what a selective watch cannot learn otherwise). It ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, or when the
  * client reads too slowly.
  */
 export async function storageWatch(scope: StorageScope): Promise<void> {
@@ -38,10 +39,16 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   scope.signal.addEventListener('abort', () => stop.abort(), { once: true });
   const timer = setTimeout(() => stop.abort(), watchTimeoutMs(o));
+  /** The resourceVersion of the storage's latest event, which a synthesized bookmark vouches for. */
+  let latest = '';
+  const bookmarks = o.allowWatchBookmarks
+    ? setInterval(() => latest && !stop.signal.aborted && res.write(encoder.bookmark(latest)), scope.bookmarkIntervalMs)
+    : undefined;
   try {
     for (;;) {
       const next = await Promise.race([events.next(), stopped]);
       if (!next || next.done) break;
+      latest = next.value.object.metadata?.resourceVersion || latest;
       const data = encode(next.value, scope, encoder, options);
       if (!data) continue;
       res.write(data);
@@ -54,6 +61,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
     }
   } finally {
     clearTimeout(timer);
+    clearInterval(bookmarks);
     stop.abort();
     // A storage that ignores its signal would hold a pending next() forever: ending is not awaited.
     void events.return?.().catch(() => undefined);
