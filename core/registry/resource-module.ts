@@ -32,7 +32,7 @@ export interface ResourceModuleOptions {
 }
 
 /** The ResourceType of a resource served from its own storage. */
-export function storageResourceType(o: ResourceModuleOptions): ResourceType {
+function storageResourceType(o: ResourceModuleOptions): ResourceType {
   if (!o.group) throw new TypeError('resourceModule: a group is required (the core group is kube\'s own)');
   if (o.versions.length === 0) throw new TypeError(`resourceModule ${o.plural}.${o.group}: at least one version is required`);
   return {
