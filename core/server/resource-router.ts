@@ -47,8 +47,11 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     const served = servedSubresources(rt, version).find((s) => s.name === info.subresource);
     if (!served) throw errors.pathNotFound();
     if (!served.verbs.includes(info.verb)) throw errors.methodNotAllowed();
+  } else if (rt.storage && info.verb === 'watch' && !rt.storage.watch && rt.storage.list) {
+    // kube's list handler answers a watch itself when the storage cannot watch.
+    throw errors.methodNotSupported({ group: rt.group, resource: rt.names.plural }, 'watch');
   } else if (!rt.verbs.includes(info.verb) && (info.verb !== 'watch' || rt.storage)) {
-    // A resource with its own storage serves exactly the verbs it implements, watch included.
+    // A resource with its own storage serves exactly the verbs it implements.
     throw errors.methodNotAllowed();
   }
   if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();

@@ -149,10 +149,13 @@ test('a verb the storage lacks is kube 405 MethodNotAllowed; an unknown subresou
     await server.request('POST', `${base}/readings`, { body: { metadata: { name: 'r3' } } }),
     await server.request('PUT', `${base}/readings/r1`, { body: { metadata: { name: 'r1' } } }),
     await server.request('DELETE', `${base}/readings/r1`),
-    await server.request('GET', `${base}/readings?watch=true`),
     await server.request('GET', `${base}/prefiltereds/p1`),
   ];
   for (const res of refused) expectStatus(t, res, { code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' });
+  // A watch of a storage that lists but cannot watch is refused by kube's list handler itself.
+  const watch = await server.request('GET', `${base}/readings?watch=true`);
+  expectStatus(t, watch, { code: 405, reason: 'MethodNotAllowed', message: `watch is not supported on resources of kind "readings.${group}"` });
+  t.deepEqual(watch.body.details, { group, kind: 'readings' });
   expectStatus(t, await server.request('GET', `${base}/readings/r1/status`), { code: 404, reason: 'NotFound' });
   expectStatus(t, await server.request('GET', `${base}/readings/r9`), { code: 404, reason: 'NotFound', message: `readings.${group} "r9" not found` });
 });
