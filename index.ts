@@ -38,6 +38,8 @@ export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.j
 export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
 export type { JSONSchemaProps } from './schemas/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
+export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
+export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, UserInfo } from './core/contracts/authenticator.js';
 export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
 export type { HealthCheck } from './core/contracts/health-check.js';

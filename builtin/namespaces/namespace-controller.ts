@@ -97,7 +97,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
   private async finalize(name: string): Promise<boolean> {
     let remaining = 0;
     for (const rt of this.registry.all()) {
-      if (rt.scope !== 'Namespaced') continue;
+      if (rt.scope !== 'Namespaced' || rt.storage) continue; // a resource with its own storage keeps its objects there
       const store = new ResourceStore(this.kv, rt);
       for (const obj of (await store.list(name)).items) {
         if (obj.metadata?.deletionTimestamp) {

@@ -4,6 +4,7 @@ import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
 import type { StatusCause } from './status.js';
 import type { CustomResourceConversion } from './conversion-settings.js';
 import type { KubeObject } from './kube-object.js';
+import type { RestStorage } from './rest-storage.js';
 
 export type { KubeObject, ObjectMeta } from './kube-object.js';
 
@@ -95,6 +96,13 @@ export interface ResourceType {
   withoutGeneration?: boolean;
   /** How objects convert between versions (a CRD's spec.conversion); absent: strategy None. */
   conversion?: CustomResourceConversion;
+  /**
+   * The storage serving this resource when it is not kapi's generic store over the KV store (a computed resource,
+   * another database, an external API): its verbs are the storage's, and it has no watch cache.
+   */
+  storage?: RestStorage;
+  /** Subresources served by storages of their own, by name (`<plural>/<name>` in discovery); only with `storage`. */
+  storageSubresources?: Record<string, RestStorage>;
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;
 }
@@ -111,6 +119,14 @@ export function storageVersion(rt: ResourceType): ResourceVersionDef {
 
 export function servedVersion(rt: ResourceType, version: string): ResourceVersionDef | undefined {
   return rt.versions.find((v) => v.name === version && v.served);
+}
+
+/**
+ * Whether the type's objects are typed by their version's OpenAPI schema (pruned, defaulted and validated by it, as
+ * custom resources are) rather than by a Go type: custom resources, and resources served from their own storage.
+ */
+export function schemaTyped(rt: ResourceType): boolean {
+  return Boolean(rt.custom || rt.storage);
 }
 
 /** The resource's `plural.group` (or `plural` for the core group). */

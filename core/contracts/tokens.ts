@@ -29,7 +29,7 @@ export const Tokens = {
   Authorizer: token<Authorizer>('Authorizer'),
   /** many: served under /healthz, /livez, /readyz. */
   HealthCheck: token<HealthCheck>('HealthCheck'),
-  /** many: built-in resource types served from the start. */
+  /** many: resource types served from the start (built-in kinds, resources with their own storage: resourceModule). */
   BuiltinResource: token<ResourceType>('BuiltinResource'),
   /** many: extra non-resource HTTP routes (e.g. /version, /openapi/v2). */
   Route: token<ServerRoute>('Route'),

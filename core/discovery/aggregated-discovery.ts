@@ -1,4 +1,4 @@
-import type { ResourceType } from '../contracts/resource-type.js';
+import { schemaTyped, type ResourceType } from '../contracts/resource-type.js';
 import type { ServedGroup, ServedResource } from './served-groups.js';
 import type { GroupVersionKind } from './served-subresources.js';
 import { servedSubresources } from './served-subresources.js';
@@ -52,6 +52,6 @@ function resourceDiscovery({ type, version }: ServedResource) {
  * (Scale); for built-in kinds of the resource's own group-version it leaves them empty.
  */
 function responseKind(type: ResourceType, gvk: GroupVersionKind): GroupVersionKind {
-  if (type.custom || gvk.group !== type.group) return gvk;
+  if (schemaTyped(type) || gvk.group !== type.group) return gvk;
   return { group: '', version: '', kind: gvk.kind };
 }

@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
@@ -20,6 +20,12 @@ const generateNameAttempts = 8;
 
 /** POST to a collection. */
 export async function handleCreate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const { obj, dryRun } = await readCreate(scope, maxBodyBytes);
+  await admitCreate(scope, trackUpdate(scope, undefined, obj), dryRun);
+}
+
+/** Reads and decodes the body of a create, checks it against the URL and fills its system metadata. */
+export async function readCreate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
   const { info, rt } = scope;
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
@@ -30,11 +36,20 @@ export async function handleCreate(scope: RequestScope, maxBodyBytes: number): P
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj, body.duplicates);
   prepareForCreate(obj, rt, scope.version, info.namespace);
-  await admitCreate(scope, trackUpdate(scope, undefined, obj), dryRun);
+  return { obj, dryRun };
 }
 
 /** Runs the write pipeline for a new object and stores it (201). */
 export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<void> {
+  const admitted = await admitNew(scope, obj, dryRun);
+  // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
+  const converted = toStorageVersion(scope.rt, admitted);
+  const stored = converted instanceof Promise ? await converted : converted;
+  return respondObject(scope, 201, await createWithGeneratedNameRetry(scope, stored, dryRun));
+}
+
+/** Runs the write pipeline for a new object; returns the admitted object. */
+export async function admitNew(scope: ResourceScope, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
   const { info } = scope;
   const attrs = writeAttributes(scope, {
     operation: 'CREATE',
@@ -46,10 +61,7 @@ export async function admitCreate(scope: RequestScope, obj: KubeObject, dryRun: 
   });
   // Warnings reach the client with a refusal too, as kube's warning recorder sends them.
   await scope.pipeline.run(attrs).finally(() => addWarnings(scope.ctx, attrs.warnings));
-  // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
-  const converted = toStorageVersion(scope.rt, attrs.object);
-  const stored = converted instanceof Promise ? await converted : converted;
-  return respondObject(scope, 201, await createWithGeneratedNameRetry(scope, stored, dryRun));
+  return attrs.object;
 }
 
 async function createWithGeneratedNameRetry(scope: RequestScope, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {

@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { encodeBody, respondObject, toVersion } from './respond.js';
 import { writeAttributes } from './write-attributes.js';
@@ -26,6 +26,11 @@ export async function admitDelete(scope: RequestScope, opts: DeleteOptions, name
   // kube reads the object into the request's version before deleting: a failing conversion fails the delete.
   const converted = toVersion(await scope.store.get(namespace, name), scope);
   const current = converted instanceof Promise ? await converted : converted;
+  await admitDeleteOf(scope, current, opts, name, namespace);
+}
+
+/** Runs delete admission against `current`, the object about to be deleted (in the request's version). */
+export async function admitDeleteOf(scope: ResourceScope, current: KubeObject, opts: DeleteOptions, name: string, namespace: string): Promise<void> {
   const { dryRun, preconditions, propagationPolicy, gracePeriodSeconds } = opts;
   const attrs = writeAttributes(scope, {
     operation: 'DELETE',

@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import type { FieldManagerContext } from '../ssa/field-manager.js';
 import { recordUpdate } from '../ssa/field-manager.js';
@@ -8,7 +8,7 @@ import { managerName } from './write-options.js';
 import { versionModel } from './merge-model.js';
 
 /** The field manager's view of this request: who writes, through which endpoint, under which merge model. */
-export function fieldManagerContext(scope: RequestScope): FieldManagerContext {
+export function fieldManagerContext(scope: ResourceScope): FieldManagerContext {
   const subresource = (scope.info.subresource || '') as FieldManagerContext['subresource'];
   return {
     model: versionModel(scope), // the engine adds ObjectMeta's model itself
@@ -25,13 +25,13 @@ export function fieldManagerContext(scope: RequestScope): FieldManagerContext {
  * The fields an endpoint does not write (kube's ResetFieldsStrategy): with a status subresource the main resource
  * leaves `status` alone, and `/status` leaves `spec` alone.
  */
-function resetFields(scope: RequestScope, subresource: string): string[] {
+function resetFields(scope: ResourceScope, subresource: string): string[] {
   if (subresource === 'status') return ['spec'];
   if (subresource === '' && scope.versionDef.subresources?.status) return ['status'];
   return [];
 }
 
 /** Create, update and non-apply patch: record what this manager changed in metadata.managedFields. */
-export function trackUpdate(scope: RequestScope, live: KubeObject | undefined, next: KubeObject): KubeObject {
+export function trackUpdate(scope: ResourceScope, live: KubeObject | undefined, next: KubeObject): KubeObject {
   return recordUpdate(live, next, fieldManagerContext(scope));
 }

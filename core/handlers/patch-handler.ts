@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { patchResultError } from './patch-result-error.js';
 import { unmarshalValueError } from '../../lib/go/json-errors.js';
@@ -17,6 +17,7 @@ import { modelOf } from './merge-model.js';
 import { validateWriteOptions } from './write-options.js';
 import { applyPatchType, handleApply } from './apply-handler.js';
 import type { CodecSet } from '../codec/codec-set.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 
 const jsonPatch = 'application/json-patch+json';
 const mergePatch = 'application/merge-patch+json';
@@ -43,7 +44,7 @@ export function patchTypesFor(custom: boolean | undefined): string[] {
 export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 
 /** Reads the request's JSON patch or JSON merge patch (415 for other media types, 400 when malformed). */
-export async function readPatch(scope: RequestScope, maxBodyBytes: number): Promise<PatchFn> {
+export async function readPatch(scope: ResourceScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
   if (!jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(jsonPatchTypes); // apply has its own handler
   const patch = decodeBody(scope.codecs.json, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
@@ -65,6 +66,16 @@ export async function readPatch(scope: RequestScope, maxBodyBytes: number): Prom
   };
 }
 
+/** Applies the patch to `live` (the stored object in the request's version) and runs the update's write pipeline. */
+export function admitPatch(scope: ResourceScope, applyPatch: PatchFn, live: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  const patched = applyPatch(structuredClone(live));
+  decodePatchedTyped(patched, scope);
+  const obj = checkTypeMeta(patched, scope);
+  checkNameAndNamespace(obj, scope);
+  decodeForWrite(scope, obj);
+  return admitUpdate(scope, obj, live, dryRun);
+}
+
 /** PATCH of one object (or its status): server-side apply, or a JSON / merge / strategic merge patch. */
 export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
@@ -77,14 +88,7 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
   const result = await scope.store.update(
     scope.info.namespace,
     scope.info.name,
-    inRequestVersion(scope, async (live) => {
-      const patched = applyPatch(structuredClone(live));
-      decodePatchedTyped(patched, scope);
-      const obj = checkTypeMeta(patched, scope);
-      checkNameAndNamespace(obj, scope);
-      decodeForWrite(scope, obj);
-      return admitUpdate(scope, obj, live, dryRun);
-    }),
+    inRequestVersion(scope, (live) => admitPatch(scope, applyPatch, live, dryRun)),
     { dryRun },
   );
   return respondObject(scope, 200, result.object);

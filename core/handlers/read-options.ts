@@ -1,6 +1,6 @@
 import { errors } from '../contracts/api-error.js';
 import { goQuote } from '../../lib/go/go-values.js';
-import type { RequestScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
@@ -31,7 +31,7 @@ export function requestedResourceVersion(query: URLSearchParams): string {
 }
 
 /** The fields a field selector may name for this resource. */
-export function selectableFields(scope: RequestScope): string[] {
+export function selectableFields(scope: ResourceScope): string[] {
   const fields = ['metadata.name'];
   if (scope.rt.scope === 'Namespaced') fields.push('metadata.namespace');
   if (!scope.rt.custom && scope.rt.names.plural === 'namespaces') fields.push('status.phase');
@@ -40,7 +40,7 @@ export function selectableFields(scope: RequestScope): string[] {
 }
 
 /** A predicate for labelSelector/fieldSelector, or undefined when neither is given. */
-export function selectorFilter(scope: RequestScope): ((obj: KubeObject) => boolean) | undefined {
+export function selectorFilter(scope: ResourceScope): ((obj: KubeObject) => boolean) | undefined {
   const labelText = scope.query.get('labelSelector') ?? '';
   const fieldText = scope.query.get('fieldSelector') ?? '';
   if (!labelText && !fieldText) return undefined;

@@ -9,8 +9,8 @@ import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
 
-/** Everything a verb handler needs about one resource request. */
-export interface RequestScope {
+/** What every handler of a resource request knows, whatever serves the resource. */
+export interface ResourceScope {
   ctx: Context;
   info: RequestInfo;
   rt: ResourceType;
@@ -18,10 +18,6 @@ export interface RequestScope {
   version: string;
   /** The served version's definition (schema, printer columns, subresources). */
   versionDef: ResourceVersionDef;
-  store: ResourceStore;
-  /** The resource's watch cache (lists, watches and resourceVersion reads are served from it). */
-  cache: WatchCache;
-  watchConfig: WatchCacheConfig;
   query: URLSearchParams;
   user: UserInfo;
   /** How to encode the response (resolved lazily: writes decode first, then negotiate). */
@@ -29,6 +25,14 @@ export interface RequestScope {
   pipeline: WritePipeline;
   /** The registered codecs: request bodies are decoded by the one their Content-Type names. */
   codecs: CodecSet;
+}
+
+/** Everything a verb handler of the generic store needs about one resource request. */
+export interface RequestScope extends ResourceScope {
+  store: ResourceStore;
+  /** The resource's watch cache (lists, watches and resourceVersion reads are served from it). */
+  cache: WatchCache;
+  watchConfig: WatchCacheConfig;
 }
 
 export type VerbHandler = (scope: RequestScope) => Promise<void>;

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
 import type { Negotiated } from '../codec/negotiated.js';
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import type { ListResult } from '../store/resource-store.js';
 import { TableRenderer, toTable, type IncludeObject, type TableColumns, type TableOptions } from '../table/table-convertor.js';
 import { errors } from '../contracts/api-error.js';
@@ -52,14 +52,19 @@ export function metaVersionOf(n: Negotiated): 'v1' | 'v1beta1' {
  * Responds with one stored object in the requested version and representation. Synchronous unless the object needs a
  * conversion webhook: callers `return` the result rather than awaiting it, so strategy None costs no microtask.
  */
-export function respondObject(scope: RequestScope, code: number, obj: KubeObject): void | Promise<void> {
+export function respondObject(scope: ResourceScope, code: number, obj: KubeObject): void | Promise<void> {
   const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata'; // a bad includeObject is a 400 before any conversion
   const versioned = toVersion(obj, scope);
   if (versioned instanceof Promise) return versioned.then((v) => writeObject(scope, code, v, include));
   writeObject(scope, code, versioned, include);
 }
 
-function writeObject(scope: RequestScope, code: number, versioned: KubeObject, include: IncludeObject): void {
+/** Responds with an object no conversion applies to (a storage subresource's own kind). */
+export function respondUnconverted(scope: ResourceScope, code: number, obj: KubeObject): void {
+  writeObject(scope, code, obj, scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata');
+}
+
+function writeObject(scope: ResourceScope, code: number, versioned: KubeObject, include: IncludeObject): void {
   const n = scope.negotiated;
   let body: object = versioned;
   if (n.as === 'Table') {
@@ -71,7 +76,7 @@ function writeObject(scope: RequestScope, code: number, versioned: KubeObject, i
 }
 
 /** Responds with a list (or its Table / PartialObjectMetadataList form); synchronous as respondObject is, but for a paced list. */
-export function respondList(scope: RequestScope, list: ListResult): void | Promise<void> {
+export function respondList(scope: ResourceScope, list: ListResult): void | Promise<void> {
   const include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
   if (list.items.length >= pacedListItems && scope.negotiated.codec.encodeListPieces) return writePacedList(scope, list, include);
   const items = listToRequestVersion(scope.rt, scope.version, list.items);
@@ -79,7 +84,7 @@ export function respondList(scope: RequestScope, list: ListResult): void | Promi
   writeList(scope, list, items, include);
 }
 
-function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
+function writeList(scope: ResourceScope, list: ListResult, items: KubeObject[], include: IncludeObject): void {
   const n = scope.negotiated;
   if (n.as === 'Table') {
     encodeBody(scope.ctx, n, 200, toTable(items, tableColumns(scope), tableOptions(scope, list, include)));
@@ -93,7 +98,7 @@ function writeList(scope: RequestScope, list: ListResult, items: KubeObject[], i
  * item is converted to the request's version and made a Table row or mapped to its representation one by one (a
  * conversion webhook, if any, still converts them in one call), then the codec writes the list piece by piece.
  */
-async function writePacedList(scope: RequestScope, list: ListResult, include: IncludeObject): Promise<void> {
+async function writePacedList(scope: ResourceScope, list: ListResult, include: IncludeObject): Promise<void> {
   const n = scope.negotiated;
   let pieces: Iterable<Buffer | string>;
   if (n.as === 'Table') {
@@ -110,12 +115,12 @@ async function writePacedList(scope: RequestScope, list: ListResult, include: In
 }
 
 /** `items` in the request's version, each then made into what `then` gives, ~20 ms at a time. */
-async function convertInSlices<T>(scope: RequestScope, items: readonly KubeObject[], then: (obj: KubeObject) => T): Promise<T[]> {
+async function convertInSlices<T>(scope: ResourceScope, items: readonly KubeObject[], then: (obj: KubeObject) => T): Promise<T[]> {
   if (convertsSynchronously(scope.rt)) return mapInSlices(items, (o) => then(toRequestVersion(scope.rt, scope.version, o) as KubeObject));
   return mapInSlices(await listToRequestVersion(scope.rt, scope.version, items), then);
 }
 
-function tableOptions(scope: RequestScope, list: ListResult, include: IncludeObject): TableOptions {
+function tableOptions(scope: ResourceScope, list: ListResult, include: IncludeObject): TableOptions {
   return { includeObject: include, listMeta: listMetaOf(list), metaVersion: metaVersionOf(scope.negotiated) };
 }
 
@@ -127,7 +132,7 @@ function listItemForm(n: Negotiated): (obj: KubeObject) => object {
 }
 
 /** The list object around items already in the negotiated representation. */
-function listObject(scope: RequestScope, list: ListResult, items: object[]): ListObject {
+function listObject(scope: ResourceScope, list: ListResult, items: object[]): ListObject {
   const n = scope.negotiated;
   const metadata = listMetaOf(list);
   if (n.as === 'PartialObjectMetadata') return { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${metaVersionOf(n)}`, metadata, items };

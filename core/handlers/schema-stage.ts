@@ -7,9 +7,9 @@ import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
 import { errors, type StatusCause } from '../contracts/api-error.js';
 import { boundedTexts } from '../contracts/bounded-status.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
-import type { KubeObject } from '../contracts/resource-type.js';
+import { schemaTyped, type KubeObject } from '../contracts/resource-type.js';
 import type { WriteAttributes } from './write-pipeline.js';
-import type { RequestScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import { parseFieldValidation } from './query-options.js';
 import { addWarnings } from './warnings.js';
 
@@ -70,7 +70,7 @@ function listCauses(compiled: CompiledSchema, object: KubeObject, oldObject: Kub
  */
 export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[] {
   const { rt, subresource, object } = attrs;
-  if (!rt.custom) return [];
+  if (!schemaTyped(rt)) return [];
   const version = rt.versions.find((v) => v.name === attrs.version);
   const schema = version?.schema;
   if (!schema) return [];
@@ -93,12 +93,12 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
  * typed-decoding.ts): custom resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or
  * go out as `Warning: 299` headers (Warn).
  */
-export function decodeForWrite(scope: RequestScope, obj: KubeObject, duplicates: string[] = []): void {
+export function decodeForWrite(scope: ResourceScope, obj: KubeObject, duplicates: string[] = []): void {
   const fieldValidation = parseFieldValidation(scope.query);
   const label = { kind: scope.rt.names.kind, version: scope.version };
   const schema = scope.versionDef.schema;
   // Built-in kinds decode into fixed types: only duplicate fields can be reported for them.
-  const warnings = scope.rt.custom
+  const warnings = schemaTyped(scope.rt)
     ? decodeCustomResource(obj, schema, fieldValidation, label, duplicates).warnings
     : fieldProblems(duplicates.map((path) => `duplicate field "${path}"`), fieldValidation, label);
   addWarnings(scope.ctx, warnings);

@@ -1,6 +1,6 @@
 import { errors, fieldErrors } from '../contracts/api-error.js';
-import { apiVersionOf, type KubeObject } from '../contracts/resource-type.js';
-import type { RequestScope } from './request-scope.js';
+import { apiVersionOf, schemaTyped, type KubeObject } from '../contracts/resource-type.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 
 /**
  * A body must be the kind the endpoint serves, in the addressed version (kube fills them in when absent). The
@@ -14,7 +14,7 @@ export function checkTypeMeta(body: Record<string, unknown>, scope: Pick<Request
   }
   if (body.kind !== undefined && body.kind !== expectedKind) {
     if (typeof body.kind !== 'string') throw errors.badRequest(`the object provided is unrecognized or malformed: kind must be a string`);
-    if (scope.rt.custom) {
+    if (schemaTyped(scope.rt)) {
       // Custom resources are decoded without a fixed type; kube reports the wrong kind as an invalid field.
       const name = (body.metadata as { name?: string } | undefined)?.name;
       throw errors.invalid({ group: scope.rt.group, resource: scope.rt.names.plural, kind: body.kind, name }, [
@@ -36,7 +36,7 @@ export function expectedTypeMeta(scope: Pick<RequestScope, 'rt' | 'version'>): {
   return { apiVersion: apiVersionOf(scope.rt.group, scope.version), kind: scope.rt.names.kind };
 }
 
-export function checkNameAndNamespace(obj: KubeObject, scope: RequestScope): void {
+export function checkNameAndNamespace(obj: KubeObject, scope: ResourceScope): void {
   const meta = obj.metadata!;
   const { name, namespace } = scope.info;
   if (name && meta.name !== undefined && meta.name !== name) {

@@ -1,7 +1,7 @@
 import { errors } from '../contracts/api-error.js';
 import { goDecode } from '../../lib/go/json-decoding.js';
 import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
-import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
+import { schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
 import { patchResultError } from './patch-result-error.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -11,7 +11,7 @@ import type { RequestScope } from './request-scope.js';
  * is decoded on its own into ObjectMeta, as kube's CRD handler does (so its errors name `ObjectMeta.labels`).
  */
 export function typedDecodeError(rt: ResourceType, obj: KubeObject): string | undefined {
-  if (rt.custom) return obj.metadata !== undefined ? goDecode(obj.metadata, objectMetaGoType) : undefined;
+  if (schemaTyped(rt)) return obj.metadata !== undefined ? goDecode(obj.metadata, objectMetaGoType) : undefined;
   return rt.goType ? goDecode(obj, rt.goType) : undefined;
 }
 

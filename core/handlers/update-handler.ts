@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { RequestScope, ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
@@ -38,7 +38,7 @@ export function inRequestVersion(scope: RequestScope, update: (live: KubeObject)
  * tracks them itself (apply).
  */
 export async function admitUpdate(
-  scope: RequestScope,
+  scope: ResourceScope,
   desired: KubeObject,
   live: KubeObject,
   dryRun: boolean,
@@ -66,6 +66,15 @@ export async function admitUpdate(
 
 /** PUT of one object (or its status). */
 export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+  const { obj, dryRun } = await readUpdate(scope, maxBodyBytes);
+  const update = inRequestVersion(scope, (live) => admitUpdate(scope, structuredClone(obj), live, dryRun));
+  // A body that names a UID is an update of that object only, not of one recreated under its name (409).
+  const result = await scope.store.update(scope.info.namespace, scope.info.name, update, { dryRun, uid: obj.metadata?.uid });
+  return respondObject(scope, 200, result.object);
+}
+
+/** Reads and decodes the body of a PUT and checks it against the URL (a resourceVersion is required unless allowed). */
+export async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'UpdateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
@@ -81,8 +90,5 @@ export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): P
       [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
     );
   }
-  const update = inRequestVersion(scope, (live) => admitUpdate(scope, structuredClone(obj), live, dryRun));
-  // A body that names a UID is an update of that object only, not of one recreated under its name (409).
-  const result = await scope.store.update(scope.info.namespace, scope.info.name, update, { dryRun, uid: obj.metadata?.uid });
-  return respondObject(scope, 200, result.object);
+  return { obj, dryRun };
 }

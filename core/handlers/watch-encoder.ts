@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import type { Status } from '../contracts/status.js';
 import type { CacheEvent } from '../watch/cache-event.js';
@@ -35,7 +35,7 @@ export class WatchEventEncoder {
   /** How the negotiated codec frames events (negotiation only picks codecs that have a stream form for watches). */
   private readonly framing: WatchFraming;
 
-  constructor(private readonly scope: RequestScope) {
+  constructor(private readonly scope: ResourceScope) {
     this.framing = scope.negotiated.codec.stream!;
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
@@ -65,7 +65,7 @@ export class WatchEventEncoder {
   }
 
   /** A BOOKMARK: an object of the watched kind carrying only its resourceVersion (and the initial-events-end mark). */
-  bookmark(revision: number, initialEventsEnd = false): Buffer {
+  bookmark(revision: number | string, initialEventsEnd = false): Buffer {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (initialEventsEnd) metadata['annotations'] = { [initialEventsEndAnnotation]: 'true' };
     const apiVersion = `meta.k8s.io/${this.metaVersion}`;

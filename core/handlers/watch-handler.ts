@@ -15,7 +15,7 @@ const defaultWatchSeconds = 1800;
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer timeoutSeconds would fire at once. */
 const maxTimerMs = 2 ** 31 - 1;
 /** A watcher whose client reads slower than this much output piles up is dropped (it re-watches), as kube does. */
-const maxBufferedBytes = 64 * 1024 * 1024;
+export const maxBufferedBytes = 64 * 1024 * 1024;
 /** Deliveries a watch may have waiting for a conversion webhook before it is dropped. */
 const maxQueuedDeliveries = 10_000;
 /** Initial events are written in pieces of about this size. */
@@ -34,7 +34,6 @@ const initialChunkBytes = 256 * 1024;
 export async function handleWatch(scope: RequestScope): Promise<void> {
   const { ctx, info, cache } = scope;
   const o = parseListOptions(scope.query, true);
-  const timeoutSeconds = o.timeoutSeconds || defaultWatchSeconds;
   const selected = selectorFilter(scope);
   const matches = (obj: KubeObject | undefined): boolean =>
     obj !== undefined && (!info.name || obj.metadata?.name === info.name) && (!selected || selected(obj));
@@ -107,7 +106,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       resolve();
     }
     res.on('close', finish);
-    timers.push(setTimeout(finish, Math.min(timeoutSeconds * 1000, maxTimerMs)));
+    timers.push(setTimeout(finish, watchTimeoutMs(o)));
 
     let initial: CacheEvent[];
     try {
@@ -137,6 +136,11 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       );
     }
   });
+}
+
+/** How long a watch lasts: its timeoutSeconds, else kube's default. */
+export function watchTimeoutMs(o: ListOptions): number {
+  return Math.min((o.timeoutSeconds || defaultWatchSeconds) * 1000, maxTimerMs);
 }
 
 /** Where the watch starts, from resourceVersion and sendInitialEvents (api-concepts "Semantics for watch", "Streaming lists"). */

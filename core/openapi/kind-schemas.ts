@@ -1,11 +1,12 @@
 import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import { schemaTyped } from '../contracts/resource-type.js';
 import type { ServedResource } from '../discovery/served-groups.js';
 import { definitionName, describedRef, schemaRef } from './definition-names.js';
 import { listMetaName, objectMetaProperty, typeMetaProperties } from './meta-schemas.js';
 
 /** The definition names of a served resource's kind and list kind. */
 export function kindNames({ type, version }: ServedResource): { kind: string; list: string } {
-  const custom = Boolean(type.custom);
+  const custom = schemaTyped(type);
   return {
     kind: definitionName(type.group, version.name, type.names.kind, custom),
     list: definitionName(type.group, version.name, type.names.listKind, custom),

@@ -7,6 +7,7 @@ import { deleteOptionsName, patchName, statusName, watchEventName } from './meta
 import { groupPart, toOperationId } from './operation-id.js';
 import type { Parameter } from './query-parameters.js';
 import { patchTypesFor } from '../handlers/patch-handler.js';
+import { schemaTyped } from '../contracts/resource-type.js';
 import {
   commonParameters,
   deleteCollectionParameters,
@@ -119,7 +120,7 @@ export function resourcePaths(served: ServedResource): PathItem[] {
       ops.push(op(itemParams, { method: 'put', id: ['replace', id], action: 'put', description: `replace ${what}`, gvk, parameters: writeParameters, body, responses: [ok(schema), created(schema)] }));
     }
     if (verbs.includes('patch')) {
-      const patchBody = { schema: patchName, required: true, contentTypes: patchTypesFor(type.custom) };
+      const patchBody = { schema: patchName, required: true, contentTypes: patchTypesFor(schemaTyped(type)) };
       ops.push(op(itemParams, { method: 'patch', id: ['patch', id], action: 'patch', description: `partially update ${what}`, gvk, parameters: patchParameters, body: patchBody, responses: [ok(schema), created(schema)] }));
     }
     return ops;
@@ -145,6 +146,7 @@ export function resourcePaths(served: ServedResource): PathItem[] {
   add(`${prefix}${nsPath}/${plural}/{name}`, item);
 
   for (const sub of servedSubresources(type, version)) {
+    if (sub.storage) continue; // a storage's own subresource kind has no published schema
     const scale = sub.name === 'scale';
     const schema = scale ? definitionName(sub.kind.group, sub.kind.version, sub.kind.kind, false) : names.kind;
     const idSuffix = sub.name[0]!.toUpperCase() + sub.name.slice(1); // replaceCoreV1NamespaceFinalize, readNamespacedWidgetScale

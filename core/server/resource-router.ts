@@ -24,6 +24,7 @@ import { handleScale } from '../handlers/scale-handler.js';
 import { deprecationWarning } from './deprecation-warning.js';
 import { addWarnings } from '../handlers/warnings.js';
 import { servedSubresources } from '../discovery/served-subresources.js';
+import { routeToStorage } from '../handlers/rest-storage/storage-dispatch.js';
 
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
@@ -46,11 +47,21 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     const served = servedSubresources(rt, version).find((s) => s.name === info.subresource);
     if (!served) throw errors.pathNotFound();
     if (!served.verbs.includes(info.verb)) throw errors.methodNotAllowed();
-  } else if (!rt.verbs.includes(info.verb) && info.verb !== 'watch') {
+  } else if (rt.storage && info.verb === 'watch' && !rt.storage.watch && rt.storage.list) {
+    // kube's list handler answers a watch itself when the storage cannot watch.
+    throw errors.methodNotSupported({ group: rt.group, resource: rt.names.plural }, 'watch');
+  } else if (!rt.verbs.includes(info.verb) && (info.verb !== 'watch' || rt.storage)) {
+    // A resource with its own storage serves exactly the verbs it implements.
     throw errors.methodNotAllowed();
   }
   if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
   const accept = ctx.get('accept');
+  const negotiated = isPlainJsonAccept(accept) ? deps.codecs.plainJson : negotiate(accept, deps.codecs, endpoint(rt, info));
+  if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
+  if (rt.storage) {
+    const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs };
+    return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
+  }
 
   const scope: RequestScope = {
     ctx,
@@ -63,11 +74,10 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     watchConfig: deps.watchConfig,
     query,
     user,
-    negotiated: isPlainJsonAccept(accept) ? deps.codecs.plainJson : negotiate(accept, deps.codecs, endpoint(rt, info)),
+    negotiated,
     pipeline: deps.pipeline,
     codecs: deps.codecs,
   };
-  if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
   const max = deps.maxBodyBytes;
   if (info.subresource === 'scale') return handleScale(scope, max);
   switch (info.verb) {

@@ -6,6 +6,7 @@ import { collectionPrefix, objectKey } from './keys.js';
 import { decodeStored, encodeStored, withResourceVersion } from './object-codec.js';
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
+import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
 
 export interface ListOptions {
   limit?: number;
@@ -23,10 +24,7 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
-export interface DeletePreconditions {
-  uid?: string;
-  resourceVersion?: string;
-}
+export type { DeletePreconditions } from './delete-preconditions.js';
 
 export interface WriteOptions {
   /** dryRun=All: run everything, persist nothing. */
@@ -175,7 +173,7 @@ export class ResourceStore {
     for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
       const current = decodeStored(kv);
-      this.checkPreconditions(current, preconditions);
+      checkDeletePreconditions(this.rt, current, preconditions);
       const meta = current.metadata!;
       if (meta.deletionTimestamp) return { object: current, deleted: false };
       // Graceful deletion (like rest.BeforeDelete): the strategy may add finalizers (a CRD's cleanup) first.
@@ -206,24 +204,6 @@ export class ResourceStore {
 
   private hasFinalizers(obj: KubeObject): boolean {
     return Boolean(obj.metadata?.finalizers?.length) || Boolean(this.rt.strategy?.extraFinalizers?.(obj).length);
-  }
-
-  private checkPreconditions(current: KubeObject, pre: DeletePreconditions): void {
-    const meta = current.metadata!;
-    // kube qualifies these conflicts by kind (Widget.example.com), not by resource.
-    const byKind = { group: this.rt.group, resource: this.rt.names.kind, name: meta.name };
-    if (pre.uid && pre.uid !== meta.uid) {
-      throw errors.conflict(
-        byKind,
-        `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`,
-      );
-    }
-    if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
-      throw errors.conflict(
-        byKind,
-        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`,
-      );
-    }
   }
 
   /** kube's answer when an update's UID precondition fails: its storage error, as a 409 on the resource. */

@@ -46,6 +46,7 @@ export class WatchCaches {
   private sync(): void {
     const served = new Set<string>();
     for (const rt of this.registry.all()) {
+      if (rt.storage) continue; // served by its own storage, not from the KV store
       served.add(resourcePrefix(rt));
       this.forResource(rt);
     }

@@ -4,20 +4,36 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { repoPath } from './kapi-process.js';
 
+export interface ExampleProcess {
+  url: string;
+  /** Stops the example (SIGINT) and resolves once it exited. */
+  stop(): Promise<void>;
+}
+
 /** Starts `dist/examples/<name>/server.js` with PORT=0, stops it at the test's end; resolves with the URL it prints. */
-export function startExample(t: ExecutionContext, name: string): Promise<string> {
+export async function startExample(t: ExecutionContext, name: string): Promise<string> {
+  const example = startExampleProcess(name);
+  t.teardown(() => example.then((e) => e.stop(), () => undefined));
+  return (await example).url;
+}
+
+/**
+ * Starts `dist/examples/<name>/server.js` with PORT=0 (for a server shared by a file's tests: stop it in
+ * `test.after.always`); resolves once it printed the URL it serves on.
+ */
+export function startExampleProcess(name: string): Promise<ExampleProcess> {
   const child = spawn(process.execPath, [repoPath(`dist/examples/${name}/server.js`)], { env: { ...process.env, PORT: '0' } });
-  t.teardown(async () => {
+  const stop = async () => {
     child.kill('SIGINT');
-    if (child.exitCode === null) await once(child, 'exit');
-  });
+    if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+  };
   let out = '';
   child.stdout.setEncoding('utf8');
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<ExampleProcess>((resolve, reject) => {
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) resolve({ url: m[1]!, stop });
     });
     child.once('exit', (code) => reject(new Error(`example exited with ${code}: ${out}`)));
   });

@@ -1,4 +1,4 @@
-// The README's admission plugin example type-checks against the package's declarations as a user's project would
+// The README's admission plugin example (and its resource served from its own storage) type-checks against the package's declarations as a user's project would
 // check it: strict, ESM, and with skipLibCheck off (so kapi's emitted .d.ts files are checked too).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -37,6 +37,12 @@ function typeErrors(source: string): string[] {
 
 test("the README's admission plugins compile against the built package, skipLibCheck off", (t) => {
   const snippet = readmeSnippet('defineAdmissionPlugin');
+  t.true(snippet.includes("from 'kapi'"));
+  t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
+});
+
+test("the README's resource from its own storage compiles against the built package, skipLibCheck off", (t) => {
+  const snippet = readmeSnippet('resourceModule');
   t.true(snippet.includes("from 'kapi'"));
   t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
 });

@@ -1,0 +1,79 @@
+import type { StorageScope } from './storage-scope.js';
+import { restContext } from './storage-scope.js';
+import type { RestListOptions, RestWatchEvent } from '../../contracts/rest-storage.js';
+import { ApiError, errors } from '../../contracts/api-error.js';
+import { qualifiedName } from '../../contracts/resource-type.js';
+import { parseListOptions } from '../list-options.js';
+import { WatchEventEncoder } from '../watch-encoder.js';
+import { maxBufferedBytes, watchTimeoutMs } from '../watch-handler.js';
+import { sendHeaders } from '../../server/header-bytes.js';
+import { restListOptions, withTypeMeta } from './storage-reads.js';
+
+/**
+ * A watch served from the storage's event stream, framed by the negotiated codec exactly as the watch cache's watches
+ * are. kapi filters events by the URL's name and the selectors, passes BOOKMARKs only to clients that asked for
+ * them, and sends those clients one every bookmark interval with the resourceVersion of the storage's latest event
+ * (seen or filtered out: what a selective watch cannot learn otherwise). It ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, or when the
+ * client reads too slowly.
+ */
+export async function storageWatch(scope: StorageScope): Promise<void> {
+  const { ctx } = scope;
+  const o = parseListOptions(scope.query, true);
+  const options = restListOptions(scope, o);
+  const encoder = new WatchEventEncoder(scope);
+  const stop = new AbortController();
+  const storageCtx = { ...restContext(scope, false), signal: stop.signal };
+  const events = scope.storage.watch!(storageCtx, options)[Symbol.asyncIterator]();
+
+  ctx.respond = false;
+  const res = ctx.res;
+  res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
+  if (ctx.method === 'HEAD') {
+    stop.abort();
+    void events.return?.().catch(() => undefined);
+    res.end();
+    return;
+  }
+  sendHeaders(res);
+
+  const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+  scope.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const timer = setTimeout(() => stop.abort(), watchTimeoutMs(o));
+  /** The resourceVersion of the storage's latest event, which a synthesized bookmark vouches for. */
+  let latest = '';
+  const bookmarks = o.allowWatchBookmarks
+    ? setInterval(() => latest && !stop.signal.aborted && res.write(encoder.bookmark(latest)), scope.bookmarkIntervalMs)
+    : undefined;
+  try {
+    for (;;) {
+      const next = await Promise.race([events.next(), stopped]);
+      if (!next || next.done) break;
+      latest = next.value.object.metadata?.resourceVersion || latest;
+      const data = encode(next.value, scope, encoder, options);
+      if (!data) continue;
+      res.write(data);
+      if (res.writableLength > maxBufferedBytes) break;
+    }
+  } catch (err) {
+    if (!stop.signal.aborted) {
+      if (!(err instanceof ApiError)) console.error(`kapi: the storage's watch of ${qualifiedName(scope.rt)} failed: ${String(err)}`);
+      res.write(encoder.error((err instanceof ApiError ? err : errors.internal(String(err))).status));
+    }
+  } finally {
+    clearTimeout(timer);
+    clearInterval(bookmarks);
+    stop.abort();
+    // A storage that ignores its signal would hold a pending next() forever: ending is not awaited.
+    void events.return?.().catch(() => undefined);
+    res.end();
+  }
+}
+
+/** One storage event as this watch sends it (undefined: not visible to it). */
+function encode(e: RestWatchEvent, scope: StorageScope, encoder: WatchEventEncoder, options: RestListOptions): Buffer | undefined {
+  if (e.type === 'BOOKMARK') return options.allowWatchBookmarks ? encoder.bookmark(e.object.metadata?.resourceVersion ?? '') : undefined;
+  const object = withTypeMeta(e.object, scope);
+  if (scope.info.name && object.metadata?.name !== scope.info.name) return undefined;
+  if (!options.matches(object)) return undefined;
+  return encoder.event(e.type, { type: e.type, key: '', object, revision: 0 });
+}

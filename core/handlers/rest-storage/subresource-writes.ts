@@ -1,0 +1,80 @@
+import type { StorageScope } from './storage-scope.js';
+import { restContext } from './storage-scope.js';
+import type { KubeObject } from '../../contracts/resource-type.js';
+import { apiVersionOf } from '../../contracts/resource-type.js';
+import { errors } from '../../contracts/api-error.js';
+import { readObjectBody } from '../request-body.js';
+import { readPatch } from '../patch-handler.js';
+import { parseDryRun } from '../query-options.js';
+import { validateWriteOptions } from '../write-options.js';
+import { writeAttributes } from '../write-attributes.js';
+import { addWarnings } from '../warnings.js';
+import { respondStored, withTypeMeta } from './storage-reads.js';
+
+/*
+ * Writes to a storage's subresource, which has a kind of its own (kube's subresource storages, e.g. pods/eviction): the
+ * resource's schema does not describe its objects, so kapi checks the body's kind and runs admission (mutating, then
+ * validating) on it; validating the rest is the storage's.
+ */
+
+/** PUT, PATCH or POST of a storage's subresource. */
+export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number): Promise<void> {
+  const kind = subresourceKind(scope);
+  const expected = { apiVersion: apiVersionOf(kind.group, kind.version), kind: kind.kind };
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  const ctx = restContext(scope, dryRun);
+  if (scope.info.verb === 'patch') {
+    const applyPatch = await readPatch(scope, maxBodyBytes); // 415 for apply patches (see storage-writes.ts)
+    validateWriteOptions(scope.query, 'PatchOptions');
+    const updated = await scope.storage.update!(ctx, scope.info.name, (old) => {
+      const live = withTypeMeta(old, scope);
+      return admit(scope, checkKind(applyPatch(structuredClone(live)), expected), live, dryRun);
+    });
+    return respondStored(scope, 200, updated);
+  }
+  const create = scope.info.verb === 'create';
+  validateWriteOptions(scope.query, create ? 'CreateOptions' : 'UpdateOptions');
+  const body = checkKind((await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expected)).object, expected);
+  if (create) {
+    const created = await scope.storage.create!(ctx, await admit(scope, body, undefined, dryRun));
+    return respondStored(scope, 201, created);
+  }
+  const updated = await scope.storage.update!(ctx, scope.info.name, (old) => admit(scope, structuredClone(body), withTypeMeta(old, scope), dryRun));
+  return respondStored(scope, 200, updated);
+}
+
+/** The subresource's kind: its storage's, else the resource's. */
+function subresourceKind(scope: StorageScope): { group: string; version: string; kind: string } {
+  return scope.storage.kind ?? { group: scope.rt.group, version: scope.version, kind: scope.rt.names.kind };
+}
+
+/** The body must be the subresource's kind (kube fills apiVersion and kind in when absent). */
+function checkKind(body: Record<string, unknown>, expected: { apiVersion: string; kind: string }): KubeObject {
+  if (body.apiVersion !== undefined && body.apiVersion !== expected.apiVersion) {
+    throw errors.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected.apiVersion})`);
+  }
+  if (body.kind !== undefined && body.kind !== expected.kind) {
+    throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${expected.kind})`);
+  }
+  return { ...body, apiVersion: expected.apiVersion, kind: expected.kind };
+}
+
+/** Mutating then validating admission of a subresource write; returns the admitted object. */
+async function admit(scope: StorageScope, object: KubeObject, oldObject: KubeObject | undefined, dryRun: boolean): Promise<KubeObject> {
+  const { info } = scope;
+  const attrs = writeAttributes(scope, {
+    operation: oldObject ? 'UPDATE' : 'CREATE',
+    object,
+    ...(oldObject ? { oldObject } : {}),
+    namespace: info.namespace,
+    name: info.name,
+    subresource: info.subresource,
+    dryRun,
+  });
+  attrs.kind = subresourceKind(scope);
+  await scope.pipeline
+    .mutatingAdmission(attrs)
+    .then(() => scope.pipeline.validatingAdmission(attrs))
+    .finally(() => addWarnings(scope.ctx, attrs.warnings));
+  return attrs.object;
+}
