@@ -36,7 +36,7 @@ export { EncodedItems } from './lib/codec/encoded-items.js';
 export type { KVStore, KeyValue, KVEvent, GetOptions, GetResult, RangeOptions, RangeResult, TxnResult, KVWatch, KVWatchHandlers } from './core/contracts/kv-store.js';
 export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.js';
 export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
-export type { JSONSchemaProps } from './schemas/json-schema-props.js';
+export type { JSONSchemaProps } from './lib/openapi/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
 export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';

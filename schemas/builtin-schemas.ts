@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 
 // The YAML files live beside the sources (schemas/builtin/), one level above the compiled dist/schemas/.
 const builtinDir = new URL('../../schemas/builtin/', import.meta.url);

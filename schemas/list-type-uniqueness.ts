@@ -11,7 +11,7 @@
  * Linear in the size of the value: items are compared through a canonical encoding in a Map, never pairwise.
  */
 import { goJSON } from '../lib/go/go-values.js';
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 import type { SchemaCause } from './validation-errors.js';
 import * as fe from './crd-rules/field-errors.js';
 

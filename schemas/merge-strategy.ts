@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 
 /**
  * How values of a schema node merge, as sigs.k8s.io/structured-merge-diff models a CRD schema: the model Server-Side

@@ -3,7 +3,7 @@
  * schema/defaulting): a default fills a property that is absent, or null when the property is not nullable; defaults
  * are copied, and the defaulted values are defaulted further. Only properties, additionalProperties and items count.
  */
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 
 type JSONObject = Record<string, unknown>;
 

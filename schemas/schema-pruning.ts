@@ -3,7 +3,7 @@
  * removal of non-nullable nulls without defaults (schema/defaulting PruneNonNullableNullsWithoutDefaults) do it.
  * Only the structural part of a schema counts: properties, additionalProperties and items, not allOf/anyOf/oneOf/not.
  */
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 

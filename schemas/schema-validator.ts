@@ -4,7 +4,7 @@
  * are ordered, de-duplicated and rendered as kube's StatusCauses.
  */
 import AjvModule from 'ajv';
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 import { effectiveFormat, formatValidator } from './string-formats.js';
 import { openAPIMessage, toCause, type SchemaCause } from './validation-errors.js';
 import {

@@ -3,7 +3,7 @@
  * pruning of unknown fields, defaulting, OpenAPI validation with kube's error texts, and the uniqueness of set and
  * map lists. Compiled once per schema object.
  */
-import type { JSONSchemaProps } from './json-schema-props.js';
+import type { JSONSchemaProps } from '../lib/openapi/json-schema-props.js';
 import { applyDefaults } from './schema-defaulting.js';
 import { pruneNonNullableNulls, pruneUnknownFields } from './schema-pruning.js';
 import { compileValidator, type SchemaValidator } from './schema-validator.js';

@@ -5,7 +5,7 @@
  * typed by that kind's schema and `params` by the paramKind's; compile errors become status warnings
  * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked.
  */
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';

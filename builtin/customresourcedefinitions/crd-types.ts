@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { KubeObject, PrinterColumn, ResourceNames, ScaleSubresource } from '../../core/contracts/resource-type.js';
 import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 

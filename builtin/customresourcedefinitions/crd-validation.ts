@@ -4,7 +4,7 @@ import { isDNS1123Label, isDNS1123Subdomain } from '../../lib/k8s/names.js';
 import { isDeepStrictEqual } from 'node:util';
 import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaOptions, type CrdSchemaRequirements } from '../../schemas/crd-schema-rules.js';
 import { compileCrdRules } from '../../schemas/cel/crd-rules.js';
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { Crd, CrdVersion } from './crd-types.js';
 import { validateCrdConversion } from './crd-conversion-validation.js';
 import { validateApiApproval } from './crd-api-approval.js';

@@ -1,6 +1,6 @@
 import type { GoStructType } from '../../lib/go/json-decoding.js';
 import type { TablePrinter } from './table-types.js';
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { StatusCause } from './status.js';
 import type { CustomResourceConversion } from './conversion-settings.js';
 import type { KubeObject } from './kube-object.js';

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
 import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
 import { ratchet } from '../../schemas/ratcheting.js';

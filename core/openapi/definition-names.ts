@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 
 /** The package prefix of apimachinery's meta/v1 definitions. */
 export const metaV1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';

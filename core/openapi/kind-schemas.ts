@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { schemaTyped } from '../contracts/resource-type.js';
 import type { ServedResource } from '../discovery/served-groups.js';
 import { definitionName, describedRef, schemaRef } from './definition-names.js';

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { defaultedRef, describedRef, metaV1 } from './definition-names.js';
 
 const str = (description: string): JSONSchemaProps => ({ type: 'string', description });

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { ServedGroup } from '../discovery/served-groups.js';
 import type { DocumentInfo } from './document-info.js';
 import { bearerTokenScheme } from './document-info.js';

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { ServedResource } from '../discovery/served-groups.js';
 import { schemaRef } from './definition-names.js';
 import type { DocumentInfo } from './document-info.js';

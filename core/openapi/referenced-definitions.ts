@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { metaSchemas } from './meta-schemas.js';
 
 /** The shared (apimachinery, Scale) definitions the given paths and schemas reference, directly or through each other. */

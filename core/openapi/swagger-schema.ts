@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 
 /**
  * An OpenAPI v3 schema as Swagger 2.0 (and kubectl's v2 validation) can take it, the way kube publishes CRD schemas

@@ -1,5 +1,5 @@
 import type { Module } from '../contracts/module.js';
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { PrinterColumn, ResourceType, Scope } from '../contracts/resource-type.js';
 import { restStorageVerbs, type RestStorage } from '../contracts/rest-storage.js';
 import { Tokens } from '../contracts/tokens.js';

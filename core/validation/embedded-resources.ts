@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { fieldErrors, type StatusCause } from '../contracts/api-error.js';
 import type { ObjectMeta } from '../contracts/resource-type.js';
 import { isDNS1035Label } from '../../lib/k8s/names.js';

@@ -3,19 +3,19 @@
  * field numbers kept stable in the CRD's `proto.kapi.dev/field-numbers` annotation. kapi's server builds the
  * protobuf it serves for that version from the same description.
  */
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
-import { fieldNumbersAnnotation, formatFieldNumbers, parseFieldNumbers } from './field-numbers.js';
-import { ProtoGenError } from './proto-gen-error.js';
-import type { ProtoFile } from './proto-model.js';
-import { renderProto } from './render-proto.js';
-import { describeVersion, type AddedNumber } from './schema-to-proto.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
+import { fieldNumbersAnnotation, formatFieldNumbers, parseFieldNumbers } from '../../lib/proto/field-numbers.js';
+import { ProtoGenError } from '../../lib/proto/proto-gen-error.js';
+import type { ProtoFile } from '../../lib/proto/proto-model.js';
+import { renderProto } from '../../lib/proto/render-proto.js';
+import { describeVersion, type AddedNumber } from '../../lib/proto/schema-to-proto.js';
 
-export { fieldNumbersAnnotation, formatFieldNumbers, parseFieldNumbers, type FieldNumbers } from './field-numbers.js';
-export { ProtoGenError } from './proto-gen-error.js';
-export type { ListShape, MapShape, ProtoField, ProtoFile, ProtoMessage, Shape } from './proto-model.js';
-export { propertyPath } from './proto-names.js';
-export { renderProto } from './render-proto.js';
-export { describeVersion, type AddedNumber, type ProtoDescription, type ProtoSource } from './schema-to-proto.js';
+export { fieldNumbersAnnotation, formatFieldNumbers, parseFieldNumbers, type FieldNumbers } from '../../lib/proto/field-numbers.js';
+export { ProtoGenError } from '../../lib/proto/proto-gen-error.js';
+export type { ListShape, MapShape, ProtoField, ProtoFile, ProtoMessage, Shape } from '../../lib/proto/proto-model.js';
+export { propertyPath } from '../../lib/proto/proto-names.js';
+export { renderProto } from '../../lib/proto/render-proto.js';
+export { describeVersion, type AddedNumber, type ProtoDescription, type ProtoSource } from '../../lib/proto/schema-to-proto.js';
 
 /** The CustomResourceDefinition fields the generator reads. */
 export interface CrdSource {

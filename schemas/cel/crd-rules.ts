@@ -10,7 +10,7 @@
  * causes and messages, and kube 1.32's validation ratcheting (an unchanged value's failures become warnings).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { JSONSchemaProps } from '../json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { goQuote, kubeBadValue } from '../../lib/go/go-values.js';
 import type { SchemaCause } from '../validation-errors.js';
 import type { CheckedAst } from '../../lib/cel/checker.js';

@@ -2,7 +2,7 @@
  * apimachinery's field.Path printing (`spec.items[0]`, `spec.labels[app]`, `<nil>` for the root) and
  * apiextensions' ValidFieldPath (the `fieldPath` of an x-kubernetes-validations rule: `.a.b`, `['a.b']`).
  */
-import type { JSONSchemaProps } from '../json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 
 /** An immutable field path. */
 export class FieldPath {

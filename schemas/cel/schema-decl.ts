@@ -6,7 +6,7 @@
  * serialized size) for cost estimation. Resource roots (and embedded resources) always expose apiVersion, kind and
  * metadata.name/generateName.
  */
-import type { JSONSchemaProps } from '../json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { escapeProperty, isReservedSymbol } from '../../lib/cel/escaping.js';
 import { T, type ObjectDecl, type Type } from '../../lib/cel/types.js';
 

@@ -9,7 +9,7 @@
  * on defaults (CEL).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { JSONSchemaProps } from '../json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { pruneUnknownFields } from '../schema-pruning.js';
 import { compileValidator } from '../schema-validator.js';
 import type { SchemaCause } from '../validation-errors.js';

@@ -4,7 +4,7 @@
  * x-kubernetes-list-type=set lists, and the keys and items of map and set lists.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { JSONSchemaProps } from '../json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { pruneUnknownFields } from '../schema-pruning.js';
 import type { SchemaCause } from '../validation-errors.js';
 import { hasInvalidMapListKeysMapSet } from './openapi-schema-rules.js';

@@ -1,6 +1,6 @@
 /** Resource types for unit tests of the registry-driven modules (discovery, OpenAPI). */
 import type { ResourceType } from '../../core/contracts/resource-type.js';
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 
 /** example.com/v1 widgets: a namespaced custom resource with a status subresource, short name `wd`, category `all`. */
 export function widgetsType(schema: JSONSchemaProps): ResourceType {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../lib/openapi/json-schema-props.js';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 
 function defaulted(spec: JSONSchemaProps, value: unknown): unknown {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { compileSchema } from '../../../schemas/structural-schema.js';
-import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../lib/openapi/json-schema-props.js';
 
 test('the merge model follows the list, map and struct markers', (t) => {
   const schema: JSONSchemaProps = {

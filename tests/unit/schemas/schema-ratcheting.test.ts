@@ -1,7 +1,7 @@
 import test from 'ava';
 import { compileSchema } from '../../../schemas/structural-schema.js';
 import { ratchet } from '../../../schemas/ratcheting.js';
-import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../lib/openapi/json-schema-props.js';
 
 const schema: JSONSchemaProps = {
   type: 'object',

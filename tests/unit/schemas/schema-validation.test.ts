@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { JSONSchemaProps } from '../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../lib/openapi/json-schema-props.js';
 import { compileSchema, type SchemaCause } from '../../../schemas/structural-schema.js';
 
 /** A resource schema with `spec` described by `spec`. */

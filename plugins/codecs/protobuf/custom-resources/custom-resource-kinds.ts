@@ -1,11 +1,8 @@
 import protobuf from 'protobufjs';
-import {
-  describeVersion,
-  fieldNumbersAnnotation,
-  parseFieldNumbers,
-  renderProto,
-  type ProtoFile,
-} from '../../../../generators/proto/index.js';
+import { describeVersion } from '../../../../lib/proto/schema-to-proto.js';
+import { fieldNumbersAnnotation, parseFieldNumbers } from '../../../../lib/proto/field-numbers.js';
+import { renderProto } from '../../../../lib/proto/render-proto.js';
+import type { ProtoFile } from '../../../../lib/proto/proto-model.js';
 import { qualifiedName, type ResourceType } from '../../../../core/contracts/resource-type.js';
 import type { ProtobufKind } from '../kinds.js';
 import { kubeProtoRoot } from '../schema.js';

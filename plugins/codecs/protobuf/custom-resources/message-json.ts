@@ -7,7 +7,7 @@
  *  - JSON properties the schema does not declare are left out (kube prunes them too);
  *  - object keys come out sorted, as kube's encoding of an unstructured object writes them.
  */
-import type { ProtoField, ProtoFile, ProtoMessage, Shape } from '../../../../generators/proto/index.js';
+import type { ProtoField, ProtoFile, ProtoMessage, Shape } from '../../../../lib/proto/proto-model.js';
 import { ConvertError, describe, has, int64, parseRawJSON, setOwn, sortedKeys, type JsonObject, type Msg } from '../json-shape.js';
 import { listMetaFromJSON, listMetaToJSON, objectMetaFromJSON, objectMetaToJSON } from '../object-meta.js';
 

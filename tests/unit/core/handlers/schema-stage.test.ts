@@ -4,7 +4,7 @@ import { customResourceSchemaCauses, decodeCustomResource } from '../../../../co
 import { validationStage } from '../../../../core/handlers/validation-stage.js';
 import type { WriteAttributes } from '../../../../core/handlers/write-pipeline.js';
 import type { KubeObject, ResourceType } from '../../../../core/contracts/resource-type.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 const schema: JSONSchemaProps = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { mergeModel, type MergeModel } from '../../../../schemas/merge-strategy.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 import { applyStrategicMergePatch } from '../../../../core/patch/strategic-merge-patch.js';
 import { withObjectMeta } from '../../../../schemas/object-meta-model.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { mergeModel } from '../../../../schemas/merge-strategy.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 import { decodeFieldsV1, encodeFieldsV1 } from '../../../../core/ssa/fields-v1.js';
 import { FieldSet } from '../../../../core/ssa/field-set.js';
 import { pathString } from '../../../../core/ssa/path-element.js';

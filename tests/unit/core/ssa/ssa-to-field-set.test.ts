@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { MergeModel } from '../../../../schemas/merge-strategy.js';
 import { mergeModel } from '../../../../schemas/merge-strategy.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 import { compareObjects } from '../../../../core/ssa/compare.js';
 import { encodeFieldsV1 } from '../../../../core/ssa/fields-v1.js';
 import { FieldSet } from '../../../../core/ssa/field-set.js';

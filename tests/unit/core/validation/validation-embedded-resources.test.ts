@@ -1,6 +1,6 @@
 import test from 'ava';
 import { embeddedResourceCauses } from '../../../../core/validation/embedded-resources.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 const schema: JSONSchemaProps = {
   type: 'object',

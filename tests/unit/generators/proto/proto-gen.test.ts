@@ -7,7 +7,7 @@ import {
   ProtoGenError,
   type CrdSource,
 } from '../../../../generators/proto/index.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 /** A CRD whose schema has every shape the mapping knows. */
 function gadgetsCrd(schema: JSONSchemaProps, annotations?: Record<string, string>): CrdSource {

@@ -8,7 +8,7 @@ import { kubernetesEnv } from '../../../../lib/cel/libraries.js';
 import { celTypeOf, schemaDeclType } from '../../../../schemas/cel/schema-decl.js';
 import { toCel } from '../../../../schemas/cel/schema-values.js';
 import { CelError, type Value } from '../../../../lib/cel/values.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 interface Data {
   schema: JSONSchemaProps;

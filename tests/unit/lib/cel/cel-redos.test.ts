@@ -6,7 +6,7 @@ import test from 'ava';
 import { compileCrdRules } from '../../../../schemas/cel/crd-rules.js';
 import { kubernetesEnv } from '../../../../lib/cel/libraries.js';
 import { T } from '../../../../lib/cel/types.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 const LONG = 'a'.repeat(100_000) + '!';
 

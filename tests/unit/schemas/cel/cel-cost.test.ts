@@ -9,7 +9,7 @@ import { kubernetesEnv } from '../../../../lib/cel/libraries.js';
 import { celTypeOf, schemaDeclType } from '../../../../schemas/cel/schema-decl.js';
 import { toCel } from '../../../../schemas/cel/schema-values.js';
 import type { Value } from '../../../../lib/cel/values.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 const S: JSONSchemaProps = { type: 'string' };
 const I: JSONSchemaProps = { type: 'integer' };

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { celRulesSkippedCause, compileCrdRules, type CrdRuleProgram, type StatusCause } from '../../../../schemas/cel/crd-rules.js';
-import type { JSONSchemaProps } from '../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 
 type Rule = NonNullable<JSONSchemaProps['x-kubernetes-validations']>[number];
 

@@ -11,7 +11,7 @@ import type { ResourceType } from '../../../../../core/contracts/resource-type.j
 import { fieldNumbersAnnotation, generateProto, type CrdSource } from '../../../../../generators/proto/index.js';
 import { KubeProtobufCodec } from '../../../../../plugins/codecs/protobuf/index.js';
 import { customResourceProtobufKinds } from '../../../../../plugins/codecs/protobuf/custom-resources/index.js';
-import type { JSONSchemaProps } from '../../../../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../../../lib/openapi/json-schema-props.js';
 import { KubeProtobufClient } from '../../../../helpers/kube-protobuf-client.js';
 
 const schema: JSONSchemaProps = {

@@ -9,7 +9,7 @@
  *   open (x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource, no type) -> bytes holding JSON.
  * Every field is proto2 `optional`, so a zero value that was set is told apart from an absent one.
  */
-import type { JSONSchemaProps } from '../../schemas/json-schema-props.js';
+import type { JSONSchemaProps } from '../openapi/json-schema-props.js';
 import { nextFieldNumber, type MessageNumbers, type VersionNumbers } from './field-numbers.js';
 import { ProtoGenError } from './proto-gen-error.js';
 import type { ListShape, MapShape, ProtoField, ProtoFile, ProtoMessage, Shape } from './proto-model.js';
