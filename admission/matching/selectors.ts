@@ -2,11 +2,20 @@ import type { AdmissionAttributes } from '../../core/contracts/admission-attribu
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { errors } from '../../core/contracts/api-error.js';
-import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../core/selectors/label-selector.js';
+import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js';
+import { LabelSelectorError } from '../../lib/k8s/labels/label-selector-error.js';
 
-/** A metav1.LabelSelector compiled once; an absent selector is `{}` (everything), as kube defaults it for admission. */
+/**
+ * A metav1.LabelSelector compiled once; an absent selector is `{}` (everything), as kube defaults it for admission.
+ * An invalid one is a 400 with kube's text.
+ */
 export function admissionSelector(sel: LabelSelectorObject | null | undefined): LabelSelector {
-  return labelSelectorFromObject(sel ?? {});
+  try {
+    return labelSelectorFromObject(sel ?? {});
+  } catch (err) {
+    if (err instanceof LabelSelectorError) throw errors.badRequest(err.message);
+    throw err;
+  }
 }
 
 const labelsOf = (obj: KubeObject | null | undefined) => obj?.metadata?.labels as Record<string, string> | undefined;

@@ -7,7 +7,7 @@ import type { MatchResources, ValidatingAdmissionPolicy } from '../../builtin/ad
 import { MatchConditionsEvaluator } from '../matching/match-conditions.js';
 import { admissionSelector } from '../matching/selectors.js';
 import type { MatchPolicy, RuleWithOperations } from '../matching/admission-rules.js';
-import type { LabelSelector } from '../../core/selectors/label-selector.js';
+import type { LabelSelector } from '../../lib/k8s/labels/label-selector.js';
 import type { CompiledExpression } from './cel/compiled-expression.js';
 import { CompositionEnv, RETURN_TYPES } from './cel/composition-env.js';
 import type { NamedExpression } from './cel/admission-activation.js';

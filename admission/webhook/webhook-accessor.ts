@@ -1,5 +1,5 @@
 import { errors, type ApiError } from '../../core/contracts/api-error.js';
-import type { LabelSelector } from '../../core/selectors/label-selector.js';
+import type { LabelSelector } from '../../lib/k8s/labels/label-selector.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { AdmissionWebhook, MutatingWebhook, WebhookConfiguration } from '../../builtin/admissionregistration/webhook-configuration-types.js';
 import { admissionSelector } from '../matching/selectors.js';

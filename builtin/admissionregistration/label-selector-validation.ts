@@ -1,6 +1,6 @@
 /** metav1 validation.ValidateLabelSelector (strict: label values in requirements must be valid). */
 import { fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
-import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
+import type { LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js';
 import { validateLabels } from '../../lib/k8s/labels.js';
 import { isQualifiedName, isValidLabelValue } from '../../lib/k8s/names.js';
 import { goInvalid } from './go-field-values.js';

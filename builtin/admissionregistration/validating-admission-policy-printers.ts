@@ -1,7 +1,7 @@
 import type { TablePrinter } from '../../core/contracts/table-types.js';
 import { age } from '../../lib/go/human-duration.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_COLUMN } from '../../core/contracts/table-types.js';
-import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
+import type { LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js';
 
 type Spec = Record<string, unknown> | undefined;
 

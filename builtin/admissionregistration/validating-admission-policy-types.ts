@@ -1,6 +1,6 @@
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding, as stored. */
 import type { KubeObject } from '../../core/contracts/resource-type.js';
-import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
+import type { LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js';
 
 export interface NamedRuleWithOperations {
   resourceNames?: string[];

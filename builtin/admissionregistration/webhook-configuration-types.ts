@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../core/contracts/resource-type.js';
-import type { LabelSelectorObject } from '../../core/selectors/label-selector.js';
+import type { LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js';
 import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
 
 /** admissionregistration.k8s.io/v1 RuleWithOperations. */

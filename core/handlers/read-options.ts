@@ -2,7 +2,8 @@ import { errors } from '../contracts/api-error.js';
 import { goQuote } from '../../lib/go/go-values.js';
 import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
-import { parseLabelSelector } from '../selectors/label-selector.js';
+import { parseLabelSelector, type LabelSelector } from '../../lib/k8s/labels/label-selector.js';
+import { LabelSelectorError } from '../../lib/k8s/labels/label-selector-error.js';
 import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
 import { objectFieldSet } from '../selectors/object-fields.js';
 
@@ -44,10 +45,20 @@ export function selectorFilter(scope: ResourceScope): ((obj: KubeObject) => bool
   const labelText = scope.query.get('labelSelector') ?? '';
   const fieldText = scope.query.get('fieldSelector') ?? '';
   if (!labelText && !fieldText) return undefined;
-  const labels = parseLabelSelector(labelText);
+  const labels = parsedLabels(labelText);
   const fields = parseFieldSelector(fieldText);
   const supported = selectableFields(scope);
   validateFieldSelector(fields, supported, scope.rt.names.kind);
   const extraPaths = supported.filter((f) => !f.startsWith('metadata.')).map((f) => `.${f}`);
   return (obj) => labels.matches(obj.metadata?.labels) && (fields.isEmpty() || fields.matches(objectFieldSet(obj, extraPaths)));
+}
+
+/** labelSelector as kube reads it: what does not parse is a 400 with labels.Parse's text. */
+function parsedLabels(text: string): LabelSelector {
+  try {
+    return parseLabelSelector(text);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) throw errors.badRequest(err.message);
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { goJSON, goQuote } from '../../lib/go/go-values.js';
+import { goJSON, goQuote } from '../../go/go-values.js';
 import { labelKeyErrors, labelValueErrors } from './label-validation.js';
 
 /** selection.Operator values, as apimachinery spells them. */

@@ -1,6 +1,6 @@
-import { errors } from '../contracts/api-error.js';
-import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from '../../lib/go/go-values.js';
+import { LabelSelectorError } from './label-selector-error.js';
+import { goCompare } from '../../go/strings.js';
+import { goQuote } from '../../go/go-values.js';
 import { tokenize, type Token } from './label-lexer.js';
 import { requirementProblem, type LabelOperator, type LabelRequirement } from './label-requirement.js';
 import { labelKeyErrors } from './label-validation.js';
@@ -17,7 +17,7 @@ const operators: Partial<Record<Token['kind'], LabelOperator>> = {
 
 /** A failure inside one requirement; kube prefixes these, and only these. */
 function requirementError(message: string): never {
-  throw errors.badRequest(`unable to parse requirement: ${message}`);
+  throw new LabelSelectorError(`unable to parse requirement: ${message}`);
 }
 
 /**
@@ -51,15 +51,15 @@ class Parser {
       const first = this.peek();
       if (first.kind === 'end') return requirements;
       if (first.kind !== 'ident' && first.kind !== '!') {
-        throw errors.badRequest(`found '${first.text}', expected: !, identifier, or 'end of string'`);
+        throw new LabelSelectorError(`found '${first.text}', expected: !, identifier, or 'end of string'`);
       }
       requirements.push(this.requirement());
       const after = this.next();
       if (after.kind === 'end') return requirements;
-      if (after.kind !== ',') throw errors.badRequest(`found '${after.text}', expected: ',' or 'end of string'`);
+      if (after.kind !== ',') throw new LabelSelectorError(`found '${after.text}', expected: ',' or 'end of string'`);
       const following = this.peek();
       if (following.kind !== 'ident' && following.kind !== '!') {
-        throw errors.badRequest(`found '${following.text}', expected: identifier after ','`);
+        throw new LabelSelectorError(`found '${following.text}', expected: identifier after ','`);
       }
     }
   }

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { ApiError } from '../../../../core/contracts/api-error.js';
-import { labelSelectorFromObject, parseLabelSelector, type LabelSelectorObject } from '../../../../core/selectors/label-selector.js';
+import { LabelSelectorError } from '../../../../../lib/k8s/labels/label-selector-error.js';
+import { labelSelectorFromObject, parseLabelSelector, type LabelSelectorObject } from '../../../../../lib/k8s/labels/label-selector.js';
 
 const nameRule =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character " +
@@ -17,7 +17,7 @@ function parseError(text: string): string {
   try {
     parseLabelSelector(text);
   } catch (e) {
-    if (e instanceof ApiError && e.code === 400 && e.reason === 'BadRequest') return e.message;
+    if (e instanceof LabelSelectorError) return e.message;
     throw e;
   }
   throw new Error(`${JSON.stringify(text)} parsed`);
@@ -27,7 +27,7 @@ function fromObjectError(sel: LabelSelectorObject): string {
   try {
     labelSelectorFromObject(sel);
   } catch (e) {
-    if (e instanceof ApiError && e.code === 400) return e.message;
+    if (e instanceof LabelSelectorError) return e.message;
     throw e;
   }
   throw new Error('converted');

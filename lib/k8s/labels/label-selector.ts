@@ -1,6 +1,6 @@
-import { errors } from '../contracts/api-error.js';
-import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from '../../lib/go/go-values.js';
+import { LabelSelectorError } from './label-selector-error.js';
+import { goCompare } from '../../go/strings.js';
+import { goQuote } from '../../go/go-values.js';
 import { parseLabelRequirements } from './label-parser.js';
 import { requirementMatches, requirementProblem, type LabelOperator, type LabelRequirement } from './label-requirement.js';
 
@@ -52,13 +52,13 @@ export function labelSelectorFromObject(sel: LabelSelectorObject | null | undefi
   const requirements: LabelRequirement[] = [];
   const add = (r: LabelRequirement): void => {
     const problem = requirementProblem(r);
-    if (problem !== undefined) throw errors.badRequest(problem);
+    if (problem !== undefined) throw new LabelSelectorError(problem);
     requirements.push(r);
   };
   for (const [key, value] of Object.entries(sel.matchLabels ?? {})) add({ key, operator: '=', values: [value] });
   for (const expr of sel.matchExpressions ?? []) {
     if (!Object.hasOwn(objectOperators, expr.operator)) {
-      throw errors.badRequest(`${goQuote(expr.operator)} is not a valid pod selector operator`);
+      throw new LabelSelectorError(`${goQuote(expr.operator)} is not a valid pod selector operator`);
     }
     add({ key: expr.key, operator: objectOperators[expr.operator], values: [...(expr.values ?? [])] });
   }
