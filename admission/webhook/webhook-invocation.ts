@@ -3,7 +3,6 @@ import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError, errors } from '../../core/contracts/api-error.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { apiVersionOf, type KubeObject } from '../../core/contracts/resource-type.js';
-import { converterFor } from '../../core/conversion/converters.js';
 import { admissionRequest, type AdmissionRequest } from '../admission-request.js';
 import { ruleMatches } from '../matching/admission-rules.js';
 import { namespaceSelectorMatches, objectSelectorMatches } from '../matching/selectors.js';
@@ -31,7 +30,7 @@ export async function objectInVersion<T extends KubeObject | null>(obj: T, resou
   const apiVersion = apiVersionOf(resource.group, resource.version);
   const rt = registry.get(resource.group, resource.resource);
   if (!obj || obj.apiVersion === apiVersion || !rt) return obj;
-  return (await converterFor(rt).convertObject(obj, apiVersion)) as T;
+  return (await registry.converterFor(rt).convertObject(obj, apiVersion)) as T;
 }
 
 /** The same resource in its other served versions (kube's EquivalentResourcesFor, minus the requested one). */

@@ -1,4 +1,5 @@
 import type { ResourceType } from './resource-type.js';
+import type { ObjectConverter } from './object-converter.js';
 
 /**
  * The set of resource types the server serves right now. Built-in kinds are added at start; CRDs are added and
@@ -15,6 +16,8 @@ export interface ResourceRegistry {
   /** The type serving `plural` in `group` at a served `version`. */
   lookup(group: string, version: string, plural: string): ResourceType | undefined;
   all(): ResourceType[];
+  /** How objects of `rt` convert between its versions (a CRD's conversion strategy; None for built-in kinds). */
+  converterFor(rt: ResourceType): ObjectConverter;
   /** Calls `listener` after every change; returns the function that unsubscribes it. */
   onChange(listener: () => void): () => void;
 }

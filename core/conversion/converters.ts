@@ -1,5 +1,5 @@
 import type { ResourceType } from '../contracts/resource-type.js';
-import type { ObjectConverter } from './object-converter.js';
+import type { ObjectConverter } from '../contracts/object-converter.js';
 import { NoneConverter } from './none-converter.js';
 import { WebhookConverter } from './webhook-converter.js';
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../contracts/resource-type.js';
-import type { ObjectConverter } from './object-converter.js';
+import type { ObjectConverter } from '../contracts/object-converter.js';
 
 /** Strategy None: the object itself, under the desired apiVersion (kube's nopConverter). Always synchronous. */
 export class NoneConverter implements ObjectConverter {

@@ -1,6 +1,6 @@
 import { apiVersionOf, storageVersion, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
 import { compileSchema, type CompiledSchema } from '../../schemas/structural-schema.js';
-import type { MaybePromise } from './object-converter.js';
+import type { MaybePromise } from '../contracts/object-converter.js';
 import { converterFor } from './converters.js';
 
 /**

@@ -4,7 +4,7 @@ import { errors } from '../contracts/api-error.js';
 import { postWebhook, WebhookCallError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import type { WebhookConversion } from '../contracts/conversion-settings.js';
-import type { MaybePromise, ObjectConverter } from './object-converter.js';
+import type { MaybePromise, ObjectConverter } from '../contracts/object-converter.js';
 import { ConversionReviewError, conversionReviewRequest, readConversionResponse, reviewVersionFor } from './conversion-review.js';
 import { acceptConvertedObject } from './converted-object.js';
 import { gvkString, parseGroupVersion } from './group-version-kind.js';

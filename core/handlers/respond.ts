@@ -9,7 +9,7 @@ import { errors } from '../contracts/api-error.js';
 import type { ListObject } from '../contracts/codec.js';
 import { pacedBody, pacedListItems } from './paced-body.js';
 import { mapInSlices } from './event-loop-slices.js';
-import type { MaybePromise } from '../conversion/object-converter.js';
+import type { MaybePromise } from '../contracts/object-converter.js';
 import { convertsSynchronously, listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 
 /** A stored object as the addressed API version presents it (see core/conversion/versioned-objects.ts). */

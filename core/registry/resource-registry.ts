@@ -1,6 +1,8 @@
 import type { ResourceType } from '../contracts/resource-type.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import { qualifiedName } from '../contracts/resource-type.js';
+import type { ObjectConverter } from '../contracts/object-converter.js';
+import { converterFor } from '../conversion/converters.js';
 
 /** The server's ResourceRegistry: resource types by `plural.group`. */
 export class ResourceTypeRegistry implements ResourceRegistry {
@@ -31,6 +33,10 @@ export class ResourceTypeRegistry implements ResourceRegistry {
   lookup(group: string, version: string, plural: string): ResourceType | undefined {
     const rt = this.get(group, plural);
     return rt && rt.versions.some((v) => v.name === version && v.served) ? rt : undefined;
+  }
+
+  converterFor(rt: ResourceType): ObjectConverter {
+    return converterFor(rt);
   }
 
   all(): ResourceType[] {

@@ -1,5 +1,5 @@
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
-import type { ObjectConverter } from '../conversion/object-converter.js';
+import type { ObjectConverter } from '../contracts/object-converter.js';
 import { converterFor } from '../conversion/converters.js';
 import { listToRequestVersion } from '../conversion/versioned-objects.js';
 import type { CacheEvent } from './cache-event.js';
