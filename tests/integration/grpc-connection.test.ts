@@ -167,7 +167,8 @@ test('a server that stopped answering: a timed-out call pings it, and the unansw
   let connections = 0;
   const silent = net.createServer(() => connections++);
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const conn = new GrpcConnection({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, keepaliveTimeoutMs: 200 });
+  // The ping's timeout is far longer than the call's deadline, so a busy machine cannot reorder the two.
+  const conn = new GrpcConnection({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, keepaliveTimeoutMs: 1_000 });
   t.teardown(() => {
     conn.close();
     silent.close();
@@ -175,7 +176,7 @@ test('a server that stopped answering: a timed-out call pings it, and the unansw
   const call = () => conn.unary('/test.Echo/Call', frame(Buffer.from('x')), Date.now() + 100);
   t.is((await t.throwsAsync(call(), { instanceOf: GrpcError }))!.code, 4);
   t.is(connections, 1);
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
   t.is((await t.throwsAsync(call(), { instanceOf: GrpcError }))!.code, 4);
   t.is(connections, 2, 'the second call went out on a new connection');
 });
