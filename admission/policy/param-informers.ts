@@ -23,8 +23,10 @@ class ParamInformer implements ParamSource {
 
   async objects(): Promise<ReadonlyMap<string, KubeObject> | undefined> {
     let synced = false;
+    let timer: NodeJS.Timeout | undefined;
     const sync = this.informer.synced().then(() => (synced = true));
-    await Promise.race([sync, new Promise((r) => setTimeout(r, SYNC_WAIT_MS).unref())]);
+    await Promise.race([sync, new Promise((r) => (timer = setTimeout(r, SYNC_WAIT_MS)))]);
+    clearTimeout(timer);
     return synced ? this.informer.current() : undefined;
   }
 }

@@ -42,6 +42,8 @@ export class CrdController implements Controller {
     const informer = this.container.resolve(Tokens.Informers).forResource(crdResource());
     this.unsubscribe = informer.subscribe((events) => this.observe(events));
     await informer.synced();
+    // the informer may have synced before we subscribed (another consumer asked for it first)
+    this.observe([...informer.current().values()].map((object) => ({ type: 'ADDED' as const, object })));
     // CRDs established before are served before the server answers its first request.
     for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
     await this.drain();
@@ -52,6 +54,7 @@ export class CrdController implements Controller {
    * while storage was unreachable: the informer re-syncs and reports the differences) are reconciled.
    */
   private observe(events: InformerEvent[]): void {
+    // the whole batch first: names are judged against every CRD known, not the part of the batch seen so far
     for (const e of events) {
       const crd = e.object as Crd;
       const name = crd.metadata!.name!;
@@ -61,8 +64,8 @@ export class CrdController implements Controller {
       } else {
         this.crds.set(name, crd);
       }
-      this.enqueue(name);
     }
+    for (const e of events) this.enqueue(e.object.metadata!.name!);
   }
 
   async stop(): Promise<void> {

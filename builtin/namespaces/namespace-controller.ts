@@ -42,6 +42,8 @@ export class NamespaceController implements Controller, NamespaceLookup {
       for (const e of events) if (e.type !== 'DELETED') this.consider(e.object);
     });
     await this.informer.synced();
+    // the informer may have synced before we subscribed (another consumer asked for it first)
+    for (const ns of this.informer.current().values()) this.consider(ns);
   }
 
   async stop(): Promise<void> {

@@ -19,7 +19,7 @@ export function registerModules(container: DependencyContainer, modules: readonl
   }
   for (const m of modules) {
     for (const need of m.needs ?? []) {
-      if (!names.has(need)) throw new TypeError(`kapi: the "${m.moduleName}" module needs the "${need}" module, which is not among the server's modules`);
+      if (!names.has(need)) throw new TypeError(`kapi: the "${m.moduleName ?? '(unnamed)'}" module needs the "${need}" module, which is not among the server's modules`);
     }
   }
   const providedBy = new Map<InjectionToken<unknown>, string>(preset.map((t) => [t, 'the server itself']));
@@ -43,17 +43,19 @@ export function registerModules(container: DependencyContainer, modules: readonl
 
 /** The container as a module sees it: every registration is reported to `onRegister` first. */
 function guarded(container: DependencyContainer, onRegister: (token: InjectionToken<unknown>) => void): DependencyContainer {
-  return new Proxy(container, {
+  const proxy: DependencyContainer = new Proxy(container, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       if (!registering.has(prop)) return value.bind(target);
       return (token: InjectionToken<unknown>, ...rest: unknown[]) => {
         onRegister(token);
-        return (value as (...args: unknown[]) => unknown).call(target, token, ...rest);
+        const result = (value as (...args: unknown[]) => unknown).call(target, token, ...rest);
+        return result === target ? proxy : result; // `c.register(a).register(b)` stays guarded
       };
     },
   });
+  return proxy;
 }
 
 /** `Tokens.KVStore` for the symbol `kapi.KVStore`. */

@@ -94,10 +94,16 @@ class CacheInformer implements Informer, CacheWatcher {
     clearTimeout(this.timer);
   }
 
-  /** Subscribes to the cache from its current state and reports how that state differs from what we had. */
+  /**
+   * Subscribes to the cache from its current state and reports how that state differs from what we had. While the
+   * resource is not served (a CRD not yet established, or deleted) the informer keeps its last state and looks again.
+   */
   private async follow(): Promise<void> {
     if (this.stopped) return;
-    const cache = (await this.caches).forResource(this.rt);
+    const caches = await this.caches;
+    if (this.stopped) return;
+    const cache = caches.servedCache(this.rt);
+    if (!cache) return this.later();
     const loaded = await cache.start().then(
       () => true,
       () => false,
@@ -130,6 +136,13 @@ class CacheInformer implements Informer, CacheWatcher {
 
   private emit(changes: InformerEvent[]): void {
     if (changes.length === 0) return;
-    for (const listener of this.listeners) listener(changes);
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch (err) {
+        // one consumer's bug must not keep the others from their events (nor end the process from a timer)
+        console.error(`kapi: an informer listener of ${this.rt.names.plural} failed:`, err);
+      }
+    }
   }
 }

@@ -76,7 +76,11 @@ export class WatchCache {
 
   /** Loads the current state and starts following storage. Resolves when the cache can serve. */
   start(): Promise<void> {
-    this.loaded ??= this.load();
+    if (!this.loaded) {
+      this.loaded = this.load();
+      // a first load that fails (storage unreachable at start) is retried as after a lost watch
+      this.loaded.catch((err: Error) => this.storageWatchFailed(err));
+    }
     this.trimTimer ??= setInterval(() => this.history.trim(), Math.min(this.config.historyWindowMs, 10_000)).unref();
     return this.loaded;
   }

@@ -13,6 +13,7 @@ import { WatchCache } from './watch-cache.js';
 export class WatchCaches {
   private readonly caches = new Map<string, WatchCache>();
   private unsubscribe?: () => void;
+  private stopped = false;
 
   constructor(
     private readonly kv: KVStore,
@@ -37,7 +38,18 @@ export class WatchCaches {
     return cache;
   }
 
+  /**
+   * The cache of `rt` while the registry serves it from kapi's storage (started if needed), else undefined: a
+   * resource no longer served, or served from its own storage, has no cache.
+   */
+  servedCache(rt: ResourceType): WatchCache | undefined {
+    const served = this.registry.get(rt.group, rt.names.plural);
+    if (this.stopped || !served || served.storage) return undefined;
+    return this.forResource(served);
+  }
+
   stop(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();

@@ -40,3 +40,11 @@ test('tokens that take many providers take them from any module; a module name m
   const err = t.throws(() => createApiServer({ modules: [memoryStorage(), jsonCodec(), jsonCodec()] }));
   t.is(err?.message, 'kapi: the "json-codec" module is among the server\'s modules twice');
 });
+
+test('chained registrations are guarded too', (t) => {
+  const chained = defineModule('chained', (c) => {
+    c.register(Tokens.Codec, { useValue: {} as never }).register(Tokens.KVStore, { useValue: new MemoryKV() });
+  });
+  const err = t.throws(() => createApiServer({ modules: [memoryStorage(), chained] }));
+  t.regex(err?.message ?? '', /^kapi: the "chained" module provides Tokens.KVStore, which the "memory-storage" module provides already/);
+});
