@@ -49,9 +49,9 @@ export function restListOptions(scope: StorageScope, o: ListOptions): RestListOp
 
 /** The object with the apiVersion and kind of the storage (filled in when the storage left them out). */
 export function withTypeMeta(obj: KubeObject, scope: StorageScope): KubeObject {
+  if (obj.apiVersion && obj.kind) return obj; // the common case, once per list item: nothing to build
   const kind = scope.storage.kind;
   const apiVersion = kind ? apiVersionOf(kind.group, kind.version) : apiVersionOf(scope.rt.group, scope.version);
-  if (obj.apiVersion && obj.kind) return obj;
   const { apiVersion: given, kind: givenKind, ...rest } = obj;
   return { apiVersion: given ?? apiVersion, kind: givenKind ?? kind?.kind ?? scope.rt.names.kind, ...rest };
 }
