@@ -4,10 +4,9 @@
  * (warnings, or `{}` when there are none) through storage, so every kapi instance on the same storage agrees.
  */
 import type { Controller } from '../../core/contracts/controller.js';
-import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { ObjectClients, ResourceClient } from '../../core/contracts/object-client.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
-import { ResourceStore } from '../../core/store/resource-store.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import type { PolicySource } from './policy-source.js';
@@ -15,13 +14,13 @@ import { typeCheckPolicy } from './type-checker.js';
 
 export class PolicyStatusController implements Controller {
   readonly name = 'validatingadmissionpolicy-status-controller';
-  private store?: ResourceStore;
+  private client?: ResourceClient<ValidatingAdmissionPolicy>;
   private readonly pending = new Set<string>();
   private running = false;
   private stopped = false;
 
   constructor(
-    private readonly kv: () => KVStore,
+    private readonly objects: () => ObjectClients,
     private readonly rt: ResourceType,
     private readonly source: PolicySource,
     private readonly registry: () => ResourceRegistry,
@@ -30,7 +29,7 @@ export class PolicyStatusController implements Controller {
   }
 
   async start(): Promise<void> {
-    this.store = new ResourceStore(this.kv(), this.rt);
+    this.client = this.objects().forResource<ValidatingAdmissionPolicy>(this.rt);
     this.enqueueStale();
   }
 
@@ -39,7 +38,7 @@ export class PolicyStatusController implements Controller {
   }
 
   private enqueueStale(): void {
-    if (!this.store || this.stopped) return;
+    if (!this.client || this.stopped) return;
     for (const p of this.source.allPolicies()) {
       if ((p.metadata?.generation ?? 0) > (p.status?.observedGeneration ?? 0)) this.pending.add(p.metadata!.name!);
     }
@@ -63,12 +62,16 @@ export class PolicyStatusController implements Controller {
   }
 
   private async reconcile(name: string): Promise<void> {
-    await this.store!.update('', name, (current) => {
-      const policy = current as ValidatingAdmissionPolicy;
-      const generation = policy.metadata?.generation ?? 0;
-      if (generation <= (policy.status?.observedGeneration ?? 0)) return current;
-      const expressionWarnings = typeCheckPolicy(policy, this.registry());
-      return { ...policy, status: { ...policy.status, observedGeneration: generation, typeChecking: expressionWarnings.length ? { expressionWarnings } : {} } };
-    });
+    await this.client!.update(
+      '',
+      name,
+      (policy) => {
+        const generation = policy.metadata?.generation ?? 0;
+        if (generation <= (policy.status?.observedGeneration ?? 0)) return policy;
+        const expressionWarnings = typeCheckPolicy(policy, this.registry());
+        return { ...policy, status: { ...policy.status, observedGeneration: generation, typeChecking: expressionWarnings.length ? { expressionWarnings } : {} } };
+      },
+      { subresource: 'status' },
+    );
   }
 }

@@ -23,7 +23,7 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
   c.register(Tokens.BuiltinResource, { useValue: bindingResource });
 
-  const kv = () => c.resolve(Tokens.KVStore);
+  const objects = () => c.resolve(Tokens.Objects);
   const registry = () => c.resolve(Tokens.Registry);
   const source = new PolicySource();
   const informers = () => c.resolve(Tokens.Informers);
@@ -40,6 +40,6 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
 
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
-  c.register(Tokens.Controller, { useValue: new PolicyStatusController(kv, policyResource, source, registry) });
+  c.register(Tokens.Controller, { useValue: new PolicyStatusController(objects, policyResource, source, registry) });
   c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup)) });
 }

@@ -2,11 +2,10 @@ import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
-import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { ObjectClients, ResourceClient } from '../../core/contracts/object-client.js';
 import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
-import { ResourceStore } from '../../core/store/resource-store.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
@@ -24,9 +23,9 @@ const retryMs = 500;
  */
 export class CrdController implements Controller {
   readonly name = 'crd-controller';
-  private kv!: KVStore;
+  private objects!: ObjectClients;
   private registry!: ResourceRegistry;
-  private crdStore!: ResourceStore;
+  private crdClient!: ResourceClient<Crd>;
   private unsubscribe?: () => void;
   private readonly crds = new Map<string, Crd>();
   private readonly queue = new Set<string>();
@@ -36,9 +35,9 @@ export class CrdController implements Controller {
   constructor(private readonly container: DependencyContainer) {}
 
   async start(): Promise<void> {
-    this.kv = this.container.resolve(Tokens.KVStore);
+    this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
-    this.crdStore = new ResourceStore(this.kv, crdResource());
+    this.crdClient = this.objects.forResource<Crd>(crdResource());
     const informer = this.container.resolve(Tokens.Informers).forResource(crdResource());
     this.unsubscribe = informer.subscribe((events) => this.observe(events));
     await informer.synced();
@@ -136,25 +135,25 @@ export class CrdController implements Controller {
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
     const resourceType = crdToResourceType(crd);
-    const store = new ResourceStore(this.kv, resourceType);
+    const client = this.objects.forResource(resourceType);
     let remaining = 0;
     // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
     const served = this.registry.get(resourceType.group, resourceType.names.plural);
     const shadowed = served !== undefined && !served.custom;
-    for (const obj of shadowed ? [] : (await store.list('')).items) {
+    for (const obj of shadowed ? [] : await client.list()) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {
         remaining++;
         continue;
       }
       try {
-        if (!(await store.delete(meta.namespace ?? '', meta.name!)).deleted) remaining++;
+        if (!(await client.delete(meta.namespace ?? '', meta.name!)).deleted) remaining++;
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 404)) throw err;
       }
     }
     if (remaining > 0) return false;
-    await this.crdStore.update('', name, (current) => {
+    await this.crdClient.update('', name, (current) => {
       current.metadata!.finalizers = (current.metadata!.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer);
       return current;
     });
@@ -162,7 +161,7 @@ export class CrdController implements Controller {
   }
 
   private async writeStatus(name: string, status: CrdStatus): Promise<void> {
-    await this.crdStore.update('', name, (current) => ({ ...current, status }));
+    await this.crdClient.update('', name, (current) => ({ ...current, status }), { subresource: 'status' });
   }
 
   private unregister(crd: Crd): void {

@@ -6,10 +6,6 @@ import type { DependencyContainer } from 'tsyringe';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
-import { ResourceStore } from '../../core/store/resource-store.js';
-import { prepareForCreate, prepareForUpdate } from '../../core/store/object-meta-lifecycle.js';
-import { validationStage } from '../../core/handlers/validation-stage.js';
-import { typedDecodeError } from '../../core/handlers/typed-decoding.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { crdResource } from './crd-resource.js';
 
@@ -47,39 +43,15 @@ export class CrdFileLoader implements Controller {
     private readonly paths: string[],
   ) {}
 
+  /** Each CRD goes through the write path as a create or update by kapi itself: decoding, admission, validation. */
   async start(): Promise<void> {
-    const store = new ResourceStore(this.container.resolve(Tokens.KVStore), crdResource());
-    const admin = { username: 'system:kapi', groups: ['system:masters'] };
+    const crds = this.container.resolve(Tokens.Objects).forResource(crdResource(), { user: { username: 'system:kapi', groups: ['system:masters'] } });
     for (const crd of this.paths.flatMap(readCrdFiles)) {
       const name = String(crd.metadata?.name ?? '');
-      const existing = await store.find('', name);
-      const base = {
-        rt: store.rt,
-        version: 'v1',
-        kind: { group: store.rt.group, version: 'v1', kind: store.rt.names.kind },
-        resource: { group: store.rt.group, version: 'v1', resource: store.rt.names.plural },
-        subresource: '',
-        namespace: '',
-        name,
-        userInfo: admin,
-        dryRun: false,
-        options: {},
-        warnings: [],
-      };
       try {
-        const decodeError = typedDecodeError(store.rt, crd);
-        if (decodeError) throw new Error(decodeError);
-        if (!existing) {
-          prepareForCreate(crd, store.rt, 'v1', '');
-          await validationStage.run({ ...base, operation: 'CREATE', object: crd });
-          await store.create(crd);
-        } else if (!isDeepStrictEqual(existing.spec, crd.spec)) {
-          await store.update('', name, async (current) => {
-            const next = prepareForUpdate({ ...current, spec: crd.spec }, current, store.rt, 'v1', '');
-            await validationStage.run({ ...base, operation: 'UPDATE', object: next, oldObject: current });
-            return next;
-          });
-        }
+        const existing = await crds.get('', name);
+        if (!existing) await crds.create(crd);
+        else if (!isDeepStrictEqual(existing.spec, crd.spec)) await crds.update('', name, (current) => ({ ...current, spec: crd.spec }));
       } catch (err) {
         const reason = err instanceof ApiError ? err.message : String(err);
         throw new Error(`installing CRD ${name}: ${reason}`);

@@ -1,14 +1,12 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
-import type { KVStore } from '../../core/contracts/kv-store.js';
+import type { ObjectClients, ResourceClient } from '../../core/contracts/object-client.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
-import { ResourceStore } from '../../core/store/resource-store.js';
-import { prepareForCreate } from '../../core/store/object-meta-lifecycle.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { namespaceFinalizer, namespaceResource, systemNamespaces } from './namespace-resource.js';
 
@@ -21,9 +19,9 @@ const retryMs = 500;
  */
 export class NamespaceController implements Controller, NamespaceLookup {
   readonly name = 'namespace-controller';
-  private kv!: KVStore;
+  private objects!: ObjectClients;
   private registry!: ResourceRegistry;
-  private namespaces!: ResourceStore;
+  private namespaces!: ResourceClient;
   private unsubscribe?: () => void;
   /** The namespaces as storage has them: a fast path for NamespaceLifecycle admission. */
   private informer!: Informer;
@@ -33,9 +31,9 @@ export class NamespaceController implements Controller, NamespaceLookup {
   constructor(private readonly container: DependencyContainer) {}
 
   async start(): Promise<void> {
-    this.kv = this.container.resolve(Tokens.KVStore);
+    this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
-    this.namespaces = new ResourceStore(this.kv, namespaceResource());
+    this.namespaces = this.objects.forResource(namespaceResource());
     for (const name of systemNamespaces) await this.ensure(name);
     this.informer = this.container.resolve(Tokens.Informers).forResource(namespaceResource());
     this.unsubscribe = this.informer.subscribe((events) => {
@@ -56,14 +54,12 @@ export class NamespaceController implements Controller, NamespaceLookup {
    * the informer yet).
    */
   async lookup(name: string): Promise<KubeObject | undefined> {
-    return this.informer.current().get(name) ?? this.namespaces.find('', name);
+    return this.informer.current().get(name) ?? this.namespaces.get('', name);
   }
 
   private async ensure(name: string): Promise<void> {
-    const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-    prepareForCreate(ns, this.namespaces.rt, 'v1', '');
     try {
-      await this.namespaces.create(ns);
+      await this.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     } catch (err) {
       if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
     }
@@ -88,7 +84,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
 
   private later(name: string): void {
     this.timers.after(retryMs, () => {
-      this.namespaces.find('', name).then(
+      this.namespaces.get('', name).then(
         (ns) => ns && this.consider(ns),
         () => this.later(name), // storage unavailable: look again later
       );
@@ -100,14 +96,14 @@ export class NamespaceController implements Controller, NamespaceLookup {
     let remaining = 0;
     for (const rt of this.registry.all()) {
       if (rt.scope !== 'Namespaced' || rt.storage) continue; // a resource with its own storage keeps its objects there
-      const store = new ResourceStore(this.kv, rt);
-      for (const obj of (await store.list(name)).items) {
+      const client = this.objects.forResource(rt);
+      for (const obj of await client.list(name)) {
         if (obj.metadata?.deletionTimestamp) {
           remaining++; // waiting for its finalizers
           continue;
         }
         try {
-          if (!(await store.delete(name, obj.metadata!.name!)).deleted) remaining++;
+          if (!(await client.delete(name, obj.metadata!.name!)).deleted) remaining++;
         } catch (err) {
           if (!(err instanceof ApiError && err.code === 404)) throw err;
         }
@@ -115,11 +111,16 @@ export class NamespaceController implements Controller, NamespaceLookup {
     }
     if (remaining > 0) return false;
     try {
-      await this.namespaces.update('', name, (ns) => {
-        const spec = (ns.spec ?? {}) as { finalizers?: string[] };
-        ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
-        return ns;
-      });
+      await this.namespaces.update(
+        '',
+        name,
+        (ns) => {
+          const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+          ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
+          return ns;
+        },
+        { subresource: 'finalize' },
+      );
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }

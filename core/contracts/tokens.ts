@@ -11,6 +11,7 @@ import type { AdmissionPlugin } from './admission-plugin.js';
 import type { NamespaceLookup } from './namespace-lookup.js';
 import type { Codec } from './codec.js';
 import type { Informers } from './informer.js';
+import type { ObjectClients } from './object-client.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -45,6 +46,8 @@ export const Tokens = {
   Codec: token<Codec>('Codec'),
   /** The shared informers: any resource's objects, followed through the server's watch caches. */
   Informers: token<Informers>('Informers'),
+  /** Clients that read and write any resource through the server's write path (for controllers; from `start` on). */
+  Objects: token<ObjectClients>('Objects'),
   /** The server's settings (ServerConfig). */
   Config: token<import('./server-config.js').ServerConfig>('Config'),
 } as const;
@@ -55,6 +58,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Registry,
   Tokens.NamespaceLookup,
   Tokens.Informers,
+  Tokens.Objects,
   Tokens.Config,
 ]);
 
@@ -73,5 +77,6 @@ export const PublicTokens = {
   AdmissionPlugin: Tokens.AdmissionPlugin,
   Codec: Tokens.Codec,
   Informers: Tokens.Informers,
+  Objects: Tokens.Objects,
   Config: Tokens.Config,
 } as const;

@@ -9,12 +9,14 @@ import type { Codec } from '../contracts/codec.js';
 import { decodeTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
-import { admitUpdate, inRequestVersion } from './update-handler.js';
-import { admitCreate } from './create-handler.js';
-import { prepareForCreate } from '../store/object-meta-lifecycle.js';
 import { serverSideApply } from '../ssa/field-manager.js';
-import { fieldManagerContext } from './field-tracking.js';
+import { fieldManagerContext } from '../rest/field-tracking.js';
+import { writeRequestOf } from './write-request-of.js';
+import type { FieldTracker } from '../rest/write-stages.js';
 import { parseForce } from './write-options.js';
+
+/** The apply already recorded the managed fields of the object it creates. */
+const keepTracked: FieldTracker = (next) => next;
 
 /** The YAML server-side apply patch media type (so JSON too), the one OpenAPI advertises. */
 export const applyPatchType = 'application/apply-patch+yaml';
@@ -29,27 +31,26 @@ export async function handleApply(scope: RequestScope, maxBodyBytes: number, cod
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const force = parseForce(scope.query);
   const applied = await readApplyBody(scope, maxBodyBytes, codec);
-  const ctx = fieldManagerContext(scope);
+  const req = writeRequestOf(scope, dryRun);
+  const ctx = fieldManagerContext(req);
   const { namespace, name, subresource } = scope.info;
 
-  if (!subresource && !(await scope.store.find(namespace, name))) {
+  if (!subresource && !(await scope.store.storage.find(namespace, name))) {
     const obj = serverSideApply(undefined, applied, ctx, force);
     decodeForWrite(scope, obj);
-    prepareForCreate(obj, scope.rt, scope.version, namespace);
-    await admitCreate(scope, obj, dryRun);
-    return;
+    return respondObject(scope, 201, await scope.store.create(req, obj, keepTracked));
   }
+  let managedFields: unknown[] | undefined;
   const result = await scope.store.update(
-    namespace,
-    name,
-    inRequestVersion(scope, async (live) => {
+    req,
+    (live) => {
       const merged = serverSideApply(live, structuredClone(applied), ctx, force);
-      const managedFields = merged.metadata?.managedFields;
+      managedFields = merged.metadata?.managedFields;
       decodeForWrite(scope, merged);
-      // The merge already decided the managed fields; keep them through the subresource split.
-      return admitUpdate(scope, merged, live, dryRun, (next) => ({ ...next, metadata: { ...next.metadata, managedFields } }));
-    }),
-    { dryRun },
+      return merged;
+    },
+    // The merge already decided the managed fields; keep them through the subresource split.
+    { track: (next) => ({ ...next, metadata: { ...next.metadata, managedFields } }) },
   );
   return respondObject(scope, 200, result.object);
 }

@@ -65,3 +65,9 @@ function validateDeleteOptions(propagationPolicy: string | undefined, orphanDepe
   }
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: 'DeleteOptions', kind: 'DeleteOptions', name: '' }, causes);
 }
+
+/** What delete admission sees in the write's DeleteOptions beyond dryRun. */
+export function deleteAdmissionOptions(opts: DeleteOptions): Record<string, unknown> {
+  const { propagationPolicy, gracePeriodSeconds, preconditions } = opts;
+  return { propagationPolicy, gracePeriodSeconds, preconditions };
+}

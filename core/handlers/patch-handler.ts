@@ -9,7 +9,7 @@ import { baseMediaType, decodeBody } from '../contracts/body-decoding.js';
 import { decodePatchedTyped } from './typed-decoding.js';
 import { checkNameAndNamespace, checkTypeMeta, expectedTypeMeta } from './type-meta.js';
 import { respondObject } from './respond.js';
-import { admitUpdate, inRequestVersion } from './update-handler.js';
+import { writeRequestOf } from './write-request-of.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
@@ -66,14 +66,17 @@ export async function readPatch(scope: ResourceScope, maxBodyBytes: number): Pro
   };
 }
 
-/** Applies the patch to `live` (the stored object in the request's version) and runs the update's write pipeline. */
-export function admitPatch(scope: ResourceScope, applyPatch: PatchFn, live: KubeObject, dryRun: boolean): Promise<KubeObject> {
+/**
+ * The patched object for `live` (the stored object in the request's version), decoded and checked as kube's patcher
+ * does before the update's write stages run.
+ */
+export function patchedObject(scope: ResourceScope, applyPatch: PatchFn, live: KubeObject): KubeObject {
   const patched = applyPatch(structuredClone(live));
   decodePatchedTyped(patched, scope);
   const obj = checkTypeMeta(patched, scope);
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj);
-  return admitUpdate(scope, obj, live, dryRun);
+  return obj;
 }
 
 /** PATCH of one object (or its status): server-side apply, or a JSON / merge / strategic merge patch. */
@@ -85,11 +88,6 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
   if (applyCodec) return handleApply(scope, maxBodyBytes, applyCodec);
   const applyPatch = await readPatch(scope, maxBodyBytes);
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const result = await scope.store.update(
-    scope.info.namespace,
-    scope.info.name,
-    inRequestVersion(scope, (live) => admitPatch(scope, applyPatch, live, dryRun)),
-    { dryRun },
-  );
+  const result = await scope.store.update(writeRequestOf(scope, dryRun), (live) => patchedObject(scope, applyPatch, live));
   return respondObject(scope, 200, result.object);
 }

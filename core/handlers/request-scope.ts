@@ -3,8 +3,8 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { ResourceType, ResourceVersionDef } from '../contracts/resource-type.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import type { Negotiated } from '../codec/negotiated.js';
-import type { ResourceStore } from '../store/resource-store.js';
-import type { WritePipeline } from './write-pipeline.js';
+import type { GenericStore } from '../rest/generic-store.js';
+import type { WritePipeline } from '../rest/write-pipeline.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
@@ -29,7 +29,8 @@ export interface ResourceScope {
 
 /** Everything a verb handler of the generic store needs about one resource request. */
 export interface RequestScope extends ResourceScope {
-  store: ResourceStore;
+  /** The generic store: writes go through it; reads that bypass the watch cache use its `storage`. */
+  store: GenericStore;
   /** The resource's watch cache (lists, watches and resourceVersion reads are served from it). */
   cache: WatchCache;
   watchConfig: WatchCacheConfig;

@@ -5,13 +5,9 @@ import { nestedInt64, nestedString, setNested } from '../registry/scale-paths.js
 import { parseDryRun } from './query-options.js';
 import { readObjectBody } from './request-body.js';
 import { encodeBody, toVersion } from './respond.js';
-import { inRequestVersion } from './update-handler.js';
 import { readPatch } from './patch-handler.js';
-import { writeAttributes } from './write-attributes.js';
-import { trackUpdate } from './field-tracking.js';
-import { addWarnings } from './warnings.js';
-import { prepareForUpdate } from '../store/object-meta-lifecycle.js';
-import { keepTimesOfNoopWrite } from '../ssa/noop-timestamps.js';
+import { writeRequestOf } from './write-request-of.js';
+import type { AdmissionView } from '../rest/write-stages.js';
 
 /** An autoscaling/v1 Scale, the view of a custom resource served at `/scale`. */
 interface Scale extends KubeObject {
@@ -77,34 +73,22 @@ function jsonType(v: unknown): string {
 }
 
 /**
- * An update through /scale, as kube's ScaleREST runs it: admission (mutating, then validating) sees autoscaling/v1
- * Scales; the replicas are written into the custom resource, which is validated as a whole (its schema, CEL rules
- * and scale fields) before it is stored.
+ * A /scale write's admission sees autoscaling/v1 Scales (kube's ScaleREST); the replicas they ask for are written
+ * into the custom resource, which is validated as a whole (its schema, CEL rules and scale fields) before it is stored.
  */
-async function admitScaleUpdate(scope: RequestScope, live: KubeObject, requested: (old: Scale) => KubeObject, paths: ScaleSubresource, dryRun: boolean) {
-  const { namespace, name } = scope.info;
-  const oldScale = toScale(live, paths, unsetReplicas);
-  const scaleAttrs = writeAttributes(scope, { operation: 'UPDATE', object: requested(structuredClone(oldScale)), oldObject: oldScale, namespace, name, subresource: 'scale', dryRun });
-  scaleAttrs.kind = scaleKind;
-  try {
-    await scope.pipeline.mutatingAdmission(scaleAttrs);
-    const desired = structuredClone(live);
-    setNested(desired, paths.specReplicasPath, requestedReplicas(scaleAttrs.object, paths));
-    // A Scale that names a resourceVersion is a conditional update; without one it updates whatever is stored.
-    const rv = scaleAttrs.object.metadata?.resourceVersion;
-    if (rv) desired.metadata!.resourceVersion = rv;
-    const next = trackUpdate(scope, live, prepareForUpdate(desired, live, scope.rt, scope.version, 'scale'));
-    const attrs = writeAttributes(scope, { operation: 'UPDATE', object: next, oldObject: live, namespace, name, subresource: 'scale', dryRun });
-    attrs.warnings = scaleAttrs.warnings;
-    await scope.pipeline.validate(attrs);
-    scaleAttrs.object = toScale(attrs.object, paths);
-    scaleAttrs.oldObject = toScale(live, paths);
-    await scope.pipeline.validatingAdmission(scaleAttrs);
-    return keepTimesOfNoopWrite(attrs.object, live);
-  } finally {
-    // Warnings reach the client with a refusal too, as kube's warning recorder sends them.
-    addWarnings(scope.ctx, scaleAttrs.warnings);
-  }
+function scaleView(paths: ScaleSubresource): AdmissionView {
+  return {
+    kind: scaleKind,
+    of: (obj, old) => toScale(obj, paths, old ? unsetReplicas : 0),
+    apply(live, admitted) {
+      const desired = structuredClone(live);
+      setNested(desired, paths.specReplicasPath, requestedReplicas(admitted, paths));
+      // A Scale that names a resourceVersion is a conditional update; without one it updates whatever is stored.
+      const rv = admitted.metadata?.resourceVersion;
+      if (rv) desired.metadata!.resourceVersion = rv;
+      return desired;
+    },
+  };
 }
 
 /** GET, PUT and PATCH of `/scale` for custom resources that declare a scale subresource. */
@@ -112,20 +96,15 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
   const paths = scaleSpec(scope);
   const { namespace, name } = scope.info;
   if (scope.info.verb === 'get') {
-    const obj = await toVersion(await scope.store.get(namespace, name), scope);
+    const obj = await toVersion(await scope.store.storage.get(namespace, name), scope);
     encodeBody(scope.ctx, scope.negotiated, 200, toScale(obj, paths));
     return;
   }
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const requested: (old: Scale) => KubeObject =
+  const requested: (old: KubeObject) => KubeObject =
     scope.info.verb === 'patch'
-      ? await readPatch(scope, maxBodyBytes).then((patch) => (old: Scale) => patch(old))
+      ? await readPatch(scope, maxBodyBytes).then((patch) => (old: KubeObject) => patch(old))
       : await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, { apiVersion: 'autoscaling/v1', kind: 'Scale' }).then((body) => () => structuredClone(body.object));
-  const result = await scope.store.update(
-    namespace,
-    name,
-    inRequestVersion(scope, (live) => admitScaleUpdate(scope, live, requested, paths, dryRun)),
-    { dryRun },
-  );
+  const result = await scope.store.updateThroughView(writeRequestOf(scope, dryRun), scaleView(paths), requested);
   encodeBody(scope.ctx, scope.negotiated, 200, toScale(await toVersion(result.object, scope), paths));
 }

@@ -8,7 +8,7 @@ import { errors, type StatusCause } from '../contracts/api-error.js';
 import { boundedTexts } from '../contracts/bounded-status.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
 import { schemaTyped, type KubeObject } from '../contracts/resource-type.js';
-import type { WriteAttributes } from './write-pipeline.js';
+import type { WriteAttributes } from '../rest/write-pipeline.js';
 import type { ResourceScope } from './request-scope.js';
 import { parseFieldValidation } from './query-options.js';
 import { addWarnings } from './warnings.js';

@@ -11,12 +11,13 @@ import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
 import { tlsServerOptions } from './tls-profile.js';
 import { answerClientError } from './client-error-answer.js';
-import { WritePipeline } from '../handlers/write-pipeline.js';
-import { validationStage } from '../handlers/validation-stage.js';
+import { WritePipeline } from '../rest/write-pipeline.js';
+import { validationStage } from '../rest/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
 import type { Controller } from '../contracts/controller.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { CacheInformers } from '../watch/cache-informers.js';
+import { LoopbackClients } from '../rest/loopback-clients.js';
 import { registerModules } from './module-registration.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
@@ -34,10 +35,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const container = rootContainer.createChildContainer();
   const config: ServerConfig = resolveServerConfig(options.config);
   container.registerInstance(Tokens.Config, config);
-  container.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
+  const registry = new ResourceTypeRegistry();
+  container.registerInstance(Tokens.Registry, registry);
   const informers = new CacheInformers();
   container.registerInstance(Tokens.Informers, informers);
-  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers]);
+  const objects = new LoopbackClients(registry);
+  container.registerInstance(Tokens.Objects, objects);
+  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects]);
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];
@@ -48,10 +52,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     container,
     async listen(opts: ListenOptions) {
       const kv = container.resolve(Tokens.KVStore);
-      const registry = container.resolve(Tokens.Registry);
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
+      objects.attach(kv, pipeline);
       caches = new WatchCaches(kv, registry, config.watchCache);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
       informers.attach(caches);

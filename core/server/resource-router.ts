@@ -3,13 +3,14 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { KVStore } from '../contracts/kv-store.js';
 import type { UserInfo } from '../contracts/authenticator.js';
-import type { WritePipeline } from '../handlers/write-pipeline.js';
+import type { WritePipeline } from '../rest/write-pipeline.js';
 import type { RequestScope } from '../handlers/request-scope.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCaches } from '../watch/watch-caches.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
 import { errors } from '../contracts/api-error.js';
 import { ResourceStore } from '../store/resource-store.js';
+import { GenericStore } from '../rest/generic-store.js';
 import { isPlainJsonAccept, negotiate, type Endpoint } from '../codec/negotiation.js';
 import { apiVersionOf, type ResourceType } from '../contracts/resource-type.js';
 import { handleGet } from '../handlers/get-handler.js';
@@ -69,7 +70,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     rt,
     version: info.apiVersion,
     versionDef: version,
-    store: new ResourceStore(deps.kv, rt),
+    store: new GenericStore(new ResourceStore(deps.kv, rt)),
     cache: deps.caches.forResource(rt),
     watchConfig: deps.watchConfig,
     query,

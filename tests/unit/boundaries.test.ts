@@ -1,9 +1,7 @@
 // DESIGN.md's import table and "no cycle anywhere", checked with dependency-cruiser (.dependency-cruiser.cjs) over the
-// sources. Imports that still break the table (the restructuring of issue #19 is under way) are listed in
-// .dependency-cruiser-known-violations.json: a new one fails, and so does a listed one that is gone (shrink the list).
+// sources: no import may break them.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { repoPath, repoRoot } from '../helpers/kapi-process.js';
 
@@ -28,12 +26,6 @@ async function currentViolations(): Promise<Violation[]> {
 
 const key = (v: Violation) => `${v.rule}: ${v.from} → ${v.to}`;
 
-test('imports follow DESIGN.md: no new violation, no cycle, and the known list only shrinks', async (t) => {
-  const known = new Set((JSON.parse(readFileSync(repoPath('.dependency-cruiser-known-violations.json'), 'utf8')) as Violation[]).map(key));
-  const found = (await currentViolations()).map(key);
-  const added = found.filter((k) => !known.has(k));
-  const gone = [...known].filter((k) => !found.includes(k));
-  t.deepEqual(added, [], 'imports against the table in DESIGN.md (or cycles)');
-  t.deepEqual(gone, [], 'fixed: remove these from .dependency-cruiser-known-violations.json');
-  t.false(found.some((k) => k.startsWith('no-cycles')), 'no import cycle may be listed as known');
+test('imports follow DESIGN.md: no violation, no cycle', async (t) => {
+  t.deepEqual((await currentViolations()).map(key), [], 'imports against the table in DESIGN.md (or cycles)');
 });

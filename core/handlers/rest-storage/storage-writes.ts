@@ -2,27 +2,27 @@ import type { StorageScope } from './storage-scope.js';
 import { restContext } from './storage-scope.js';
 import type { KubeObject } from '../../contracts/resource-type.js';
 import { errors } from '../../contracts/api-error.js';
-import { admitNew, readCreate } from '../create-handler.js';
-import { admitUpdate, readUpdate } from '../update-handler.js';
-import { admitPatch, readPatch } from '../patch-handler.js';
-import { admitDeleteOf } from '../delete-handler.js';
-import { readDeleteOptions } from '../delete-options.js';
+import { readCreate } from '../create-handler.js';
+import { readUpdate } from '../update-handler.js';
+import { patchedObject, readPatch } from '../patch-handler.js';
+import { deleteAdmissionOptions, readDeleteOptions } from '../delete-options.js';
 import { parseDryRun } from '../query-options.js';
 import { validateWriteOptions } from '../write-options.js';
-import { trackUpdate } from '../field-tracking.js';
+import { writeRequestOf } from '../write-request-of.js';
+import { admitCreate, admitDelete, admitUpdate } from '../../rest/write-stages.js';
 import { respondStored, withTypeMeta } from './storage-reads.js';
 import { checkDeletePreconditions } from '../../store/delete-preconditions.js';
 
 /*
- * Writes to a storage of the resource's own kind, through the same stages as the generic store's: decode, system
- * metadata, managed fields, mutating admission, schema validation, validating admission; the storage stores (or, on
- * dry-run, does not) what was admitted.
+ * Writes to a storage of the resource's own kind, through the generic store's write stages (core/rest/write-stages.ts):
+ * decode, system metadata, managed fields, mutating admission, schema validation, validating admission; the storage
+ * stores (or, on dry-run, does not) what was admitted.
  */
 
 /** POST to the collection: the storage gets the admitted object. */
 export async function storageCreate(scope: StorageScope, maxBodyBytes: number): Promise<void> {
   const { obj, dryRun } = await readCreate(scope, maxBodyBytes);
-  const admitted = await admitNew(scope, trackUpdate(scope, undefined, obj), dryRun);
+  const admitted = await admitCreate(writeRequestOf(scope, dryRun), obj);
   const created = await scope.storage.create!(restContext(scope, dryRun), admitted);
   return respondStored(scope, 201, created);
 }
@@ -33,7 +33,7 @@ export async function storageUpdate(scope: StorageScope, maxBodyBytes: number): 
   const updated = await scope.storage.update!(restContext(scope, dryRun), scope.info.name, async (old) => {
     const live = withTypeMeta(old, scope);
     checkPreconditions(scope, obj, live);
-    return admitUpdate(scope, structuredClone(obj), live, dryRun);
+    return admitUpdate(writeRequestOf(scope, dryRun), structuredClone(obj), live);
   });
   return respondStored(scope, 200, updated);
 }
@@ -44,20 +44,21 @@ export async function storagePatch(scope: StorageScope, maxBodyBytes: number): P
   const applyPatch = await readPatch(scope, maxBodyBytes);
   validateWriteOptions(scope.query, 'PatchOptions');
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const updated = await scope.storage.update!(restContext(scope, dryRun), scope.info.name, (old) =>
-    admitPatch(scope, applyPatch, withTypeMeta(old, scope), dryRun),
-  );
+  const updated = await scope.storage.update!(restContext(scope, dryRun), scope.info.name, (old) => {
+    const live = withTypeMeta(old, scope);
+    return admitUpdate(writeRequestOf(scope, dryRun), patchedObject(scope, applyPatch, live), live);
+  });
   return respondStored(scope, 200, updated);
 }
 
 /** DELETE: delete admission runs on the object the storage passes; the storage returns what it deleted. */
 export async function storageDelete(scope: StorageScope, maxBodyBytes: number): Promise<void> {
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
-  const { namespace, name } = scope.info;
+  const { name } = scope.info;
   const deleted = await scope.storage.delete!(restContext(scope, opts.dryRun), name, async (old) => {
     const live = withTypeMeta(old, scope);
     checkDeletePreconditions(scope.rt, live, opts.preconditions);
-    await admitDeleteOf(scope, live, opts, name, namespace);
+    await admitDelete(writeRequestOf(scope, opts.dryRun), live, deleteAdmissionOptions(opts));
   });
   return respondStored(scope, 200, deleted);
 }

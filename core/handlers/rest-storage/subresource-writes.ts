@@ -7,8 +7,8 @@ import { readObjectBody } from '../request-body.js';
 import { readPatch } from '../patch-handler.js';
 import { parseDryRun } from '../query-options.js';
 import { validateWriteOptions } from '../write-options.js';
-import { writeAttributes } from '../write-attributes.js';
-import { addWarnings } from '../warnings.js';
+import { writeAttributes } from '../../rest/write-attributes.js';
+import { writeRequestOf } from '../write-request-of.js';
 import { respondStored, withTypeMeta } from './storage-reads.js';
 
 /*
@@ -61,20 +61,12 @@ function checkKind(body: Record<string, unknown>, expected: { apiVersion: string
 
 /** Mutating then validating admission of a subresource write; returns the admitted object. */
 async function admit(scope: StorageScope, object: KubeObject, oldObject: KubeObject | undefined, dryRun: boolean): Promise<KubeObject> {
-  const { info } = scope;
-  const attrs = writeAttributes(scope, {
-    operation: oldObject ? 'UPDATE' : 'CREATE',
-    object,
-    ...(oldObject ? { oldObject } : {}),
-    namespace: info.namespace,
-    name: info.name,
-    subresource: info.subresource,
-    dryRun,
-  });
+  const req = writeRequestOf(scope, dryRun);
+  const attrs = writeAttributes(req, { operation: oldObject ? 'UPDATE' : 'CREATE', object, ...(oldObject ? { oldObject } : {}) });
   attrs.kind = subresourceKind(scope);
-  await scope.pipeline
+  await req.pipeline
     .mutatingAdmission(attrs)
-    .then(() => scope.pipeline.validatingAdmission(attrs))
-    .finally(() => addWarnings(scope.ctx, attrs.warnings));
+    .then(() => req.pipeline.validatingAdmission(attrs))
+    .finally(() => req.warn(attrs.warnings));
   return attrs.object;
 }

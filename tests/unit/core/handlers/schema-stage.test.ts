@@ -1,8 +1,8 @@
 import test from 'ava';
 import { ApiError } from '../../../../core/contracts/api-error.js';
 import { customResourceSchemaCauses, decodeCustomResource } from '../../../../core/handlers/schema-stage.js';
-import { validationStage } from '../../../../core/handlers/validation-stage.js';
-import type { WriteAttributes } from '../../../../core/handlers/write-pipeline.js';
+import { validationStage } from '../../../../core/rest/validation-stage.js';
+import type { WriteAttributes } from '../../../../core/rest/write-pipeline.js';
 import type { KubeObject, ResourceType } from '../../../../core/contracts/resource-type.js';
 import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 

@@ -1,7 +1,7 @@
 import type { WriteAttributes, WriteStage } from './write-pipeline.js';
 import { appendCauses, errors, type StatusCause } from '../contracts/api-error.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta.js';
-import { customResourceSchemaCauses } from './schema-stage.js';
+import { customResourceSchemaCauses } from '../handlers/schema-stage.js';
 
 /**
  * Validation of every write: ObjectMeta rules, a custom resource's schema, and the resource's own rules. All

@@ -1,0 +1,96 @@
+import type { KubeObject } from '../contracts/resource-type.js';
+import { ApiError } from '../contracts/api-error.js';
+import type { ResourceStore, DeletePreconditions } from '../store/resource-store.js';
+import { generateName } from '../store/object-meta-lifecycle.js';
+import { toRequestVersion, toStorageVersion } from '../conversion/versioned-objects.js';
+import type { WriteRequest } from './write-request.js';
+import { admitCreate, admitDelete, admitUpdate, admitViewUpdate, type AdmissionView, type FieldTracker } from './write-stages.js';
+
+/** How often a name from generateName is redrawn when it collides (kube retries too). */
+const generateNameAttempts = 8;
+
+export interface StoreUpdateOptions {
+  /** The UID the stored object must have (a PUT body's metadata.uid): an object recreated under its name is a 409. */
+  uid?: string;
+  /** How managed fields are recorded: as an Update by the request's manager unless the write tracks them (apply). */
+  track?: FieldTracker;
+}
+
+export interface StoreDeleteOptions {
+  preconditions: DeletePreconditions;
+  /** What delete admission sees in the DeleteOptions beyond dryRun (propagationPolicy, gracePeriodSeconds, …). */
+  admissionOptions: Record<string, unknown>;
+}
+
+/**
+ * kapi's registry.Store: every write of a resource kept in the KV store goes through here, from an HTTP request or a
+ * controller. It runs the write stages (write-stages.ts) on objects in the request's version and stores them in the
+ * storage version; updates run inside the store's compare-and-swap loop, so the request's change (a body, a patch, an
+ * apply) is re-applied to the freshest object when another write won in between.
+ */
+export class GenericStore {
+  constructor(readonly storage: ResourceStore) {}
+
+  /** Admits and stores a new object (already decoded, in the request's version); returns it as stored. */
+  async create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
+    const admitted = await admitCreate(req, obj, track);
+    // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
+    const converted = toStorageVersion(req.rt, admitted);
+    return this.createWithGeneratedNameRetry(converted instanceof Promise ? await converted : converted, req.dryRun);
+  }
+
+  /**
+   * Updates the named object: `desired` turns the stored object (in the request's version; it is the write's
+   * oldObject, so not to be changed) into the requested one — a PUT's body, a patched or applied object — which is
+   * admitted and stored.
+   */
+  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: StoreUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+    return this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track), opts.uid);
+  }
+
+  /** An update through a subresource whose admission sees views of another kind (a Scale). */
+  updateThroughView(req: WriteRequest, view: AdmissionView, requested: (oldView: KubeObject) => KubeObject): Promise<{ object: KubeObject; deleted: boolean }> {
+    return this.guaranteedUpdate(req, (live) => admitViewUpdate(req, view, requested, live));
+  }
+
+  /** Runs delete admission on the stored object, then deletes it (or starts its graceful deletion). */
+  async delete(req: WriteRequest, opts: StoreDeleteOptions): Promise<{ object: KubeObject; deleted: boolean }> {
+    // kube reads the object into the request's version before deleting: a failing conversion fails the delete.
+    const current = await this.read(req);
+    await admitDelete(req, current, opts.admissionOptions);
+    return this.storage.delete(req.namespace, req.name, opts.preconditions, { dryRun: req.dryRun });
+  }
+
+  /** The stored object in the request's version (404 when there is none). */
+  async read(req: Pick<WriteRequest, 'rt' | 'version' | 'namespace' | 'name'>): Promise<KubeObject> {
+    const converted = toRequestVersion(req.rt, req.version, await this.storage.get(req.namespace, req.name));
+    return converted instanceof Promise ? await converted : converted;
+  }
+
+  /** The store's update loop over objects in the request's version; conversions that fail fail the write. */
+  private guaranteedUpdate(req: WriteRequest, update: (live: KubeObject) => Promise<KubeObject>, uid?: string) {
+    return this.storage.update(
+      req.namespace,
+      req.name,
+      async (current) => {
+        const converted = toRequestVersion(req.rt, req.version, current);
+        const next = await update(converted instanceof Promise ? await converted : converted);
+        return toStorageVersion(req.rt, next);
+      },
+      { dryRun: req.dryRun, uid },
+    );
+  }
+
+  private async createWithGeneratedNameRetry(obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+    const meta = obj.metadata!;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storage.create(obj, { dryRun });
+      } catch (err) {
+        const generated = meta.generateName && meta.name?.startsWith(meta.generateName.slice(0, 58));
+        if (!(err instanceof ApiError) || err.reason !== 'AlreadyExists' || !generated || attempt >= generateNameAttempts) throw err;
+        meta.name = generateName(meta.generateName!);
+      }
+    }
+  }
+}
