@@ -6,7 +6,8 @@ import { addWarnings } from './warnings.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 
 /**
- * DELETE of one object. Gone at once → 200 with the object (custom resources) or a Success Status (built-ins);
+ * DELETE of one object. Gone at once → 200 with the object (returnDeletedObject: custom resources) or a Success Status
+ * (built-ins);
  * waiting for finalizers → 200 with the object carrying its deletionTimestamp (202 only when the client sent
  * orphanDependents=false, as kube does for compatibility).
  */
@@ -14,7 +15,7 @@ export async function handleDelete(scope: RequestScope, maxBodyBytes: number): P
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   await admitDelete(scope, opts);
   const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, opts.preconditions, { dryRun: opts.dryRun });
-  if (deleted && !scope.rt.custom) {
+  if (deleted && !scope.rt.returnDeletedObject) {
     respondSuccessStatus(scope, object);
     return;
   }
