@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/contracts/admission-attributes.js';
 import { errors } from '../../core/contracts/api-error.js';
-import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { schemaTyped, type KubeObject } from '../../core/contracts/resource-type.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
@@ -124,10 +124,13 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
     }
   }
 
-  /** A custom resource gets its version's schema defaults after each webhook's patch, as kube's defaulter does. */
+  /**
+   * A kind typed by its schema (a custom resource, an own storage's) gets its version's schema defaults after each
+   * webhook's patch, as kube's defaulter does for custom resources.
+   */
   private applyDefaults(obj: KubeObject, { resource }: WebhookInvocation): void {
     const rt = this.ctx.registry.get(resource.group, resource.resource);
-    const schema = rt?.custom ? rt.versions.find((v) => v.name === resource.version)?.schema : undefined;
+    const schema = rt && schemaTyped(rt) ? rt.versions.find((v) => v.name === resource.version)?.schema : undefined;
     if (schema) compileSchema(schema).applyDefaults(obj);
   }
 }

@@ -139,7 +139,7 @@ export class CrdController implements Controller {
     let remaining = 0;
     // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
     const served = this.registry.get(resourceType.group, resourceType.names.plural);
-    const shadowed = served !== undefined && !served.custom;
+    const shadowed = served !== undefined && served.definedBy?.crd !== name;
     for (const obj of shadowed ? [] : await client.list()) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {
@@ -167,7 +167,7 @@ export class CrdController implements Controller {
   private unregister(crd: Crd): void {
     const plural = crd.status?.acceptedNames?.plural || crd.spec.names.plural;
     const served = this.registry.get(crd.spec.group, plural);
-    if (served?.custom) this.registry.remove(crd.spec.group, plural);
+    if (served?.definedBy?.crd === crd.metadata!.name!) this.registry.remove(crd.spec.group, plural);
   }
 }
 

@@ -16,7 +16,9 @@ export function crdToResourceType(crd: Crd): ResourceType {
     scope: crd.spec.scope,
     allowUnconditionalUpdate: false,
     verbs: customResourceVerbs,
-    custom: true,
+    definedBy: { crd: crd.metadata!.name! },
+    returnDeletedObject: true,
+    defaultOnRead: true,
     conversion: conversionOf(crd),
     ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}),
     versions: crd.spec.versions.map((v) => {

@@ -41,6 +41,8 @@ export function namespaceResource(): ResourceType {
         schema: builtinSchema('namespace.v1'),
         subresources: { status: true, finalize: true },
         tablePrinter: namespaceTablePrinter,
+        // kube's Namespace field selectors: metadata.name and status.phase
+        selectableFields: [{ jsonPath: '.status.phase' }],
       },
     ],
     strategy: {

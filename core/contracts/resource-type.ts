@@ -38,6 +38,7 @@ export interface ResourceVersionDef {
   tablePrinter?: TablePrinter;
   /** `finalize`: a Namespace's, updating its spec.finalizers (PUT only). */
   subresources?: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean };
+  /** Fields a field selector may name beyond metadata.name (and metadata.namespace): a CRD's, or a built-in kind's own. */
   selectableFields?: { jsonPath: string }[];
 }
 
@@ -85,8 +86,16 @@ export interface ResourceType {
   strategy?: ResourceStrategy;
   /** How object names are validated (default: DNS-1123 subdomain). */
   nameValidation?: 'subdomain' | 'label' | 'path-segment';
-  /** True for custom resources defined by a CRD. */
-  custom?: boolean;
+  /** The CustomResourceDefinition defining this type (by its metadata.name); absent for built-ins and own storages. */
+  definedBy?: { crd: string };
+  /**
+   * Whether a DELETE through the generic store that removes the object at once answers with the object (as kube's CRD
+   * storage sets ReturnDeletedObject) rather than a Success Status (kube's built-ins). An own `storage` always answers
+   * with what it deleted.
+   */
+  returnDeletedObject?: boolean;
+  /** Whether stored objects get their stored version's schema defaults when read (kube does this for custom resources). */
+  defaultOnRead?: boolean;
   /**
    * The Go type kube decodes a built-in kind into: every write is decoded against it before anything reads the
    * object's fields (a value of the wrong type is kube's 400; nulls become what Go leaves).
@@ -126,7 +135,7 @@ export function servedVersion(rt: ResourceType, version: string): ResourceVersio
  * custom resources are) rather than by a Go type: custom resources, and resources served from their own storage.
  */
 export function schemaTyped(rt: ResourceType): boolean {
-  return Boolean(rt.custom || rt.storage);
+  return Boolean(rt.definedBy || rt.storage);
 }
 
 /** The resource's `plural.group` (or `plural` for the core group). */

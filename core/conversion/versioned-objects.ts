@@ -11,7 +11,7 @@ import { converterFor } from './converters.js';
 
 /** A stored object with its stored version's schema defaults (a copy when there are any: objects may be shared). */
 export function withReadDefaults(rt: ResourceType, obj: KubeObject): KubeObject {
-  if (!rt.custom) return obj;
+  if (!rt.defaultOnRead) return obj;
   const compiled = defaultingSchema(rt, obj.apiVersion);
   if (!compiled) return obj;
   const copy = structuredClone(obj);
@@ -26,7 +26,7 @@ export function toRequestVersion(rt: ResourceType, version: string, obj: KubeObj
 
 /** Stored objects (a list's items) as the request's `version` presents them; what needs a webhook goes in one call. */
 export function listToRequestVersion(rt: ResourceType, version: string, items: readonly KubeObject[]): MaybePromise<KubeObject[]> {
-  const defaulted = rt.custom ? items.map((o) => withReadDefaults(rt, o)) : items;
+  const defaulted = rt.defaultOnRead ? items.map((o) => withReadDefaults(rt, o)) : items;
   return converterFor(rt).convertList(defaulted, apiVersionOf(rt.group, version));
 }
 

@@ -5,7 +5,8 @@ import { writeRequestOf } from './write-request-of.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 
 /**
- * DELETE of one object. Gone at once → 200 with the object (custom resources) or a Success Status (built-ins);
+ * DELETE of one object. Gone at once → 200 with the object (returnDeletedObject: custom resources) or a Success Status
+ * (built-ins);
  * waiting for finalizers → 200 with the object carrying its deletionTimestamp (202 only when the client sent
  * orphanDependents=false, as kube does for compatibility).
  */
@@ -13,7 +14,7 @@ export async function handleDelete(scope: RequestScope, maxBodyBytes: number): P
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   const req = writeRequestOf(scope, opts.dryRun);
   const { object, deleted } = await scope.store.delete(req, { preconditions: opts.preconditions, admissionOptions: deleteAdmissionOptions(opts) });
-  if (deleted && !scope.rt.custom) {
+  if (deleted && !scope.rt.returnDeletedObject) {
     respondSuccessStatus(scope, object);
     return;
   }

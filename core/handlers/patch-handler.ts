@@ -17,7 +17,7 @@ import { modelOf } from './merge-model.js';
 import { validateWriteOptions } from './write-options.js';
 import { applyPatchType, handleApply } from './apply-handler.js';
 import type { CodecSet } from '../codec/codec-set.js';
-import type { KubeObject } from '../contracts/resource-type.js';
+import { schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
 
 const jsonPatch = 'application/json-patch+json';
 const mergePatch = 'application/merge-patch+json';
@@ -32,11 +32,12 @@ function servedPatchTypes(codecs: CodecSet): string[] {
 }
 
 /**
- * The patch types OpenAPI advertises, as kube-apiserver does: no strategic merge patch for custom resources (kubectl
- * would otherwise compute its client-side apply patches from the schema; kapi still accepts them when sent).
+ * The patch types OpenAPI advertises, as kube-apiserver does: no strategic merge patch for kinds typed by their schema
+ * (custom resources; kubectl would otherwise compute its client-side apply patches from the schema; kapi still accepts
+ * them when sent).
  */
-export function patchTypesFor(custom: boolean | undefined): string[] {
-  return custom ? [jsonPatch, mergePatch, applyPatchType] : [jsonPatch, mergePatch, strategicMergePatch, applyPatchType];
+export function patchTypesFor(rt: ResourceType): string[] {
+  return schemaTyped(rt) ? [jsonPatch, mergePatch, applyPatchType] : [jsonPatch, mergePatch, strategicMergePatch, applyPatchType];
 }
 
 

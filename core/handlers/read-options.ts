@@ -35,7 +35,6 @@ export function requestedResourceVersion(query: URLSearchParams): string {
 export function selectableFields(scope: ResourceScope): string[] {
   const fields = ['metadata.name'];
   if (scope.rt.scope === 'Namespaced') fields.push('metadata.namespace');
-  if (!scope.rt.custom && scope.rt.names.plural === 'namespaces') fields.push('status.phase');
   for (const f of scope.versionDef.selectableFields ?? []) fields.push(f.jsonPath.replace(/^\./, ''));
   return fields;
 }

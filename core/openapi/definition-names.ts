@@ -13,10 +13,10 @@ const builtinPackages: Record<string, string> = {
 
 /**
  * The OpenAPI definition name kube gives a kind: its Go package reversed for built-ins (`io.k8s.api.core.v1.Namespace`),
- * the reversed group for custom resources (`com.example.v1.Widget`).
+ * the reversed group for kinds typed by their schema, as custom resources are (`com.example.v1.Widget`).
  */
-export function definitionName(group: string, version: string, kind: string, custom: boolean): string {
-  return `${custom ? reversedGroup(group) : builtinPackage(group)}.${version}.${kind}`;
+export function definitionName(group: string, version: string, kind: string, typedBySchema: boolean): string {
+  return `${typedBySchema ? reversedGroup(group) : builtinPackage(group)}.${version}.${kind}`;
 }
 
 function builtinPackage(group: string): string {

@@ -6,10 +6,10 @@ import { listMetaName, objectMetaProperty, typeMetaProperties } from './meta-sch
 
 /** The definition names of a served resource's kind and list kind. */
 export function kindNames({ type, version }: ServedResource): { kind: string; list: string } {
-  const custom = schemaTyped(type);
+  const typedBySchema = schemaTyped(type);
   return {
-    kind: definitionName(type.group, version.name, type.names.kind, custom),
-    list: definitionName(type.group, version.name, type.names.listKind, custom),
+    kind: definitionName(type.group, version.name, type.names.kind, typedBySchema),
+    list: definitionName(type.group, version.name, type.names.listKind, typedBySchema),
   };
 }
 

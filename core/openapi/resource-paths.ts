@@ -7,7 +7,6 @@ import { deleteOptionsName, patchName, statusName, watchEventName } from './meta
 import { groupPart, toOperationId } from './operation-id.js';
 import type { Parameter } from './query-parameters.js';
 import { patchTypesFor } from '../handlers/patch-handler.js';
-import { schemaTyped } from '../contracts/resource-type.js';
 import {
   commonParameters,
   deleteCollectionParameters,
@@ -120,7 +119,7 @@ export function resourcePaths(served: ServedResource): PathItem[] {
       ops.push(op(itemParams, { method: 'put', id: ['replace', id], action: 'put', description: `replace ${what}`, gvk, parameters: writeParameters, body, responses: [ok(schema), created(schema)] }));
     }
     if (verbs.includes('patch')) {
-      const patchBody = { schema: patchName, required: true, contentTypes: patchTypesFor(schemaTyped(type)) };
+      const patchBody = { schema: patchName, required: true, contentTypes: patchTypesFor(type) };
       ops.push(op(itemParams, { method: 'patch', id: ['patch', id], action: 'patch', description: `partially update ${what}`, gvk, parameters: patchParameters, body: patchBody, responses: [ok(schema), created(schema)] }));
     }
     return ops;

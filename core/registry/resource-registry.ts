@@ -17,7 +17,7 @@ export class ResourceTypeRegistry implements ResourceRegistry {
   set(rt: ResourceType): void {
     const key = qualifiedName(rt);
     const existing = this.byKey.get(key);
-    if (rt.custom && existing && !existing.custom) return;
+    if (rt.definedBy && existing && !existing.definedBy) return; // a CRD never shadows what kapi serves itself
     this.byKey.set(key, rt);
     this.changed();
   }

@@ -9,7 +9,9 @@ export function widgetsType(schema: JSONSchemaProps): ResourceType {
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
     scope: 'Namespaced',
     allowUnconditionalUpdate: false,
-    custom: true,
+    definedBy: { crd: 'widgets.example.com' },
+    returnDeletedObject: true,
+    defaultOnRead: true,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     versions: [{ name: 'v1', served: true, storage: true, subresources: { status: true }, schema }],
   };

@@ -205,6 +205,23 @@ test('DELETE removes a widget: 200 with the deleted object', async (t) => {
   expectStatus(t, again, { code: 404, reason: 'NotFound', message: 'widgets.example.com "w1" not found' });
 });
 
+test('DELETE removes a built-in object: 200 with a Success Status, as kube answers for its built-in kinds', async (t) => {
+  const path = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+  const body = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'crud-delete' } };
+  const created = await server.request('POST', path, { body });
+  t.is(created.status, 201, created.text);
+  const res = await server.request('DELETE', `${path}/crud-delete`);
+  t.is(res.status, 200);
+  t.deepEqual(res.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: 'crud-delete', group: 'admissionregistration.k8s.io', kind: 'validatingwebhookconfigurations', uid: created.body.metadata.uid },
+  });
+  t.is((await server.request('GET', `${path}/crud-delete`)).status, 404);
+});
+
 test('DELETE of a collection with a labelSelector deletes only the matching objects', async (t) => {
   const ns = await createNamespace(server, 'crud');
   const other = await createNamespace(server, 'crud');

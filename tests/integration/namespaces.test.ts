@@ -163,6 +163,31 @@ test('nothing can be created in a terminating namespace; it goes once its conten
   t.pass();
 });
 
+test('namespaces are selectable by status.phase (kube\'s Namespace field selectors), custom resources are not', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  await createWidget(server, ns, 'held', { finalizers: ['example.com/hold'] });
+  await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  const terminating = await server.request('GET', `/api/v1/namespaces?fieldSelector=${encodeURIComponent('status.phase=Terminating')}`);
+  t.is(terminating.status, 200, terminating.text);
+  t.true(names(terminating.body).includes(ns));
+  t.false(names(terminating.body).includes('default'));
+  const active = await server.request('GET', `/api/v1/namespaces?fieldSelector=${encodeURIComponent(`status.phase=Active,metadata.name!=${ns}`)}`);
+  t.is(active.status, 200, active.text);
+  t.true(names(active.body).includes('default'));
+  t.false(names(active.body).includes(ns));
+  const finalizers = await server.request('GET', `/api/v1/namespaces?fieldSelector=${encodeURIComponent('spec.finalizers=kubernetes')}`);
+  expectStatus(t, finalizers, { code: 400, reason: 'BadRequest', message: 'field label not supported: spec.finalizers' });
+  const widgets = await server.request('GET', `${widgetsPath(ns)}?fieldSelector=${encodeURIComponent('status.phase=Active')}`);
+  expectStatus(t, widgets, { code: 400, reason: 'BadRequest', message: 'field label not supported: status.phase' });
+
+  const release = await server.request('PATCH', widgetsPath(ns, 'held'), {
+    body: { metadata: { finalizers: null } },
+    contentType: 'application/merge-patch+json',
+  });
+  t.is(release.status, 200);
+  await waitGone(`/api/v1/namespaces/${ns}`);
+});
+
 test('a namespace can be created again after it is gone', async (t) => {
   const ns = await createNamespace(server, 'nsl');
   const first = await server.request('GET', `/api/v1/namespaces/${ns}`);

@@ -72,7 +72,7 @@ function widgetsType(crd: any): ResourceType {
     versions: crd.spec.versions.map((v: any) => ({ name: v.name, served: v.served, storage: v.storage, schema: v.schema.openAPIV3Schema })),
     allowUnconditionalUpdate: false,
     verbs: [],
-    custom: true,
+    definedBy: { crd: crd.metadata.name },
     annotations: crd.metadata.annotations,
   };
 }

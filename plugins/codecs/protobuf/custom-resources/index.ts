@@ -58,7 +58,7 @@ export function customResourceProtobufKinds(registry: ResourceRegistry): (t: Typ
 function index(registry: ResourceRegistry): Map<string, Served> {
   const served = new Map<string, Served>();
   for (const rt of registry.all()) {
-    if (!rt.custom) continue;
+    if (!rt.definedBy) continue;
     for (const v of rt.versions) {
       if (!v.served) continue;
       const apiVersion = apiVersionOf(rt.group, v.name);

@@ -18,7 +18,7 @@ function widgets(conversion?: ResourceType['conversion']): ResourceType {
     versions: [version('v1', 1, true), version('v2', 2, false)],
     allowUnconditionalUpdate: false,
     verbs: [],
-    custom: true,
+    defaultOnRead: true,
     ...(conversion ? { conversion } : {}),
   } as ResourceType;
 }

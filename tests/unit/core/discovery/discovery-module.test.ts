@@ -156,7 +156,7 @@ test('versions are ordered by Kubernetes version priority; the storage version h
 });
 
 test('/apis orders groups as kube-apiserver does: built-in groups by priority, then by name', async (t) => {
-  const inGroup = (group: string, custom: boolean): ResourceType => ({ ...widgets, group, custom });
+  const inGroup = (group: string, custom: boolean): ResourceType => ({ ...widgets, group, definedBy: custom ? { crd: `widgets.${group}` } : undefined });
   const s = await serve([inGroup('zeta.io', true), inGroup('apps', false), inGroup('apiextensions.k8s.io', false), inGroup('alpha.io', true), namespaces]);
   t.teardown(s.close);
   const list = (await (await s.get('/apis')).json()) as { groups: { name: string }[] };

@@ -101,7 +101,7 @@ const rt: ResourceType = {
   versions: [{ name: 'v1', served: true, storage: true, schema, subresources: { status: true } }],
   allowUnconditionalUpdate: false,
   verbs: ['create', 'get', 'update', 'patch'],
-  custom: true,
+  definedBy: { crd: 'widgets.example.com' },
 };
 
 const attrs = (object: KubeObject, subresource = '', resource: ResourceType = rt): WriteAttributes => ({
@@ -139,7 +139,7 @@ test('the validation stage refuses an invalid custom resource with kube\'s 422',
 
 test('the validation stage accepts valid objects and ignores built-ins; a write through /scale validates the whole object', (t) => {
   t.notThrows(() => validationStage.run(attrs(widget({ color: 'blue', replicas: 1 }))));
-  t.notThrows(() => validationStage.run(attrs(widget({ replicas: -1 }), '', { ...rt, custom: false })));
+  t.notThrows(() => validationStage.run(attrs(widget({ replicas: -1 }), '', { ...rt, definedBy: undefined })));
   t.throws(() => validationStage.run(attrs(widget({ replicas: -1 }), 'scale')), { message: /spec\.replicas/ });
   t.deepEqual(customResourceSchemaCauses(attrs(widget({ color: 'blue' }), '', { ...rt, versions: [{ ...rt.versions[0], schema: undefined }] })), []);
 });

@@ -65,7 +65,7 @@ function gadgetsType(annotations?: Record<string, string>): ResourceType {
     versions: [{ name: 'v1', served: true, storage: true, schema }],
     allowUnconditionalUpdate: false,
     verbs: [],
-    custom: true,
+    definedBy: { crd: 'gadgets.example.com' },
     ...(annotations ? { annotations } : {}),
   };
 }
