@@ -34,10 +34,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const container = rootContainer.createChildContainer();
   const config: ServerConfig = resolveServerConfig(options.config);
   container.registerInstance(Tokens.Config, config);
-  container.registerInstance(Tokens.Registry, new ResourceTypeRegistry());
+  const registry = new ResourceTypeRegistry();
+  container.registerInstance(Tokens.Registry, registry);
   const informers = new CacheInformers();
   container.registerInstance(Tokens.Informers, informers);
   registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers]);
+  registry.useStrategies(resolveAllOrNone(container, Tokens.Strategy));
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];
@@ -48,7 +50,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     container,
     async listen(opts: ListenOptions) {
       const kv = container.resolve(Tokens.KVStore);
-      const registry = container.resolve(Tokens.Registry);
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
