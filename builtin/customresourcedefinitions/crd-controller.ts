@@ -136,11 +136,12 @@ export class CrdController implements Controller {
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
     const resourceType = crdToResourceType(crd);
-    const store = new ResourceStore(this.kv, resourceType);
     let remaining = 0;
     // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
     const served = this.registry.get(resourceType.group, resourceType.names.plural);
     const shadowed = served !== undefined && !served.custom;
+    // The served type carries the strategies registered for the kind (their deletion hooks and finalizers).
+    const store = new ResourceStore(this.kv, served?.custom ? served : resourceType);
     for (const obj of shadowed ? [] : (await store.list('')).items) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {
