@@ -51,6 +51,7 @@ export type { WriteStage, WriteAttributes } from './core/rest/write-pipeline.js'
 export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/contracts/admission-plugin.js';
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/contracts/admission-attributes.js';
 export { defineAdmissionPlugin } from './core/contracts/define-admission-plugin.js';
+export { defineStrategy, type StrategyRegistration } from './core/contracts/define-strategy.js';
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';

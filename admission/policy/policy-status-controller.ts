@@ -29,7 +29,7 @@ export class PolicyStatusController implements Controller {
   }
 
   async start(): Promise<void> {
-    this.client = this.objects().forResource<ValidatingAdmissionPolicy>(this.rt);
+    this.client = this.objects().forResource<ValidatingAdmissionPolicy>({ group: this.rt.group, resource: this.rt.names.plural });
     this.enqueueStale();
   }
 

@@ -8,7 +8,7 @@ import type { ResourceRegistry } from '../../core/contracts/resource-registry.js
 import { Tokens } from '../../core/contracts/tokens.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { ApiError } from '../../core/contracts/api-error.js';
-import { crdCleanupFinalizer, crdResource } from './crd-resource.js';
+import { crdCleanupFinalizer, crdResource, crdResourceRef } from './crd-resource.js';
 import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
@@ -37,7 +37,7 @@ export class CrdController implements Controller {
   async start(): Promise<void> {
     this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
-    this.crdClient = this.objects.forResource<Crd>(crdResource());
+    this.crdClient = this.objects.forResource<Crd>(crdResourceRef);
     const informer = this.container.resolve(Tokens.Informers).forResource(crdResource());
     this.unsubscribe = informer.subscribe((events) => this.observe(events));
     await informer.synced();
@@ -135,11 +135,12 @@ export class CrdController implements Controller {
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
     const resourceType = crdToResourceType(crd);
-    const client = this.objects.forResource(resourceType);
     let remaining = 0;
     // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
     const served = this.registry.get(resourceType.group, resourceType.names.plural);
     const shadowed = served !== undefined && served.definedBy?.crd !== name;
+    // The served type carries the strategies registered for the kind (their deletion hooks and finalizers).
+    const client = this.objects.forResource(served && !shadowed ? served : resourceType);
     for (const obj of shadowed ? [] : await client.list()) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {

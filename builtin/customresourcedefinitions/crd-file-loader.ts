@@ -7,7 +7,7 @@ import type { Controller } from '../../core/contracts/controller.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { ApiError } from '../../core/contracts/api-error.js';
-import { crdResource } from './crd-resource.js';
+import { crdResourceRef } from './crd-resource.js';
 
 const crdApiVersion = 'apiextensions.k8s.io/v1';
 
@@ -45,7 +45,7 @@ export class CrdFileLoader implements Controller {
 
   /** Each CRD goes through the write path as a create or update by kapi itself: decoding, admission, validation. */
   async start(): Promise<void> {
-    const crds = this.container.resolve(Tokens.Objects).forResource(crdResource(), { user: { username: 'system:kapi', groups: ['system:masters'] } });
+    const crds = this.container.resolve(Tokens.Objects).forResource(crdResourceRef, { user: { username: 'system:kapi', groups: ['system:masters'] } });
     for (const crd of this.paths.flatMap(readCrdFiles)) {
       const name = String(crd.metadata?.name ?? '');
       try {

@@ -12,6 +12,9 @@ function storageVersionName(crd: Crd): string | undefined {
   return crd.spec?.versions?.find((v) => v.storage)?.name;
 }
 
+/** The served CRD resource, as controllers write it (with the strategies registered for its kind). */
+export const crdResourceRef = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+
 /** apiextensions.k8s.io/v1 CustomResourceDefinition. Names and conditions are set by the CRD controller. */
 export function crdResource(): ResourceType {
   return {

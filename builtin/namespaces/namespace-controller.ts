@@ -8,7 +8,7 @@ import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError } from '../../core/contracts/api-error.js';
-import { namespaceFinalizer, namespaceResource, systemNamespaces } from './namespace-resource.js';
+import { namespaceFinalizer, namespaceResource, namespaceResourceRef, systemNamespaces } from './namespace-resource.js';
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
@@ -33,7 +33,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
   async start(): Promise<void> {
     this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
-    this.namespaces = this.objects.forResource(namespaceResource());
+    this.namespaces = this.objects.forResource(namespaceResourceRef);
     for (const name of systemNamespaces) await this.ensure(name);
     this.informer = this.container.resolve(Tokens.Informers).forResource(namespaceResource());
     this.unsubscribe = this.informer.subscribe((events) => {

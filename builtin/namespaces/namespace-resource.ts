@@ -22,6 +22,9 @@ function spec(obj: KubeObject): { finalizers?: string[] } {
   return (obj.spec ?? {}) as { finalizers?: string[] };
 }
 
+/** The served Namespace resource, as controllers write it (with the strategies registered for its kind). */
+export const namespaceResourceRef = { group: '', resource: 'namespaces' };
+
 /** v1 Namespace: cluster-scoped, named as a DNS label, with its lifecycle in status.phase. */
 export function namespaceResource(): ResourceType {
   return {

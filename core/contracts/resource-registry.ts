@@ -8,7 +8,10 @@ import type { ObjectConverter } from './object-converter.js';
 export interface ResourceRegistry {
   /** Bumped on every change; caches compare it to know when to rebuild. */
   readonly generation: number;
-  /** Adds or replaces a type; a CRD's type never takes the place of a built-in one (kube's own handlers come first). */
+  /**
+   * Adds or replaces a type; a CRD's type never takes the place of a built-in one (kube's own handlers come first).
+   * The strategies registered for its group/kind (`Tokens.Strategy`) are composed after its own in the type served.
+   */
   set(rt: ResourceType): void;
   remove(group: string, plural: string): void;
   /** The type serving `plural` in `group` (regardless of version). */

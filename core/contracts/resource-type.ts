@@ -53,24 +53,33 @@ export interface ResourceNames {
 
 export type Scope = 'Namespaced' | 'Cluster';
 
-/** Hooks a resource type can add to the generic store's semantics (like k8s.io/apiserver's RESTStrategy). */
-export interface ResourceStrategy {
+/**
+ * Hooks a resource type can add to the generic store's semantics (like k8s.io/apiserver's RESTStrategy), typed by the
+ * type's objects (`T`). A built-in sets its own in `ResourceType.strategy`; anyone adds more for a group/kind with
+ * `defineStrategy` (they run after the type's own).
+ */
+export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Called before an object is created; may change it (e.g. set status). */
-  prepareForCreate?(obj: KubeObject): void;
+  prepareForCreate?(obj: T): void;
   /** Called before an update of the main resource; may change `obj` (e.g. keep `old` status). */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(obj: T, old: T): void;
   /** Called before an update through the status subresource; may change `obj` (e.g. keep `old` spec). */
-  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForStatusUpdate?(obj: T, old: T): void;
   /** Called before an update through a Namespace's finalize subresource (status is kept from `old` before). */
-  prepareForFinalizeUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForFinalizeUpdate?(obj: T, old: T): void;
   /** Extra validation; the causes of a 422 (empty when valid). `subresource`: '' for the main resource. */
-  validate?(obj: KubeObject, old: KubeObject | undefined, subresource: string): StatusCause[];
+  validate?(obj: T, old: T | undefined, subresource: string): StatusCause[];
+  /**
+   * Normalizes a valid object into its canonical form (kube's Canonicalize): called on every create and update
+   * (subresources included) after validation has passed, before validating admission and storage.
+   */
+  canonicalize?(obj: T): void;
   /** Finalizers set on every new object (e.g. CRD cleanup). */
   defaultFinalizers?: string[];
   /** Finalizers kept outside metadata.finalizers (a Namespace's spec.finalizers); they hold deletion too. */
-  extraFinalizers?(obj: KubeObject): string[];
+  extraFinalizers?(obj: T): string[];
   /** Called when deletion starts on an object that must wait for its finalizers (e.g. phase Terminating). */
-  prepareForDeletion?(obj: KubeObject): void;
+  prepareForDeletion?(obj: T): void;
 }
 
 export interface ResourceType {

@@ -12,6 +12,7 @@ import type { NamespaceLookup } from './namespace-lookup.js';
 import type { Codec } from './codec.js';
 import type { Informers } from './informer.js';
 import type { ObjectClients } from './object-client.js';
+import type { StrategyRegistration } from './define-strategy.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -40,6 +41,8 @@ export const Tokens = {
   Registry: token<ResourceRegistry>('Registry'),
   /** many: in-process admission plugins; enabled and ordered by `ServerConfig.admissionPlugins`. */
   AdmissionPlugin: token<AdmissionPlugin>('AdmissionPlugin'),
+  /** many: strategy hooks for a group/kind (defineStrategy), run after the type's own, in registration order. */
+  Strategy: token<StrategyRegistration>('Strategy'),
   /** Finds namespaces (registered by the namespaces module; used by namespace lifecycle admission). */
   NamespaceLookup: token<NamespaceLookup>('NamespaceLookup'),
   /** many: wire formats (JSON, YAML, protobuf, CBOR), negotiated per request from Accept and Content-Type. */
@@ -75,6 +78,7 @@ export const PublicTokens = {
   Route: Tokens.Route,
   Controller: Tokens.Controller,
   AdmissionPlugin: Tokens.AdmissionPlugin,
+  Strategy: Tokens.Strategy,
   Codec: Tokens.Codec,
   Informers: Tokens.Informers,
   Objects: Tokens.Objects,

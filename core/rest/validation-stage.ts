@@ -5,7 +5,8 @@ import { customResourceSchemaCauses } from '../handlers/schema-stage.js';
 
 /**
  * Validation of every write: ObjectMeta rules, a custom resource's schema, and the resource's own rules. All
- * violations are reported together in one 422.
+ * violations are reported together in one 422. A valid object is then put in its canonical form by the strategy
+ * (kube's rest.BeforeCreate/BeforeUpdate end with Canonicalize), so validating admission and storage see that form.
  */
 export const validationStage: WriteStage = {
   name: 'validation',
@@ -20,5 +21,6 @@ export const validationStage: WriteStage = {
     if (causes.length) {
       throw errors.invalid({ group: rt.group, resource: rt.names.plural, kind: rt.names.kind, name: object.metadata?.name ?? attrs.name }, causes);
     }
+    rt.strategy?.canonicalize?.(object);
   },
 };

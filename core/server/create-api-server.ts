@@ -42,6 +42,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const objects = new LoopbackClients(registry);
   container.registerInstance(Tokens.Objects, objects);
   registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects]);
+  registry.useStrategies(resolveAllOrNone(container, Tokens.Strategy));
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];

@@ -46,3 +46,9 @@ test("the README's resource from its own storage compiles against the built pack
   t.true(snippet.includes("from 'kapi'"));
   t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
 });
+
+test("the README's strategy hooks compile against the built package, skipLibCheck off", (t) => {
+  const snippet = readmeSnippet('defineStrategy');
+  t.true(snippet.includes("from 'kapi'"));
+  t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
+});

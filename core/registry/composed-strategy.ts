@@ -1,0 +1,33 @@
+import type { KubeObject, ResourceStrategy } from '../contracts/resource-type.js';
+import type { StatusCause } from '../contracts/status.js';
+
+/**
+ * One strategy that runs `strategies` in order: each hook calls every strategy's in turn (each sees what the ones
+ * before it changed), `validate` concatenates their causes, finalizers are the union in order. A hook none of them
+ * has stays absent.
+ */
+export function composeStrategies(strategies: readonly ResourceStrategy[]): ResourceStrategy {
+  const having = <K extends keyof ResourceStrategy>(hook: K) => strategies.filter((s) => s[hook] !== undefined);
+  const composed: ResourceStrategy = {};
+
+  const creating = having('prepareForCreate');
+  if (creating.length) composed.prepareForCreate = (obj) => creating.forEach((s) => s.prepareForCreate!(obj));
+  const updating = having('prepareForUpdate');
+  if (updating.length) composed.prepareForUpdate = (obj, old) => updating.forEach((s) => s.prepareForUpdate!(obj, old));
+  const statusUpdating = having('prepareForStatusUpdate');
+  if (statusUpdating.length) composed.prepareForStatusUpdate = (obj, old) => statusUpdating.forEach((s) => s.prepareForStatusUpdate!(obj, old));
+  const finalizeUpdating = having('prepareForFinalizeUpdate');
+  if (finalizeUpdating.length) composed.prepareForFinalizeUpdate = (obj, old) => finalizeUpdating.forEach((s) => s.prepareForFinalizeUpdate!(obj, old));
+  const validating = having('validate');
+  if (validating.length) composed.validate = (obj, old, subresource) => validating.flatMap((s): StatusCause[] => s.validate!(obj, old, subresource));
+  const canonicalizing = having('canonicalize');
+  if (canonicalizing.length) composed.canonicalize = (obj) => canonicalizing.forEach((s) => s.canonicalize!(obj));
+  const deleting = having('prepareForDeletion');
+  if (deleting.length) composed.prepareForDeletion = (obj) => deleting.forEach((s) => s.prepareForDeletion!(obj));
+
+  const defaultFinalizers = [...new Set(strategies.flatMap((s) => s.defaultFinalizers ?? []))];
+  if (defaultFinalizers.length) composed.defaultFinalizers = defaultFinalizers;
+  const holding = having('extraFinalizers');
+  if (holding.length) composed.extraFinalizers = (obj: KubeObject) => holding.flatMap((s) => s.extraFinalizers!(obj));
+  return composed;
+}
