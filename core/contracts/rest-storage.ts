@@ -90,11 +90,12 @@ export interface RestWatchEvent<T extends KubeObject = KubeObject> {
   object: T;
 }
 
-/** The verbs discovery lists for a storage, in kube's order. */
+/** The verbs discovery lists for a storage, in kube's order (`patch`, server-side apply included, with get and update). */
 export function restStorageVerbs(storage: RestStorage): string[] {
   const verbs: string[] = [];
   if (storage.create) verbs.push('create');
   if (storage.delete) verbs.push('delete');
+  if (storage.list && storage.delete) verbs.push('deletecollection'); // kapi lists, then deletes one by one
   if (storage.get) verbs.push('get');
   if (storage.list) verbs.push('list');
   if (storage.get && storage.update) verbs.push('patch');

@@ -1,4 +1,4 @@
-import type { RequestScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
@@ -27,7 +27,7 @@ export const applyPatchType = 'application/apply-patch+yaml';
  * schema's merge model, with conflicts against other managers' fields (409 unless force=true); an object that does
  * not exist yet is created (201).
  */
-export async function handleApply(scope: RequestScope, maxBodyBytes: number, codec: Codec): Promise<void> {
+export async function handleApply(scope: ResourceScope, maxBodyBytes: number, codec: Codec): Promise<void> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const force = parseForce(scope.query);
   const applied = await readApplyBody(scope, maxBodyBytes, codec);
@@ -35,13 +35,13 @@ export async function handleApply(scope: RequestScope, maxBodyBytes: number, cod
   const ctx = fieldManagerContext(req);
   const { namespace, name, subresource } = scope.info;
 
-  if (!subresource && !(await scope.store.storage.find(namespace, name))) {
+  if (!subresource && !(await scope.writer.exists(req))) {
     const obj = serverSideApply(undefined, applied, ctx, force);
     decodeForWrite(scope, obj);
-    return respondObject(scope, 201, await scope.store.create(req, obj, keepTracked));
+    return respondObject(scope, 201, await scope.writer.create(req, obj, keepTracked));
   }
   let managedFields: unknown[] | undefined;
-  const result = await scope.store.update(
+  const result = await scope.writer.update(
     req,
     (live) => {
       const merged = serverSideApply(live, structuredClone(applied), ctx, force);
@@ -59,7 +59,7 @@ export async function handleApply(scope: RequestScope, maxBodyBytes: number, cod
  * The applied configuration: one object without managedFields. Its apiVersion and kind must be the endpoint's, and
  * are not filled in as for other writes: the apply checks them (400 "invalid object type").
  */
-async function readApplyBody(scope: RequestScope, maxBodyBytes: number, codec: Codec): Promise<KubeObject> {
+async function readApplyBody(scope: ResourceScope, maxBodyBytes: number, codec: Codec): Promise<KubeObject> {
   const value = decodeBody(codec, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');

@@ -30,7 +30,7 @@ export function rejectUnreachable(scope: RequestScope, revision: number): void {
  */
 export async function cacheIsConsistent(scope: RequestScope): Promise<boolean> {
   if (!scope.cache.isReady) return false;
-  const current = await scope.store.storage.currentRevision();
+  const current = await scope.store.currentRevision();
   return scope.cache.waitForRevision(current, scope.watchConfig.waitForResourceVersionMs);
 }
 

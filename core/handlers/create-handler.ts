@@ -1,4 +1,4 @@
-import type { RequestScope, ResourceScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
@@ -11,9 +11,9 @@ import { validateWriteOptions } from './write-options.js';
 import { writeRequestOf } from './write-request-of.js';
 
 /** POST to a collection. */
-export async function handleCreate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+export async function handleCreate(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const { obj, dryRun } = await readCreate(scope, maxBodyBytes);
-  return respondObject(scope, 201, await scope.store.create(writeRequestOf(scope, dryRun), obj));
+  return respondObject(scope, 201, await scope.writer.create(writeRequestOf(scope, dryRun), obj));
 }
 
 /** Reads and decodes the body of a create and checks it against the URL. */

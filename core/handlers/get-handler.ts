@@ -9,7 +9,7 @@ import { getFromCache, waitForCache } from './cached-reads.js';
  */
 export async function handleGet(scope: RequestScope): Promise<void> {
   const rv = parseResourceVersion(scope.query.get('resourceVersion'));
-  if (rv === undefined) return respondObject(scope, 200, await scope.store.storage.get(scope.info.namespace, scope.info.name));
+  if (rv === undefined) return respondObject(scope, 200, await scope.store.get(scope.info.namespace, scope.info.name));
   await waitForCache(scope, rv);
   return respondObject(scope, 200, getFromCache(scope));
 }

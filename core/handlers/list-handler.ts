@@ -19,7 +19,7 @@ export async function handleList(scope: RequestScope): Promise<void> {
   const rv = o.resourceVersion;
   const paging = o.limit !== undefined && o.limit > 0;
   const fromStorage = (revision?: number): Promise<ListResult> =>
-    scope.store.storage.list(scope.info.namespace, { limit: o.limit, continueToken: o.continueToken || undefined, revision, filter });
+    scope.store.list(scope.info.namespace, { limit: o.limit, continueToken: o.continueToken || undefined, revision, filter });
 
   let list: ListResult;
   if (o.continueToken) {

@@ -1,4 +1,4 @@
-import type { RequestScope, ResourceScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { patchResultError } from './patch-result-error.js';
 import { unmarshalValueError } from '../../lib/go/json-errors.js';
@@ -81,7 +81,7 @@ export function patchedObject(scope: ResourceScope, applyPatch: PatchFn, live: K
 }
 
 /** PATCH of one object (or its status): server-side apply, or a JSON / merge / strategic merge patch. */
-export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+export async function handlePatch(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
   const applyCodec = scope.codecs.forApplyPatch(mediaType);
   if (!applyCodec && !jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(servedPatchTypes(scope.codecs));
@@ -89,6 +89,6 @@ export async function handlePatch(scope: RequestScope, maxBodyBytes: number): Pr
   if (applyCodec) return handleApply(scope, maxBodyBytes, applyCodec);
   const applyPatch = await readPatch(scope, maxBodyBytes);
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
-  const result = await scope.store.update(writeRequestOf(scope, dryRun), (live) => patchedObject(scope, applyPatch, live));
+  const result = await scope.writer.update(writeRequestOf(scope, dryRun), (live) => patchedObject(scope, applyPatch, live));
   return respondObject(scope, 200, result.object);
 }

@@ -4,6 +4,8 @@ import type { ResourceType, ResourceVersionDef } from '../contracts/resource-typ
 import type { UserInfo } from '../contracts/authenticator.js';
 import type { Negotiated } from '../codec/negotiated.js';
 import type { GenericStore } from '../rest/generic-store.js';
+import type { ResourceWriter } from '../rest/resource-writer.js';
+import type { ResourceStore } from '../store/resource-store.js';
 import type { WritePipeline } from '../rest/write-pipeline.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
@@ -25,12 +27,15 @@ export interface ResourceScope {
   pipeline: WritePipeline;
   /** The registered codecs: request bodies are decoded by the one their Content-Type names. */
   codecs: CodecSet;
+  /** Where writes go: the generic store, or the resource's own storage. */
+  writer: ResourceWriter;
 }
 
 /** Everything a verb handler of the generic store needs about one resource request. */
 export interface RequestScope extends ResourceScope {
-  /** The generic store: writes go through it; reads that bypass the watch cache use its `storage`. */
-  store: GenericStore;
+  writer: GenericStore;
+  /** Reads that bypass the watch cache. */
+  store: ResourceStore;
   /** The resource's watch cache (lists, watches and resourceVersion reads are served from it). */
   cache: WatchCache;
   watchConfig: WatchCacheConfig;

@@ -96,7 +96,7 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
   const paths = scaleSpec(scope);
   const { namespace, name } = scope.info;
   if (scope.info.verb === 'get') {
-    const obj = await toVersion(await scope.store.storage.get(namespace, name), scope);
+    const obj = await toVersion(await scope.store.get(namespace, name), scope);
     encodeBody(scope.ctx, scope.negotiated, 200, toScale(obj, paths));
     return;
   }
@@ -105,6 +105,6 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
     scope.info.verb === 'patch'
       ? await readPatch(scope, maxBodyBytes).then((patch) => (old: KubeObject) => patch(old))
       : await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, { apiVersion: 'autoscaling/v1', kind: 'Scale' }).then((body) => () => structuredClone(body.object));
-  const result = await scope.store.updateThroughView(writeRequestOf(scope, dryRun), scaleView(paths), requested);
+  const result = await scope.writer.updateThroughView(writeRequestOf(scope, dryRun), scaleView(paths), requested);
   encodeBody(scope.ctx, scope.negotiated, 200, toScale(await toVersion(result.object, scope), paths));
 }

@@ -1,4 +1,4 @@
-import type { RequestScope, ResourceScope } from './request-scope.js';
+import type { ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { parseDryRun } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
@@ -11,10 +11,10 @@ import { validateWriteOptions } from './write-options.js';
 import { writeRequestOf } from './write-request-of.js';
 
 /** PUT of one object (or its status). */
-export async function handleUpdate(scope: RequestScope, maxBodyBytes: number): Promise<void> {
+export async function handleUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const { obj, dryRun } = await readUpdate(scope, maxBodyBytes);
   // A body that names a UID is an update of that object only, not of one recreated under its name (409).
-  const result = await scope.store.update(writeRequestOf(scope, dryRun), () => structuredClone(obj), { uid: obj.metadata?.uid });
+  const result = await scope.writer.update(writeRequestOf(scope, dryRun), () => structuredClone(obj), { uid: obj.metadata?.uid });
   return respondObject(scope, 200, result.object);
 }
 

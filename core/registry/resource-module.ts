@@ -56,6 +56,7 @@ function storageResourceType(o: ResourceModuleOptions): ResourceType {
     // As for custom resources: a PUT must name the resourceVersion it replaces.
     allowUnconditionalUpdate: false,
     verbs: restStorageVerbs(o.storage),
+    returnDeletedObject: true, // a storage's delete returns what it deleted
     storage: o.storage,
     ...(o.subresources ? { storageSubresources: o.subresources } : {}),
   };

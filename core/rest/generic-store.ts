@@ -1,6 +1,7 @@
 import type { KubeObject } from '../contracts/resource-type.js';
 import { ApiError } from '../contracts/api-error.js';
-import type { ResourceStore, DeletePreconditions } from '../store/resource-store.js';
+import type { ResourceStore } from '../store/resource-store.js';
+import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions } from './resource-writer.js';
 import { generateName } from '../store/object-meta-lifecycle.js';
 import { toRequestVersion, toStorageVersion } from '../conversion/versioned-objects.js';
 import type { WriteRequest } from './write-request.js';
@@ -9,29 +10,23 @@ import { admitCreate, admitDelete, admitUpdate, admitViewUpdate, type AdmissionV
 /** How often a name from generateName is redrawn when it collides (kube retries too). */
 const generateNameAttempts = 8;
 
-export interface StoreUpdateOptions {
-  /** The UID the stored object must have (a PUT body's metadata.uid): an object recreated under its name is a 409. */
-  uid?: string;
-  /** How managed fields are recorded: as an Update by the request's manager unless the write tracks them (apply). */
-  track?: FieldTracker;
-}
-
-export interface StoreDeleteOptions {
-  preconditions: DeletePreconditions;
-  /** What delete admission sees in the DeleteOptions beyond dryRun (propagationPolicy, gracePeriodSeconds, …). */
-  admissionOptions: Record<string, unknown>;
-}
-
 /**
  * kapi's registry.Store: every write of a resource kept in the KV store goes through here, from an HTTP request or a
  * controller. It runs the write stages (write-stages.ts) on objects in the request's version and stores them in the
  * storage version; updates run inside the store's compare-and-swap loop, so the request's change (a body, a patch, an
  * apply) is re-applied to the freshest object when another write won in between.
  */
-export class GenericStore {
+export class GenericStore implements ResourceWriter {
   constructor(readonly storage: ResourceStore) {}
 
-  /** Admits and stores a new object (already decoded, in the request's version); returns it as stored. */
+  async exists(req: WriteRequest): Promise<boolean> {
+    return (await this.storage.find(req.namespace, req.name)) !== undefined;
+  }
+
+  async select(req: WriteRequest, selection: WriterSelection): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    return this.storage.list(req.namespace, { filter: (o) => selection.matches(o) });
+  }
+
   async create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
     const admitted = await admitCreate(req, obj, track);
     // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
@@ -39,12 +34,7 @@ export class GenericStore {
     return this.createWithGeneratedNameRetry(converted instanceof Promise ? await converted : converted, req.dryRun);
   }
 
-  /**
-   * Updates the named object: `desired` turns the stored object (in the request's version; it is the write's
-   * oldObject, so not to be changed) into the requested one — a PUT's body, a patched or applied object — which is
-   * admitted and stored.
-   */
-  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: StoreUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
     return this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track), opts.uid);
   }
 
@@ -53,8 +43,7 @@ export class GenericStore {
     return this.guaranteedUpdate(req, (live) => admitViewUpdate(req, view, requested, live));
   }
 
-  /** Runs delete admission on the stored object, then deletes it (or starts its graceful deletion). */
-  async delete(req: WriteRequest, opts: StoreDeleteOptions): Promise<{ object: KubeObject; deleted: boolean }> {
+  async delete(req: WriteRequest, opts: WriterDeleteOptions): Promise<{ object: KubeObject; deleted: boolean }> {
     // kube reads the object into the request's version before deleting: a failing conversion fails the delete.
     const current = await this.read(req);
     await admitDelete(req, current, opts.admissionOptions);

@@ -64,13 +64,15 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }
 
+  const store = new ResourceStore(deps.kv, rt);
   const scope: RequestScope = {
     ctx,
     info,
     rt,
     version: info.apiVersion,
     versionDef: version,
-    store: new GenericStore(new ResourceStore(deps.kv, rt)),
+    store,
+    writer: new GenericStore(store),
     cache: deps.caches.forResource(rt),
     watchConfig: deps.watchConfig,
     query,

@@ -139,7 +139,7 @@ test('discovery lists exactly the verbs each storage implements, and its subreso
   t.deepEqual(verbs, {
     readings: ['Reading', ['get', 'list']],
     prefiltereds: ['Prefiltered', ['list']],
-    gizmos: ['Gizmo', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    gizmos: ['Gizmo', ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']],
     'gizmos/size': ['GizmoSize', ['get', 'patch', 'update']],
   });
 });
@@ -213,28 +213,58 @@ test.serial('dry-run create reaches the storage as dry-run and leaves nothing st
   expectStatus(t, await server.request('GET', gizmosPath('dry')), { code: 404, reason: 'NotFound' });
 });
 
-test.serial('PUT with a stale resourceVersion is kube 409; a merge patch is applied to the stored object, an apply patch is 415; delete returns it', async (t) => {
+test.serial('PUT with a stale resourceVersion is kube 409; merge and apply patches are applied to the stored object; delete returns it', async (t) => {
   const created = await server.request('POST', gizmosPath(), { body: gizmo('g2') });
   t.is(created.status, 201, created.text);
-  const patched = await server.request('PATCH', gizmosPath('g2'), { body: { spec: { color: 'red' } }, contentType: 'application/merge-patch+json' });
+  const patched = await server.request('PATCH', `${gizmosPath('g2')}?fieldManager=patcher`, { body: { spec: { color: 'red' } }, contentType: 'application/merge-patch+json' });
   t.is(patched.status, 200, patched.text);
   t.deepEqual(patched.body.spec, { size: 1, color: 'red' });
-  const apply = await server.request('PATCH', `${gizmosPath('g2')}?fieldManager=me&force=true`, { body: gizmo('g2'), contentType: 'application/apply-patch+yaml' });
-  expectStatus(t, apply, { code: 415, reason: 'UnsupportedMediaType' }); // server-side apply is the generic store's
+  const apply = await server.request('PATCH', `${gizmosPath('g2')}?fieldManager=me`, { body: gizmo('g2', { color: 'blue' }), contentType: 'application/apply-patch+yaml' });
+  expectStatus(t, apply, {
+    code: 409,
+    reason: 'Conflict',
+    message: 'Apply failed with 1 conflict: conflict with "patcher" using storage.example.com/v1: .spec.color',
+  });
+  const forced = await server.request('PATCH', `${gizmosPath('g2')}?fieldManager=me&force=true`, { body: gizmo('g2', { color: 'blue' }), contentType: 'application/apply-patch+yaml' });
+  t.is(forced.status, 200, forced.text);
+  t.deepEqual(forced.body.spec, { size: 1, color: 'blue' });
+  t.true(forced.body.metadata.managedFields.some((e: { manager: string; operation: string }) => e.manager === 'me' && e.operation === 'Apply'));
+  const applyCreated = await server.request('PATCH', `${gizmosPath('g2-applied')}?fieldManager=me`, { body: gizmo('g2-applied'), contentType: 'application/apply-patch+yaml' });
+  t.is(applyCreated.status, 201, applyCreated.text);
+  t.deepEqual(applyCreated.body.metadata.labels, { admitted: 'yes' });
   const stale = await server.request('PUT', gizmosPath('g2'), { body: created.body });
   expectStatus(t, stale, {
     code: 409,
     reason: 'Conflict',
     message: `Operation cannot be fulfilled on gizmos.${group} "g2": the object has been modified; please apply your changes to the latest version and try again`,
   });
-  const put = await server.request('PUT', gizmosPath('g2'), { body: { ...patched.body, spec: { size: 2 } } });
+  const put = await server.request('PUT', gizmosPath('g2'), { body: { ...forced.body, spec: { size: 2 } } });
   t.is(put.status, 200, put.text);
   t.deepEqual(put.body.spec, { size: 2 });
-  t.is(put.body.metadata.generation, 3);
+  t.is(put.body.metadata.generation, 4);
   const deleted = await server.request('DELETE', gizmosPath('g2'));
   t.is(deleted.status, 200, deleted.text);
   t.is(deleted.body.metadata.name, 'g2');
   expectStatus(t, await server.request('GET', gizmosPath('g2')), { code: 404, reason: 'NotFound' });
+});
+
+test.serial('deletecollection lists and deletes the selected objects through delete admission; dry-run deletes nothing', async (t) => {
+  for (const [name, labels] of [['dc1', { batch: 'x' }], ['dc2', { batch: 'x' }], ['dc3', { batch: 'y' }]] as const) {
+    const res = await server.request('POST', gizmosPath(), { body: { ...gizmo(name), metadata: { name, labels } } });
+    t.is(res.status, 201, res.text);
+  }
+  const dry = await server.request('DELETE', `${gizmosPath()}?labelSelector=batch%3Dx&dryRun=All`);
+  t.is(dry.status, 200, dry.text);
+  t.deepEqual(dry.body.items.map((o: KubeObject) => o.metadata!.name).sort(), ['dc1', 'dc2']);
+  t.is((await server.request('GET', gizmosPath('dc1'))).status, 200);
+  const res = await server.request('DELETE', `${gizmosPath()}?labelSelector=batch%3Dx`);
+  t.is(res.status, 200, res.text);
+  t.like(res.body, { apiVersion: `${group}/v1`, kind: 'GizmoList' });
+  t.deepEqual(res.body.items.map((o: KubeObject) => o.metadata!.name).sort(), ['dc1', 'dc2']);
+  expectStatus(t, await server.request('GET', gizmosPath('dc1')), { code: 404, reason: 'NotFound' });
+  expectStatus(t, await server.request('GET', gizmosPath('dc2')), { code: 404, reason: 'NotFound' });
+  t.is((await server.request('GET', gizmosPath('dc3'))).status, 200);
+  t.is((await server.request('DELETE', gizmosPath('dc3'))).status, 200);
 });
 
 test.serial('a subresource of its own kind: GET answers with it, PUT hands the storage the admitted body', async (t) => {

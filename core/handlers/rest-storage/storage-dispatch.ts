@@ -3,20 +3,28 @@ import type { StorageScope } from './storage-scope.js';
 import { errors } from '../../contracts/api-error.js';
 import { storageGet, storageList } from './storage-reads.js';
 import { storageWatch } from './storage-watch.js';
-import { storageCreate, storageDelete, storagePatch, storageUpdate } from './storage-writes.js';
 import { subresourceWrite } from './subresource-writes.js';
+import { withTypeMeta } from './storage-reads.js';
+import { RestStorageWriter } from '../../rest/rest-storage-writer.js';
+import { handleCreate } from '../create-handler.js';
+import { handleUpdate } from '../update-handler.js';
+import { handlePatch } from '../patch-handler.js';
+import { handleDelete } from '../delete-handler.js';
+import { handleDeleteCollection } from '../delete-collection-handler.js';
 
 /**
  * Serves a request to a resource with its own RestStorage (ResourceType.storage), or to one of its storage
  * subresources. The router has checked the verb against what the storage implements (else 405).
  */
-export function routeToStorage(base: ResourceScope, maxBodyBytes: number, bookmarkIntervalMs: number): Promise<void> {
+export function routeToStorage(base: Omit<ResourceScope, 'writer'>, maxBodyBytes: number, bookmarkIntervalMs: number): Promise<void> {
   const { info, rt } = base;
   const storage = info.subresource ? rt.storageSubresources?.[info.subresource] : rt.storage;
   if (!storage) throw errors.pathNotFound();
   const gone = new AbortController();
   base.ctx.res.once('close', () => gone.abort());
-  const scope: StorageScope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs };
+  const scope: StorageScope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs } as StorageScope;
+  // Writes of the resource go through the write handlers every resource has, onto the storage.
+  scope.writer = new RestStorageWriter(rt, storage, gone.signal, (obj) => withTypeMeta(obj, scope));
   if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
   switch (info.verb) {
     case 'get':
@@ -26,13 +34,15 @@ export function routeToStorage(base: ResourceScope, maxBodyBytes: number, bookma
     case 'watch':
       return storageWatch(scope);
     case 'create':
-      return storageCreate(scope, maxBodyBytes);
+      return handleCreate(scope, maxBodyBytes);
     case 'update':
-      return storageUpdate(scope, maxBodyBytes);
+      return handleUpdate(scope, maxBodyBytes);
     case 'patch':
-      return storagePatch(scope, maxBodyBytes);
+      return handlePatch(scope, maxBodyBytes);
     case 'delete':
-      return storageDelete(scope, maxBodyBytes);
+      return handleDelete(scope, maxBodyBytes);
+    case 'deletecollection':
+      return handleDeleteCollection(scope, maxBodyBytes);
     default:
       throw errors.methodNotAllowed();
   }

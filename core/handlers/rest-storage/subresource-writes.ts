@@ -2,7 +2,6 @@ import type { StorageScope } from './storage-scope.js';
 import { restContext } from './storage-scope.js';
 import type { KubeObject } from '../../contracts/resource-type.js';
 import { apiVersionOf } from '../../contracts/resource-type.js';
-import { errors } from '../../contracts/api-error.js';
 import { readObjectBody } from '../request-body.js';
 import { readPatch } from '../patch-handler.js';
 import { parseDryRun } from '../query-options.js';
@@ -10,6 +9,7 @@ import { validateWriteOptions } from '../write-options.js';
 import { writeAttributes } from '../../rest/write-attributes.js';
 import { writeRequestOf } from '../write-request-of.js';
 import { respondStored, withTypeMeta } from './storage-reads.js';
+import { requireTypeMeta } from '../type-meta.js';
 
 /*
  * Writes to a storage's subresource, which has a kind of its own (kube's subresource storages, e.g. pods/eviction): the
@@ -28,13 +28,13 @@ export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number
     validateWriteOptions(scope.query, 'PatchOptions');
     const updated = await scope.storage.update!(ctx, scope.info.name, (old) => {
       const live = withTypeMeta(old, scope);
-      return admit(scope, checkKind(applyPatch(structuredClone(live)), expected), live, dryRun);
+      return admit(scope, requireTypeMeta(applyPatch(structuredClone(live)), expected), live, dryRun);
     });
     return respondStored(scope, 200, updated);
   }
   const create = scope.info.verb === 'create';
   validateWriteOptions(scope.query, create ? 'CreateOptions' : 'UpdateOptions');
-  const body = checkKind((await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expected)).object, expected);
+  const body = requireTypeMeta((await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expected)).object, expected);
   if (create) {
     const created = await scope.storage.create!(ctx, await admit(scope, body, undefined, dryRun));
     return respondStored(scope, 201, created);
@@ -46,17 +46,6 @@ export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number
 /** The subresource's kind: its storage's, else the resource's. */
 function subresourceKind(scope: StorageScope): { group: string; version: string; kind: string } {
   return scope.storage.kind ?? { group: scope.rt.group, version: scope.version, kind: scope.rt.names.kind };
-}
-
-/** The body must be the subresource's kind (kube fills apiVersion and kind in when absent). */
-function checkKind(body: Record<string, unknown>, expected: { apiVersion: string; kind: string }): KubeObject {
-  if (body.apiVersion !== undefined && body.apiVersion !== expected.apiVersion) {
-    throw errors.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected.apiVersion})`);
-  }
-  if (body.kind !== undefined && body.kind !== expected.kind) {
-    throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${expected.kind})`);
-  }
-  return { ...body, apiVersion: expected.apiVersion, kind: expected.kind };
 }
 
 /** Mutating then validating admission of a subresource write; returns the admitted object. */
