@@ -20,7 +20,13 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
   /** One object; throw `errors.notFound` when there is none. */
   get?(ctx: RestContext, name: string): Promise<T>;
   list?(ctx: RestContext, options: RestListOptions): Promise<RestList<T>>;
-  /** The changes after `options.resourceVersion` (or from now), until `ctx.signal` aborts: the client went away. */
+  /**
+   * The changes after `options.resourceVersion` (or from now), until `ctx.signal` aborts: the client went away.
+   * A watch-list (`sendInitialEvents=true`) of a storage that also lists is kapi's, as kube's cacher serves it: kapi
+   * lists (at least as new as the resourceVersion asked for), sends the selected objects as ADDED, then (when the
+   * client allows bookmarks) the BOOKMARK marked `k8s.io/initial-events-end` with the list's resourceVersion, and
+   * follows this watch from that resourceVersion. Without `list`, the watch starts as asked, with no initial events.
+   */
   watch?(ctx: RestContext, options: RestListOptions): AsyncIterable<RestWatchEvent<T>>;
   /**
    * Stores a new object, already decoded, defaulted, admitted and validated by kapi (system metadata set, no

@@ -1,6 +1,6 @@
 import type { StorageScope } from './storage-scope.js';
 import { restContext } from './storage-scope.js';
-import type { RestListOptions } from '../../contracts/rest-storage.js';
+import type { RestList, RestListOptions } from '../../contracts/rest-storage.js';
 import { apiVersionOf, type KubeObject } from '../../contracts/resource-type.js';
 import { parseListOptions, type ListOptions } from '../list-options.js';
 import { selectorFilter } from '../read-options.js';
@@ -24,13 +24,18 @@ export function respondStored(scope: StorageScope, code: number, obj: KubeObject
 export async function storageList(scope: StorageScope): Promise<void> {
   const options = restListOptions(scope, parseListOptions(scope.query, false));
   const list = await scope.storage.list!(restContext(scope, false), options);
-  const items = list.selectorsApplied ? list.items : list.items.filter((o) => options.matches(o));
   return respondList(scope, {
-    items: items.map((o) => withTypeMeta(o, scope)),
+    items: selectedItems(list, options, scope),
     resourceVersion: list.resourceVersion ?? '',
     continueToken: list.continue || undefined,
     remainingItemCount: list.remainingItemCount,
   });
+}
+
+/** A storage list's items as kapi serves them: filtered by the selectors unless the storage did, typed. */
+export function selectedItems(list: RestList, options: RestListOptions, scope: StorageScope): KubeObject[] {
+  const items = list.selectorsApplied ? list.items : list.items.filter((o) => options.matches(o));
+  return items.map((o) => withTypeMeta(o, scope));
 }
 
 /** The parsed list/watch options a storage gets (selectors checked: an unsupported field selector is kube's 400). */

@@ -1,13 +1,14 @@
 import type { StorageScope } from './storage-scope.js';
 import { restContext } from './storage-scope.js';
-import type { RestListOptions, RestWatchEvent } from '../../contracts/rest-storage.js';
+import type { RestContext, RestListOptions, RestWatchEvent } from '../../contracts/rest-storage.js';
+import type { KubeObject } from '../../contracts/kube-object.js';
 import { ApiError, errors } from '../../contracts/api-error.js';
 import { qualifiedName } from '../../contracts/resource-type.js';
 import { parseListOptions } from '../list-options.js';
 import { WatchEventEncoder } from '../watch-encoder.js';
 import { maxBufferedBytes, watchTimeoutMs } from '../watch-handler.js';
 import { sendHeaders } from '../../server/header-bytes.js';
-import { restListOptions, withTypeMeta } from './storage-reads.js';
+import { restListOptions, selectedItems, withTypeMeta } from './storage-reads.js';
 
 /**
  * A watch served from the storage's event stream, framed by the negotiated codec exactly as the watch cache's watches
@@ -15,6 +16,11 @@ import { restListOptions, withTypeMeta } from './storage-reads.js';
  * them, and sends those clients one every bookmark interval with the resourceVersion of the storage's latest event
  * (seen or filtered out: what a selective watch cannot learn otherwise). It ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, or when the
  * client reads too slowly.
+ *
+ * A watch-list (sendInitialEvents=true) of a storage that can list is served as kube's cacher serves one: the
+ * storage's list (at least as new as the resourceVersion asked for) as ADDED events, a BOOKMARK marked
+ * `k8s.io/initial-events-end` with the list's resourceVersion when bookmarks are allowed, then the storage's watch
+ * from that resourceVersion.
  */
 export async function storageWatch(scope: StorageScope): Promise<void> {
   const { ctx } = scope;
@@ -22,8 +28,12 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   const options = restListOptions(scope, o);
   const encoder = new WatchEventEncoder(scope);
   const stop = new AbortController();
+  scope.signal.addEventListener('abort', () => stop.abort(), { once: true });
   const storageCtx = { ...restContext(scope, false), signal: stop.signal };
-  const events = scope.storage.watch!(storageCtx, options)[Symbol.asyncIterator]();
+  // Listed before the response starts: a list that fails answers with its Status, as kube's failed watch does.
+  const initial = o.sendInitialEvents === true && scope.storage.list ? await initialState(scope, storageCtx, options) : undefined;
+  const from = initial ? { ...options, resourceVersion: initial.resourceVersion } : options;
+  const events = scope.storage.watch!(storageCtx, from)[Symbol.asyncIterator]();
 
   ctx.respond = false;
   const res = ctx.res;
@@ -37,10 +47,14 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   sendHeaders(res);
 
   const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-  scope.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  if (initial) {
+    for (const object of initial.objects) res.write(encoder.event('ADDED', { type: 'ADDED', key: '', object, revision: 0 }));
+    // kube marks the end of the initial events only for clients that allow bookmarks.
+    if (o.allowWatchBookmarks) res.write(encoder.bookmark(initial.resourceVersion, true));
+  }
   const timer = setTimeout(() => stop.abort(), watchTimeoutMs(o));
   /** The resourceVersion of the storage's latest event, which a synthesized bookmark vouches for. */
-  let latest = '';
+  let latest = initial?.resourceVersion ?? '';
   const bookmarks = o.allowWatchBookmarks
     ? setInterval(() => latest && !stop.signal.aborted && res.write(encoder.bookmark(latest)), scope.bookmarkIntervalMs)
     : undefined;
@@ -67,6 +81,13 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
     void events.return?.().catch(() => undefined);
     res.end();
   }
+}
+
+/** A watch-list's initial state: the storage's whole list as this watch sees it, and the list's resourceVersion. */
+async function initialState(scope: StorageScope, ctx: RestContext, options: RestListOptions): Promise<{ objects: KubeObject[]; resourceVersion: string }> {
+  const list = await scope.storage.list!(ctx, { ...options, limit: undefined, continue: '' });
+  const objects = selectedItems(list, options, scope).filter((object) => !scope.info.name || object.metadata?.name === scope.info.name);
+  return { objects, resourceVersion: list.resourceVersion ?? '' };
 }
 
 /** One storage event as this watch sends it (undefined: not visible to it). */
