@@ -25,7 +25,8 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
    * A watch-list (`sendInitialEvents=true`) of a storage that also lists is kapi's, as kube's cacher serves it: kapi
    * lists (at least as new as the resourceVersion asked for), sends the selected objects as ADDED, then (when the
    * client allows bookmarks) the BOOKMARK marked `k8s.io/initial-events-end` with the list's resourceVersion, and
-   * follows this watch from that resourceVersion. Without `list`, the watch starts as asked, with no initial events.
+   * follows this watch from that resourceVersion. A watch from no resourceVersion or "0" starts with the listed
+   * objects the same way (no end marker). Without `list`, the watch starts as asked, with no initial events.
    */
   watch?(ctx: RestContext, options: RestListOptions): AsyncIterable<RestWatchEvent<T>>;
   /**

@@ -282,7 +282,7 @@ test.serial('a subresource of its own kind: GET answers with it, PUT hands the s
 });
 
 test('a watch is framed by kapi and filtered by selectors; BOOKMARKs only when asked; the storage stream ends with the client', async (t) => {
-  const plain = await server.watch(`${gizmosPath()}?watch=true&labelSelector=color%3Dred`);
+  const plain = await server.watch(`${gizmosPath()}?watch=true&resourceVersion=1&labelSelector=color%3Dred`);
   t.is(plain.status, 200);
   t.is(plain.headers['content-type'], 'application/json');
   const first = await plain.next();
@@ -294,15 +294,27 @@ test('a watch is framed by kapi and filtered by selectors; BOOKMARKs only when a
   plain.close();
   await server.waitFor(() => watchAborted, 5000, 'the storage sees the client go');
 
-  const withBookmarks = await server.watch(`${gizmosPath()}?watch=true&allowWatchBookmarks=true`);
+  const withBookmarks = await server.watch(`${gizmosPath()}?watch=true&resourceVersion=1&allowWatchBookmarks=true`);
   const types = [await withBookmarks.next(), await withBookmarks.next(), await withBookmarks.next()].map((e) => e.type);
   t.deepEqual(types, ['ADDED', 'ADDED', 'BOOKMARK']);
   t.deepEqual(withBookmarks.events[2]!.object, { kind: 'Gizmo', apiVersion: `${group}/v1`, metadata: { resourceVersion: '2' } });
   withBookmarks.close();
 });
 
+test.serial('a watch from no resourceVersion starts with the storage\'s list as ADDED events, then a bookmark when allowed', async (t) => {
+  const created = await server.request('POST', gizmosPath(), { body: { ...gizmo('listed'), metadata: { name: 'listed', labels: { set: 'initial' } } } });
+  t.is(created.status, 201, created.text);
+  const watch = await server.watch(`${gizmosPath()}?watch=true&allowWatchBookmarks=true&labelSelector=set%3Dinitial`);
+  t.like(await watch.next(), { type: 'ADDED', object: { kind: 'Gizmo', metadata: { name: 'listed', resourceVersion: created.body.metadata.resourceVersion } } });
+  const bookmark = await watch.next();
+  t.is(bookmark.type, 'BOOKMARK');
+  t.is(bookmark.object.metadata.annotations, undefined, 'only a watch-list marks the end of its initial events');
+  watch.close();
+  t.is((await server.request('DELETE', gizmosPath('listed'))).status, 200);
+});
+
 test('a watch that allows bookmarks gets one per interval with the latest resourceVersion, filtered-out events included', async (t) => {
-  const blue = await server.watch(`${gizmosPath()}?watch=true&allowWatchBookmarks=true&labelSelector=color%3Dblue`);
+  const blue = await server.watch(`${gizmosPath()}?watch=true&resourceVersion=1&allowWatchBookmarks=true&labelSelector=color%3Dblue`);
   t.like(await blue.next(), { type: 'ADDED', object: { metadata: { name: 'w2', resourceVersion: '2' } } });
   t.like(await blue.next(), { type: 'BOOKMARK', object: { metadata: { resourceVersion: '2' } } }); // the storage's own
   // w1's MODIFIED at resourceVersion 3 is not for this watch; the next bookmark says it is past it.

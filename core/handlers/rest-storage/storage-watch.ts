@@ -20,7 +20,8 @@ import { restListOptions, selectedItems, withTypeMeta } from './storage-reads.js
  * A watch-list (sendInitialEvents=true) of a storage that can list is served as kube's cacher serves one: the
  * storage's list (at least as new as the resourceVersion asked for) as ADDED events, a BOOKMARK marked
  * `k8s.io/initial-events-end` with the list's resourceVersion when bookmarks are allowed, then the storage's watch
- * from that resourceVersion.
+ * from that resourceVersion. A watch from no resourceVersion or "0" starts with the list's ADDED events too, as kube's
+ * watches do (no end bookmark then), unless sendInitialEvents=false.
  */
 export async function storageWatch(scope: StorageScope): Promise<void> {
   const { ctx } = scope;
@@ -31,7 +32,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   scope.signal.addEventListener('abort', () => stop.abort(), { once: true });
   const storageCtx = { ...restContext(scope, false), signal: stop.signal };
   // Listed before the response starts: a list that fails answers with its Status, as kube's failed watch does.
-  const initial = o.sendInitialEvents === true && scope.storage.list ? await initialState(scope, storageCtx, options) : undefined;
+  const initial = sendsInitialEvents(o.sendInitialEvents, options.resourceVersion) && scope.storage.list ? await initialState(scope, storageCtx, options) : undefined;
   const from = initial ? { ...options, resourceVersion: initial.resourceVersion } : options;
   const events = scope.storage.watch!(storageCtx, from)[Symbol.asyncIterator]();
 
@@ -49,8 +50,8 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   if (initial) {
     for (const object of initial.objects) res.write(encoder.event('ADDED', { type: 'ADDED', key: '', object, revision: 0 }));
-    // kube marks the end of the initial events only for clients that allow bookmarks.
-    if (o.allowWatchBookmarks) res.write(encoder.bookmark(initial.resourceVersion, true));
+    // Clients that allow bookmarks learn where the initial events end (marked so for a watch-list, as kube does).
+    if (o.allowWatchBookmarks) res.write(encoder.bookmark(initial.resourceVersion, o.sendInitialEvents === true));
   }
   const timer = setTimeout(() => stop.abort(), watchTimeoutMs(o));
   /** The resourceVersion of the storage's latest event, which a synthesized bookmark vouches for. */
@@ -81,6 +82,11 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
     void events.return?.().catch(() => undefined);
     res.end();
   }
+}
+
+/** Whether the watch starts with the current objects: asked for, or (unless refused) a watch from no resourceVersion or "0". */
+function sendsInitialEvents(asked: boolean | undefined, resourceVersion: string): boolean {
+  return asked ?? (resourceVersion === '' || resourceVersion === '0');
 }
 
 /** A watch-list's initial state: the storage's whole list as this watch sees it, and the list's resourceVersion. */
