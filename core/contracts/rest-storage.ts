@@ -1,5 +1,6 @@
 import type { KubeObject } from './kube-object.js';
 import type { UserInfo } from './authenticator.js';
+import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 
 /**
  * A resource served from its own storage (computed on read, another database, an external API), in the spirit of
@@ -17,6 +18,13 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
    * answering with a `ClockSummary`). Absent: the resource's kind, in the addressed version.
    */
   kind?: { group: string; version: string; kind: string };
+  /**
+   * The OpenAPI v3 schema of `kind` (as a CRD's openAPIV3Schema), published in OpenAPI v2 and v3 as that kind's
+   * definition, with the standard apiVersion, kind and metadata properties. Absent: the kind is published as an object
+   * that keeps any fields. Only published: kapi neither prunes nor validates writes by it (the storage validates what
+   * it takes). Without `kind`, the resource's own schema describes the subresource and this is not used.
+   */
+  schema?: JSONSchemaProps;
   /** One object; throw `errors.notFound` when there is none. */
   get?(ctx: RestContext, name: string): Promise<T>;
   list?(ctx: RestContext, options: RestListOptions): Promise<RestList<T>>;

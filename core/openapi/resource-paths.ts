@@ -1,8 +1,8 @@
 import type { ServedResource } from '../discovery/served-groups.js';
-import type { GroupVersionKind } from '../discovery/served-subresources.js';
+import type { GroupVersionKind, ServedSubresource } from '../discovery/served-subresources.js';
 import { servedSubresources } from '../discovery/served-subresources.js';
 import { definitionName } from './definition-names.js';
-import { kindNames } from './kind-schemas.js';
+import { kindNames, storageKindName } from './kind-schemas.js';
 import { deleteOptionsName, patchName, statusName, watchEventName } from './meta-schemas.js';
 import { groupPart, toOperationId } from './operation-id.js';
 import type { Parameter } from './query-parameters.js';
@@ -109,20 +109,25 @@ export function resourcePaths(served: ServedResource): PathItem[] {
       produces: producesStream,
     });
 
-  /** get, update (PUT) and patch of the object (suffix '') or of a subresource (suffix 'Status' or 'Scale'). */
-  const objectOperations = (suffix: string, what: string, gvk: GroupVersionKind, schema: string, verbs: string[]): Operation[] => {
+  /** get, update (PUT) and patch of the object (suffix '') or of a subresource (suffix 'Status', 'Scale', …). */
+  const objectOperations = (pathParams: Parameter[], suffix: string, what: string, gvk: GroupVersionKind, schema: string, verbs: string[]): Operation[] => {
     const id = `${scope}${kind}${suffix}`;
     const body = { schema, required: true, contentTypes: ['*/*'] };
     const ops: Operation[] = [];
-    if (verbs.includes('get')) ops.push(op(itemParams, { method: 'get', id: ['read', id], action: 'get', description: `read ${what}`, gvk, parameters: [], responses: [ok(schema)] }));
+    if (verbs.includes('get')) ops.push(op(pathParams, { method: 'get', id: ['read', id], action: 'get', description: `read ${what}`, gvk, parameters: [], responses: [ok(schema)] }));
     if (verbs.includes('update')) {
-      ops.push(op(itemParams, { method: 'put', id: ['replace', id], action: 'put', description: `replace ${what}`, gvk, parameters: writeParameters, body, responses: [ok(schema), created(schema)] }));
+      ops.push(op(pathParams, { method: 'put', id: ['replace', id], action: 'put', description: `replace ${what}`, gvk, parameters: writeParameters, body, responses: [ok(schema), created(schema)] }));
     }
     if (verbs.includes('patch')) {
       const patchBody = { schema: patchName, required: true, contentTypes: patchTypesFor(type) };
-      ops.push(op(itemParams, { method: 'patch', id: ['patch', id], action: 'patch', description: `partially update ${what}`, gvk, parameters: patchParameters, body: patchBody, responses: [ok(schema), created(schema)] }));
+      ops.push(op(pathParams, { method: 'patch', id: ['patch', id], action: 'patch', description: `partially update ${what}`, gvk, parameters: patchParameters, body: patchBody, responses: [ok(schema), created(schema)] }));
     }
     return ops;
+  };
+  /** The definition a subresource reads and writes: its storage's own kind, Scale, or the resource's kind. */
+  const subresourceSchema = (sub: ServedSubresource): string => {
+    if (sub.storage) return sub.storage.kind ? storageKindName(sub.storage.kind) : names.kind;
+    return sub.name === 'scale' ? definitionName(sub.kind.group, sub.kind.version, sub.kind.kind, false) : names.kind;
   };
 
   const paths: PathItem[] = [];
@@ -131,25 +136,31 @@ export function resourcePaths(served: ServedResource): PathItem[] {
   if (has('list')) collection.push(list(collectionParams, `${scope}${kind}`));
   if (has('create')) {
     const body = { schema: names.kind, required: true, contentTypes: ['*/*'] };
-    collection.push(op(collectionParams, { method: 'post', id: ['create', `${scope}${kind}`], action: 'post', description: `create a ${kind}`, parameters: writeParameters, body, responses: [ok(names.kind), created(names.kind), accepted(names.kind)] }));
+    collection.push(op(collectionParams, { method: 'post', id: ['create', `${scope}${kind}`], action: 'post', description: `create ${withArticle(kind)}`, parameters: writeParameters, body, responses: [ok(names.kind), created(names.kind), accepted(names.kind)] }));
   }
   if (has('deletecollection')) {
     collection.push(op(collectionParams, { method: 'delete', id: ['delete', `Collection${scope}${kind}`], action: 'deletecollection', description: `delete collection of ${kind}`, parameters: deleteCollectionParameters, body: deleteBody, responses: [ok(statusName)] }));
   }
   add(`${prefix}${nsPath}/${plural}`, collection);
 
-  const item = objectOperations('', `the specified ${kind}`, mainGvk, names.kind, type.verbs);
+  const item = objectOperations(itemParams, '', `the specified ${kind}`, mainGvk, names.kind, type.verbs);
   if (has('delete')) {
-    item.push(op(itemParams, { method: 'delete', id: ['delete', `${scope}${kind}`], action: 'delete', description: `delete a ${kind}`, parameters: deleteParameters, body: deleteBody, responses: [ok(statusName), accepted(statusName)] }));
+    item.push(op(itemParams, { method: 'delete', id: ['delete', `${scope}${kind}`], action: 'delete', description: `delete ${withArticle(kind)}`, parameters: deleteParameters, body: deleteBody, responses: [ok(statusName), accepted(statusName)] }));
   }
   add(`${prefix}${nsPath}/${plural}/{name}`, item);
 
   for (const sub of servedSubresources(type, version)) {
-    if (sub.storage) continue; // a storage's own subresource kind has no published schema
-    const scale = sub.name === 'scale';
-    const schema = scale ? definitionName(sub.kind.group, sub.kind.version, sub.kind.kind, false) : names.kind;
+    const schema = subresourceSchema(sub);
     const idSuffix = sub.name[0]!.toUpperCase() + sub.name.slice(1); // replaceCoreV1NamespaceFinalize, readNamespacedWidgetScale
-    add(`${prefix}${nsPath}/${plural}/{name}/${sub.name}`, objectOperations(idSuffix, `${sub.name} of the specified ${kind}`, sub.kind, schema, sub.verbs));
+    // kube names the path's object after the subresource's kind ("name of the Scale"), the operations after the resource's.
+    const subParams = [nameParameter(sub.kind.kind), ...collectionParams];
+    const ops = objectOperations(subParams, idSuffix, `${sub.name} of the specified ${kind}`, sub.kind, schema, sub.verbs);
+    if (sub.verbs.includes('create')) {
+      // A POST subresource, like pods/eviction: createCoreV1NamespacedPodEviction.
+      const body = { schema, required: true, contentTypes: ['*/*'] };
+      ops.push(op(subParams, { method: 'post', id: ['create', `${scope}${kind}${idSuffix}`], action: 'post', description: `create ${sub.name} of ${withArticle(kind)}`, gvk: sub.kind, parameters: writeParameters, body, responses: [ok(schema), created(schema), accepted(schema)] }));
+    }
+    add(`${prefix}${nsPath}/${plural}/{name}/${sub.name}`, ops);
   }
   if (has('watch')) {
     add(`${prefix}/watch${nsPath}/${plural}`, [watch(collectionParams, `${scope}${kind}List`, 'watchlist')]);
@@ -158,6 +169,12 @@ export function resourcePaths(served: ServedResource): PathItem[] {
   if (namespaced && has('list')) add(`${prefix}/${plural}`, [list([], `${kind}ForAllNamespaces`)]);
   if (namespaced && has('watch')) add(`${prefix}/watch/${plural}`, [watch([], `${kind}ListForAllNamespaces`, 'watchlist')]);
   return paths;
+}
+
+/** The noun with kube's article (GetArticleForNoun): `a Widget`, `an Ingress`; none for a plural-looking `Endpoints`. */
+function withArticle(noun: string): string {
+  if (noun.endsWith('s') && !noun.endsWith('ss')) return noun;
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 /** Moves the parameters every operation of a path takes to the path, as kube's OpenAPI builder does; sorts by name. */

@@ -49,6 +49,12 @@ const clockStorage: RestStorage<Clock> = {
 /** `clocks/<name>/summary`: the clock in words, a kind of its own. */
 const summaryStorage: RestStorage = {
   kind: { group: 'example.com', version: 'v1', kind: 'ClockSummary' },
+  // Published in OpenAPI v2 and v3 as the definition of ClockSummary (the resource's schema describes only Clock).
+  schema: {
+    type: 'object',
+    description: "The server's clock in words.",
+    properties: { summary: { type: 'string', description: 'The uptime and the time the server started, e.g. "up 1h2m3s since 2026-01-01T00:00:00Z".' } },
+  },
   async get(ctx, name) {
     const now = await clockStorage.get!(ctx, name);
     const s = now.status.uptimeSeconds;

@@ -77,6 +77,14 @@ export function sqliteNotes(file: string): RestStorage {
 function summaryOf(notes: RestStorage): RestStorage {
   return {
     kind: { group: 'example.com', version: 'v1', kind: 'NoteSummary' },
+    schema: {
+      type: 'object',
+      description: "Counts of a note's text.",
+      properties: {
+        words: { type: 'integer', description: 'Words in spec.text.' },
+        characters: { type: 'integer', description: 'Characters in spec.text.' },
+      },
+    },
     async get(ctx, name) {
       const note = await notes.get!(ctx, name);
       const text = String((note.spec as { text?: string } | undefined)?.text ?? '');

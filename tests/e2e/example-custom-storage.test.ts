@@ -127,3 +127,15 @@ test('the Clock summary subresource answers with its own kind (kubectl get --raw
   t.is(unknown.code, 1);
   t.regex(unknown.stderr, /NotFound/);
 });
+
+test('OpenAPI v3 publishes the Clock summary subresource with its ClockSummary schema', async (t) => {
+  const raw = await kubectl(['get', '--raw', '/openapi/v3/apis/example.com/v1']);
+  t.is(raw.code, 0, describe(raw));
+  const doc = JSON.parse(raw.stdout);
+  const get = doc.paths['/apis/example.com/v1/clocks/{name}/summary']?.get;
+  t.is(get?.operationId, 'readExampleComV1ClockSummary');
+  t.deepEqual(get?.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/com.example.v1.ClockSummary' });
+  const summary = doc.components.schemas['com.example.v1.ClockSummary'];
+  t.deepEqual(summary?.['x-kubernetes-group-version-kind'], [{ group: 'example.com', kind: 'ClockSummary', version: 'v1' }]);
+  t.is(summary?.properties.summary.type, 'string');
+});

@@ -228,6 +228,9 @@ test('a scale subresource is published with the autoscaling/v1 Scale kind', asyn
   const doc = (await (await s.get('/openapi/v3/apis/example.com/v1')).json()) as Doc;
   const scale = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/scale']!;
   t.is(scale.get!.operationId, 'readExampleComV1NamespacedWidgetScale');
+  // kube names the path's object after the subresource's kind, the operations after the resource's.
+  t.deepEqual((scale.parameters as unknown as { name: string }[]).find((p) => p.name === 'name'), { name: 'name', in: 'path', description: 'name of the Scale', required: true, schema: { type: 'string', uniqueItems: true } } as never);
+  t.is(scale.get!.description, 'read scale of the specified Widget');
   t.deepEqual(scale.put!['x-kubernetes-group-version-kind'], { group: 'autoscaling', kind: 'Scale', version: 'v1' });
   t.deepEqual(doc.components.schemas['io.k8s.api.autoscaling.v1.Scale']!['x-kubernetes-group-version-kind'], [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]);
 });
