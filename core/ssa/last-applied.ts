@@ -3,10 +3,10 @@
  * lastAppliedUpdater): conflicts on fields the kubectl.kubernetes.io/last-applied-configuration annotation still
  * describes (same value live) are forced, and an apply keeps an existing annotation up to date.
  */
+import { goJSON } from '../../lib/go/go-values.js';
 import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { compareObjects } from './compare.js';
 import type { FieldSet } from './field-set.js';
-import { goJson } from './go-text.js';
 import { toFieldSet } from './to-field-set.js';
 import { isObject, type JsonObject } from './json-value.js';
 
@@ -56,7 +56,7 @@ export function lastAppliedFields(live: JsonObject, model: MergeModel, apiVersio
 export function updateLastApplied(result: JsonObject, applied: JsonObject, manager: string): JsonObject {
   const current = annotations(result);
   if (manager !== KUBECTL || typeof current?.[LAST_APPLIED] !== 'string' || !current[LAST_APPLIED]) return result;
-  const value = goJson(withoutAnnotation(applied)) + '\n';
+  const value = goJSON(withoutAnnotation(applied)) + '\n';
   const next: Record<string, unknown> = { ...current, [LAST_APPLIED]: value };
   if (annotationBytes(next) > MAX_ANNOTATIONS_BYTES) delete next[LAST_APPLIED];
   return { ...result, metadata: { ...(result.metadata as JsonObject), annotations: next } };

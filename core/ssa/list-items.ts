@@ -3,8 +3,7 @@
  * a set's item by its value. Items that cannot be identified get SMD's error text instead.
  */
 import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from '../../lib/go/go-values.js';
-import { goJson, goJsonString } from './go-text.js';
+import { goJSON, goJSONString, goQuote } from '../../lib/go/go-values.js';
 import { valueElement, type PathElement } from './path-element.js';
 import { isObject } from './json-value.js';
 import type { ListModel } from './type-model.js';
@@ -26,7 +25,7 @@ function keyPlan(model: ListModel): KeyPlan {
   let p = plans.get(model);
   if (!p) {
     const names = [...model.keys].sort(goCompare);
-    plans.set(model, (p = { names, encoded: names.map(goJsonString) }));
+    plans.set(model, (p = { names, encoded: names.map(goJSONString) }));
   }
   return p;
 }
@@ -44,7 +43,7 @@ export function listItemElement(model: ListModel, item: unknown): PathElement | 
         const missing = model.keys.find((k) => !Object.hasOwn(item, k))!;
         return { error: `associative list with keys has an element that omits key field ${goQuote(missing)} (and doesn't have default value)` };
       }
-      pe += (i ? ',' : '') + plan.encoded[i] + ':' + (typeof v === 'string' ? goJsonString(v) : goJson(v));
+      pe += (i ? ',' : '') + plan.encoded[i] + ':' + (typeof v === 'string' ? goJSONString(v) : goJSON(v));
     }
     return pe + '}';
   }

@@ -5,10 +5,10 @@
  * So one entry per applier (+subresource), one per updater + apiVersion (+subresource). Entries are written sorted
  * by operation, time (seconds), manager, apiVersion, subresource.
  */
+import { goJSONString } from '../../lib/go/go-values.js';
 import { FieldSet } from './field-set.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fields-v1.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { goJsonString } from './go-text.js';
 import { timeSeconds, type ManagedFieldsEntry } from './managed-fields-entry.js';
 import type { ManagerSets } from './updater.js';
 
@@ -33,7 +33,7 @@ export interface ManagerInfo {
 export function managerIdentifier(m: ManagerInfo): string {
   let s = '{';
   const add = (k: string, v: string | undefined) => {
-    if (v) s += (s.length > 1 ? ',' : '') + `"${k}":` + goJsonString(v);
+    if (v) s += (s.length > 1 ? ',' : '') + `"${k}":` + goJSONString(v);
   };
   add('manager', m.manager);
   add('operation', m.operation);

@@ -6,8 +6,7 @@
  * SMD orders them field < key < value < index; keys field by field, values by value.Compare.
  */
 import { goCompare } from '../../lib/go/strings.js';
-import { goQuote } from '../../lib/go/go-values.js';
-import { goJson, goJsonString, goNumber } from './go-text.js';
+import { goJSON, goJSONString, goNumber, goQuote } from '../../lib/go/go-values.js';
 import { compareValues, isObject } from './json-value.js';
 
 export type PathElement = string;
@@ -26,12 +25,12 @@ export function fieldElement(name: string): PathElement {
 /** `fields` must be sorted by name (Go order). */
 export function keyElement(fields: readonly (readonly [string, unknown])[]): PathElement {
   let s = 'k:{';
-  for (let i = 0; i < fields.length; i++) s += (i ? ',' : '') + goJsonString(fields[i][0]) + ':' + goJson(fields[i][1]);
+  for (let i = 0; i < fields.length; i++) s += (i ? ',' : '') + goJSONString(fields[i][0]) + ':' + goJSON(fields[i][1]);
   return s + '}';
 }
 
 export function valueElement(v: unknown): PathElement {
-  return 'v:' + goJson(v);
+  return 'v:' + goJSON(v);
 }
 
 export function indexElement(i: number): PathElement {

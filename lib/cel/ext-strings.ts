@@ -2,6 +2,7 @@
  * cel-go's strings extension (ext.Strings): charAt, indexOf, lastIndexOf, lowerAscii, upperAscii, replace, split,
  * substring, trim, join, reverse, strings.quote and format. Indices count code points; errors read as cel-go's.
  */
+import { goCompare } from '../go/strings.js';
 import { legacyFormat } from './ext-format-legacy.js';
 import { fixedFinite, nonFiniteText, scientificDigits } from './float-digits.js';
 import { global, member, type EstimateArg, type FunctionRegistry } from './functions.js';
@@ -16,7 +17,6 @@ import {
   TypeValue,
   UInt,
   actualSize,
-  compareStrings,
   typeNameOf,
   type Val,
   type Value,
@@ -251,7 +251,7 @@ function stringClause(v: Value): string | CelError {
       if (vs instanceof CelError) return vs;
       parts.push([ks, vs]);
     }
-    parts.sort((a, b) => compareStrings(a[0], b[0]));
+    parts.sort((a, b) => goCompare(a[0], b[0]));
     return `{${parts.map(([k, x]) => `${k}: ${x}`).join(', ')}}`;
   }
   return formatErr(`string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeNameOf(v)}`);

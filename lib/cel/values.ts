@@ -3,6 +3,7 @@
  * `list` a JS array, `map` a {@link CelMap}; timestamps and durations keep nanosecond precision. Errors are values
  * too ({@link CelError}), as in cel-go, so that `&&`, `||` and the comprehension macros can absorb them.
  */
+import { goCompare } from '../go/strings.js';
 import { goFloat } from '../go/go-values.js';
 
 export const MAX_INT64 = (1n << 63n) - 1n;
@@ -419,17 +420,6 @@ function mapListEquals(a: Value[], b: Value[], keys: string[]): boolean {
   return true;
 }
 
-/** Compares strings by code point (Go compares UTF-8 bytes, which orders the same). */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i)!;
-    const cb = b.codePointAt(i)!;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -445,7 +435,7 @@ export function celCompare(a: Value, b: Value): number | undefined {
   const an = toExactNumber(a);
   const bn = toExactNumber(b);
   if (an !== undefined && bn !== undefined) return compareNumbers(an, bn);
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return goCompare(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof Timestamp && b instanceof Timestamp) {

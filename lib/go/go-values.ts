@@ -1,3 +1,5 @@
+import { goCompare } from './strings.js';
+
 /**
  * How Go prints JSON values, so that messages built from custom resources read exactly as kube-apiserver writes
  * them. A JSON number decoded by apimachinery is an int64 when it has no fraction and fits, otherwise a float64.
@@ -106,7 +108,7 @@ export function goSharpV(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort(compareStrings);
+  const keys = Object.keys(o).sort(goCompare);
   return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
 }
 
@@ -118,19 +120,48 @@ export function goV(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort(compareStrings);
+  const keys = Object.keys(o).sort(goCompare);
   return `map[${keys.map((k) => `${k}:${goV(o[k])}`).join(' ')}]`;
 }
 
-/** Go's `encoding/json.Marshal` of a decoded JSON value (sorted keys, HTML characters escaped). */
+/** Go's `encoding/json.Marshal` of a decoded JSON value (keys sorted in Go's order, HTML characters escaped). */
 export function goJSON(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number') return goJSONNumber(v);
-  if (typeof v === 'string' || typeof v === 'boolean') return escapeHTML(JSON.stringify(v));
+  if (typeof v === 'string') return goJSONString(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort(compareStrings);
-  return `{${keys.map((k) => `${escapeHTML(JSON.stringify(k))}:${goJSON(o[k])}`).join(',')}}`;
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort(goCompare);
+  return `{${keys.map((k) => `${goJSONString(k)}:${goJSON(o[k])}`).join(',')}}`;
+}
+
+const jsonUnsafe = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
+
+/** A JSON string as encoding/json writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped; lone surrogates as U+FFFD. */
+export function goJSONString(s: string): string {
+  if (!jsonUnsafe.test(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) out += '\\"';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x08) out += '\\b'; // Go 1.22 on, as kube 1.32 is built
+    else if (c === 0x0c) out += '\\f';
+    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) out += '\\u' + hex(c, 4);
+    else if (c === 0x2028 || c === 0x2029) out += '\\u' + c.toString(16);
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      out += s[i] + s[i + 1];
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else out += s[i];
+  }
+  return out + '"';
 }
 
 function goJSONNumber(x: number): string {
@@ -143,14 +174,6 @@ function goJSONNumber(x: number): string {
   return String(x);
 }
 
-function escapeHTML(s: string): string {
-  return s.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + hex(c.charCodeAt(0), 4));
-}
-
-/** Byte-wise ordering as Go's sort.Strings (UTF-16 order, identical for the characters that occur in practice). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * How a `field.Error` prints its bad value (apimachinery's ErrorBody): strings quoted, numbers and booleans bare,

@@ -9,8 +9,7 @@ import {
   pathString,
   valueElement,
 } from '../../../../core/ssa/path-element.js';
-import { goJson, goNumber } from '../../../../core/ssa/go-text.js';
-import { goQuote } from '../../../../lib/go/go-values.js';
+import { goJSON, goNumber, goQuote } from '../../../../lib/go/go-values.js';
 import { goCompare } from '../../../../lib/go/strings.js';
 import { compareValues } from '../../../../core/ssa/json-value.js';
 
@@ -100,5 +99,5 @@ test('Go texts: %q, %v of numbers, encoding/json', (t) => {
   t.is(goNumber(0.5), '0.5');
   t.is(goNumber(1e21), '1e+21');
   t.is(goNumber(0.00001), '1e-05');
-  t.is(goJson({ b: [1, 'x<'], a: null, c: { '\u2028': true } }), '{"a":null,"b":[1,"x\\u003c"],"c":{"\\u2028":true}}');
+  t.is(goJSON({ b: [1, 'x<'], a: null, c: { '\u2028': true } }), '{"a":null,"b":[1,"x\\u003c"],"c":{"\\u2028":true}}');
 });
