@@ -28,14 +28,48 @@ test.serial.before(async (t) => {
 });
 test.after.always(() => removeDir(root));
 
+// A CRD-serving server with a typed admission plugin and a resource from its own storage, as the README shows them.
 const server = `import { join } from 'node:path';
-import { adminUser, alwaysAllow, clientUrl, createApiServer, defaultModules, ensureAdminToken, ensurePki, staticTokenAuth, writeKubeconfig } from 'kapi';
+import {
+  adminUser, alwaysAllow, clientUrl, createApiServer, defaultModules, defineAdmissionPlugin, ensureAdminToken, ensurePki, errors,
+  resourceModule, staticTokenAuth, Tokens, writeKubeconfig, type KubeObject, type Module, type RestStorage,
+} from 'kapi';
+
+interface Widget extends KubeObject {
+  spec?: { color?: string };
+}
+const colorLabel = defineAdmissionPlugin<Widget>({
+  name: 'ColorLabel',
+  operations: ['CREATE'],
+  rules: [{ apiGroups: ['example.com'], resources: ['widgets'] }],
+  sideEffects: 'None',
+  admit({ object }) {
+    object.metadata = { ...object.metadata, labels: { ...object.metadata?.labels, color: object.spec?.color ?? 'none' } };
+  },
+});
+const plugins: Module = (c) => c.register(Tokens.AdmissionPlugin, { useValue: colorLabel });
+
+const started = new Date().toISOString().replace(/\\.\\d+Z$/, 'Z');
+const uptime = (): KubeObject => ({ metadata: { name: 'server', creationTimestamp: started }, seconds: Math.floor(process.uptime()) });
+const uptimes: RestStorage = {
+  async get(_ctx, name) {
+    if (name !== 'server') throw errors.notFound({ group: 'stats.example.com', resource: 'uptimes', name });
+    return uptime();
+  },
+  async list() {
+    return { items: [uptime()] };
+  },
+};
 
 const dir = process.argv[2]!;
 const pki = await ensurePki(join(dir, 'pki'), { hosts: ['127.0.0.1'] });
 const token = await ensureAdminToken(dir);
 const server = createApiServer({
-  modules: defaultModules({ storage: 'memory', authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()] }),
+  modules: [
+    ...defaultModules({ storage: 'memory', authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()] }),
+    plugins,
+    resourceModule({ group: 'stats.example.com', versions: ['v1'], kind: 'Uptime', plural: 'uptimes', scope: 'Cluster', storage: uptimes }),
+  ],
 });
 const { host, port } = await server.listen({ port: 0, host: '127.0.0.1', tls: { cert: pki.certPem, key: pki.keyPem } });
 const url = clientUrl(host, port);
@@ -57,7 +91,7 @@ test('the tarball holds the build, bin and built-in schemas, and no tests, bench
   );
 });
 
-test.serial('a TLS + token server written against the installed entry point compiles with skipLibCheck off and serves kubectl', async (t) => {
+test.serial('a TLS + token server with a CRD, a typed admission plugin and an own-storage resource, written against the installed entry point, compiles with skipLibCheck off and serves kubectl', async (t) => {
   t.timeout(300_000);
   writeFileSync(join(consumer, 'server.ts'), server);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
@@ -95,6 +129,11 @@ test.serial('a TLS + token server written against the installed entry point comp
   const rows = table(get.stdout);
   t.deepEqual(rows[0], ['NAME', 'COLOR', 'REPLICAS', 'AGE']);
   t.deepEqual(rows[1]?.slice(0, 3), ['w1', 'blue', '3']);
+  const labels = await kubectl(['get', 'widget', 'w1', '-n', 'default', '-o', 'jsonpath={.metadata.labels.color}']);
+  t.is(labels.stdout, 'blue', describe(labels)); // set by the typed admission plugin
+  const uptimes = await kubectl(['get', 'uptimes']);
+  t.is(uptimes.code, 0, describe(uptimes));
+  t.deepEqual(table(uptimes.stdout).map((r) => r[0]), ['NAME', 'server']);
 
   const url = /serving on (\S+)/.exec(output)![1]!;
   const wrongToken = await runKubectl(['--server', url, '--insecure-skip-tls-verify', '--token', 'not-the-token', 'get', 'widgets', '-A'], {
