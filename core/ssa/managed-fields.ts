@@ -5,10 +5,10 @@
  * So one entry per applier (+subresource), one per updater + apiVersion (+subresource). Entries are written sorted
  * by operation, time (seconds), manager, apiVersion, subresource.
  */
-import { FieldSet } from './field-set.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fields-v1.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { goJsonString } from './go-text.js';
+import { goJsonString } from '../../schemas/structured-merge/go-text.js';
 import { timeSeconds, type ManagedFieldsEntry } from './managed-fields-entry.js';
 import type { ManagerSets } from './updater.js';
 
