@@ -21,7 +21,7 @@ const point: StructType = {
 };
 
 const pointEnv = kubernetesEnv().extend().declareStructs((name) => (name === 'Point' ? point : undefined));
-const patchEnv = kubernetesEnv().extend().use(kubernetesPatchTypes);
+const patchEnv = kubernetesEnv().extend().use(kubernetesPatchTypes());
 
 function run(env: typeof pointEnv, expr: string): { value?: Val; cost?: number; compileError?: string } {
   const c = env.compile(expr);
