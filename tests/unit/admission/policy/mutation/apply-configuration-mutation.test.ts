@@ -136,3 +136,15 @@ test('values computed from the object, params-free variables included', (t) => {
   );
   t.deepEqual(r.object?.metadata, { name: 'w', namespace: 'ns', labels: { app: 'web', replicas: '1', owner: 'team-w' } });
 });
+
+test("the mutation's runtime cost budget covers the variables it reads", (t) => {
+  // each variable costs about 344,000; thirty of them are more than the 10,000,000 a mutation may spend
+  const costly = '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, true)))))';
+  const variables = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`v${i}`, costly]));
+  const all = Object.keys(variables).map((v) => `variables.${v}`);
+  const expression = (names: string[]) => `Object{metadata: Object.metadata{labels: {"ok": string(${names.join(' && ')})}}}`;
+  const r = runMutation('ApplyConfiguration', expression(all), widget(), schema, variables);
+  t.is(r.error, 'validation failed due to running out of cost budget, no further validation rules will be run');
+  const within = runMutation('ApplyConfiguration', expression(all.slice(0, 20)), widget(), schema, variables);
+  t.deepEqual(within.object?.metadata, { name: 'w', namespace: 'ns', labels: { app: 'web', ok: 'true' } });
+});
