@@ -42,7 +42,8 @@ export function celToJson(v: Value): unknown {
   throw new NotJsonError(`type conversion error from '${typeNameOf(v)}' to 'google.protobuf.Value'`);
 }
 
-/** An own key, also `__proto__`. */
+/** Sets an own key, also one named `__proto__` (which plain assignment would take as the prototype). */
 function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }

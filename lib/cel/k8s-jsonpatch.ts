@@ -7,7 +7,7 @@ import { global, type FunctionRegistry } from './functions.js';
 import { STRING_TRAVERSAL_COST_FACTOR, factorRange, traversalCost } from './stdlib.js';
 import type { StructType } from './struct-types.js';
 import { T, type Type } from './types.js';
-import { CelError, actualSize, celEquals, type ObjectValue, type Val, type Value } from './values.js';
+import { CelError, CelMap, Duration, Timestamp, UInt, actualSize, celEquals, type ObjectValue, type Val, type Value } from './values.js';
 
 export const JSON_PATCH_TYPE_NAME = 'JSONPatch';
 
@@ -77,7 +77,7 @@ export const JSON_PATCH_TYPE: StructType = {
   },
 };
 
-/** The Go type (%T) of a CEL value's native form, for the constructor's error texts. */
+/** The Go type (%T) of a CEL value's native form, as the constructor's error texts print it. */
 function goTypeName(v: Value): string {
   switch (typeof v) {
     case 'bigint':
@@ -87,8 +87,16 @@ function goTypeName(v: Value): string {
     case 'boolean':
       return 'bool';
     default:
-      return v === null ? 'structpb.NullValue' : 'ref.Val';
+      break;
   }
+  if (v === null) return 'structpb.NullValue';
+  if (v instanceof UInt) return 'uint64';
+  if (v instanceof Uint8Array) return '[]uint8';
+  if (v instanceof Timestamp) return 'time.Time';
+  if (v instanceof Duration) return 'time.Duration';
+  if (Array.isArray(v)) return '[]ref.Val';
+  if (v instanceof CelMap) return 'map[ref.Val]ref.Val';
+  return 'map[string]interface {}';
 }
 
 /** RFC 6901 escaping of one reference token (kube's jsonPatchReplacer). */

@@ -16,6 +16,7 @@ import type { MutationResult } from './mutation-result.js';
 /**
  * `activation` must resolve `object` to `object` (the object as the previous mutations left it). `model` is the
  * merge model of the object's version schema; without one the object merges as structured-merge-diff's deduced type.
+ * `object` is not modified; an ApplyConfiguration's result shares the subtrees it does not change with it.
  */
 export function mutate(mutation: CompiledMutation, activation: AdmissionActivation, object: KubeObject, model?: MergeModel): MutationResult {
   const { compiled } = mutation;
