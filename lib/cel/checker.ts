@@ -212,7 +212,7 @@ class Checker {
     const name = e.typeName.replace(/^\./, '');
     const st = this.env.resolveStruct?.(name);
     if (!st) {
-      this.error(e.id, `undeclared reference to '${name}' (in container '')`);
+      this.error(e.id, `undeclared reference to '${e.typeName}' (in container '')`);
       this.set(e, T.error);
       return;
     }
