@@ -70,7 +70,7 @@ const OBJECT_META: JSONSchemaProps = {
 const kindSchemas = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
 
 /** A kind's schema with the full ObjectMeta, as kube resolves it from its OpenAPI. */
-function kindSchema(schema: JSONSchemaProps): JSONSchemaProps {
+export function kindSchema(schema: JSONSchemaProps): JSONSchemaProps {
   let s = kindSchemas.get(schema);
   if (!s) {
     s = { ...schema, properties: { ...schema.properties, apiVersion: str, kind: str, metadata: OBJECT_META } };

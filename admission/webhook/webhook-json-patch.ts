@@ -8,6 +8,9 @@ import { goJsonParseError } from '../../lib/go/json-errors.js';
 /** A patch that cannot be applied; the message is json-patch's. */
 export class JsonPatchError extends Error {}
 
+/** A `test` operation that did not hold (json-patch's ErrTestFailed). */
+export class JsonPatchTestFailed extends JsonPatchError {}
+
 type Container = Record<string, unknown> | unknown[];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -189,7 +192,7 @@ function applyOperation(doc: Container, op: Operation): void {
       }
       const expected = hasValue ? op.value : undefined;
       if (value === undefined ? expected === undefined || expected === null : jsonEqual(value, expected)) return;
-      throw wrap(`testing value ${path} failed`, 'test failed');
+      throw new JsonPatchTestFailed(`testing value ${path} failed: test failed`);
     }
     default:
       throw new JsonPatchError(`Unexpected kind: ${kind}`);

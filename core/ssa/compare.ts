@@ -4,12 +4,12 @@
  * or removed together with everything under it. Identical subtrees (the same JS value) are skipped.
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { FieldSet } from './field-set.js';
-import { isItemError, listItemElement } from './list-items.js';
-import { fieldElement, type PathElement } from './path-element.js';
-import { childModel, DEDUCED, isEmptyContainer, itemModel, nodeKind, type ListModel } from './type-model.js';
-import { TypedValueError, validationError } from './typed-errors.js';
-import { valuesEqual, type JsonObject } from './json-value.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { isItemError, listItemElement } from '../../schemas/structured-merge/list-items.js';
+import { fieldElement, type PathElement } from '../../schemas/structured-merge/path-element.js';
+import { childModel, DEDUCED, isEmptyContainer, itemModel, nodeKind, type ListModel } from '../../schemas/structured-merge/type-model.js';
+import { TypedValueError, validationError } from '../../schemas/structured-merge/typed-errors.js';
+import { valuesEqual, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface Comparison {
   added: FieldSet;

@@ -7,10 +7,10 @@
  */
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
-import type { FieldSet } from './field-set.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { goCompare } from '../../lib/go/strings.js';
 import { goQuote } from '../../lib/go/go-values.js';
-import { pathString, type Path } from './path-element.js';
+import { pathString, type Path } from '../../schemas/structured-merge/path-element.js';
 
 export interface Conflict {
   /** Manager identifier (managed-fields.ts). */

@@ -9,17 +9,17 @@ import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { conflictError, conflictList } from './conflicts.js';
-import type { FieldSet } from './field-set.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { lastAppliedFields, migratesFromClientSideApply, updateLastApplied } from './last-applied.js';
 import { isResetManagedFields, readManagedFields } from './managed-fields-entry.js';
 import { decodeManagedFields, emptyManaged, encodeManagedFields, ManagedFieldsError, type Managed } from './managed-fields.js';
 import { trackApply, trackUpdate, type PipelineContext, type TrackedApply } from './manager-pipeline.js';
-import { toFieldSet } from './to-field-set.js';
-import { objectModel } from './type-model.js';
-import { TypedValueError } from './typed-errors.js';
+import { toFieldSet } from '../../schemas/structured-merge/to-field-set.js';
+import { objectModel } from '../../schemas/structured-merge/type-model.js';
+import { TypedValueError } from '../../schemas/structured-merge/typed-errors.js';
 import { resetFieldSet } from './untracked-fields.js';
 import { Conflicts } from './updater.js';
-import { isObject, valuesEqual, type JsonObject } from './json-value.js';
+import { isObject, valuesEqual, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface FieldManagerContext {
   /** The version's model for the whole object (metadata's is replaced by ObjectMeta's). */

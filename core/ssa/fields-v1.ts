@@ -3,9 +3,9 @@
  * it: a JSON object per node whose keys are path elements in SMD order, `{}` for a member without children, and
  * `".": {}` first in a node that is both a member and has children.
  */
-import { FieldSet } from './field-set.js';
-import { canonicalPathElement, comparePathElements, type PathElement } from './path-element.js';
-import { isObject } from './json-value.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { canonicalPathElement, comparePathElements, type PathElement } from '../../schemas/structured-merge/path-element.js';
+import { isObject } from '../../schemas/structured-merge/json-value.js';
 
 export type FieldsV1 = Record<string, unknown>;
 

@@ -6,9 +6,9 @@
 import { goJSON } from '../../lib/go/go-values.js';
 import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { compareObjects } from './compare.js';
-import type { FieldSet } from './field-set.js';
-import { toFieldSet } from './to-field-set.js';
-import { isObject, type JsonObject } from './json-value.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { toFieldSet } from '../../schemas/structured-merge/to-field-set.js';
+import { isObject, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const KUBECTL = 'kubectl';

@@ -4,7 +4,7 @@
  * a time that is not RFC 3339) the object counts as having no managedFields at all.
  */
 import { formatRFC3339, parseRFC3339 } from '../../lib/go/timestamp.js';
-import { isObject } from './json-value.js';
+import { isObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface ManagedFieldsEntry {
   manager: string;

@@ -6,7 +6,7 @@
  * by operation, time (seconds), manager, apiVersion, subresource.
  */
 import { goJSONString } from '../../lib/go/go-values.js';
-import { FieldSet } from './field-set.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fields-v1.js';
 import { goCompare } from '../../lib/go/strings.js';
 import { timeSeconds, type ManagedFieldsEntry } from './managed-fields-entry.js';

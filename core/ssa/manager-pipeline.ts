@@ -9,11 +9,11 @@
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { capUpdateManagers } from './cap-managers.js';
-import type { FieldSet } from './field-set.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { managerIdentifier, type Managed } from './managed-fields.js';
 import { STRIPPED_FIELDS } from './untracked-fields.js';
 import { applyConfig, updateObject, type ManagerSets, type UpdaterContext } from './updater.js';
-import type { JsonObject } from './json-value.js';
+import type { JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface PipelineContext {
   /** The model of the whole object (with ObjectMeta's). */

@@ -4,8 +4,8 @@
  * list items and deduced fields are left as they are.
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { FieldSet } from './field-set.js';
-import { childModel, isDeclared } from './type-model.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { childModel, isDeclared } from '../../schemas/structured-merge/type-model.js';
 
 export function withNamedFieldsAsMembers(set: FieldSet, model: MergeModel | undefined): FieldSet {
   if (!set.children) return set;

@@ -5,7 +5,7 @@
  * strategy's PrepareForUpdate and before validation.
  */
 import type { KubeObject } from '../contracts/resource-type.js';
-import { isObject, valuesEqual, type JsonObject } from './json-value.js';
+import { isObject, valuesEqual, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 /** Returns `next`, with the old entries' times restored (in place) when the write changes nothing else. */
 export function keepTimesOfNoopWrite(next: KubeObject, old: KubeObject): KubeObject {

@@ -5,11 +5,11 @@
  * what the applier did not own before (dangling items).
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import type { FieldSet } from './field-set.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { withNamedFieldsAsMembers } from './named-fields.js';
 import { removeItems } from './remove-items.js';
-import { toFieldSet } from './to-field-set.js';
-import type { JsonObject } from './json-value.js';
+import { toFieldSet } from '../../schemas/structured-merge/to-field-set.js';
+import type { JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 /**
  * `owned` gives the union of every manager's set, the applier's new one included. When the applier still applies

@@ -5,8 +5,8 @@
  * "Compatibility across topology changes"). Deduced subtrees and fields the model does not know are left alone.
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { FieldSet } from './field-set.js';
-import { childModel } from './type-model.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { childModel } from '../../schemas/structured-merge/type-model.js';
 
 /** The reconciled set, or the same set when nothing changes. */
 export function reconcileWithSchema(set: FieldSet, model: MergeModel): FieldSet {

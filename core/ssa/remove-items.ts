@@ -4,11 +4,11 @@
  * empty becomes null, and an atomic or empty value under a removed path becomes null. Unchanged subtrees are shared.
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
-import type { FieldSet } from './field-set.js';
-import { isItemError, listItemElement } from './list-items.js';
-import { fieldElement } from './path-element.js';
-import { childModel, DEDUCED, itemModel, type ListModel } from './type-model.js';
-import { isObject, setField, type JsonObject } from './json-value.js';
+import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { isItemError, listItemElement } from '../../schemas/structured-merge/list-items.js';
+import { fieldElement } from '../../schemas/structured-merge/path-element.js';
+import { childModel, DEDUCED, itemModel, type ListModel } from '../../schemas/structured-merge/type-model.js';
+import { isObject, setField, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export function removeItems(object: JsonObject, set: FieldSet, model: MergeModel): JsonObject {
   if (set.isEmpty()) return object;

@@ -4,8 +4,8 @@
  *   `metadata` itself is stripped but not `metadata.labels.*`;
  * - an endpoint's reset fields (ResetFieldsStrategy), excluded with everything under them.
  */
-import { FieldSet } from './field-set.js';
-import { fieldElement } from './path-element.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { fieldElement } from '../../schemas/structured-merge/path-element.js';
 
 export const STRIPPED_FIELDS: FieldSet = FieldSet.of(
   ['f:apiVersion'],

@@ -9,11 +9,11 @@
  */
 import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { compareObjects, type Comparison } from './compare.js';
-import { FieldSet } from './field-set.js';
-import { mergeObjects } from './merge-values.js';
+import { FieldSet } from '../../schemas/structured-merge/field-set.js';
+import { mergeObjects } from '../../schemas/structured-merge/merge-values.js';
 import { prune } from './prune.js';
 import { reconcileWithSchema } from './reconcile-schema.js';
-import { valuesEqual, type JsonObject } from './json-value.js';
+import { valuesEqual, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface VersionedSet {
   readonly set: FieldSet;

@@ -64,7 +64,7 @@ export interface StructField {
   optional: boolean;
 }
 
-/** Message construction (`Foo{a: 1}`): parsed so that errors read as in cel-go; no message types are declared. */
+/** Message construction (`Foo{a: 1}`), checked and built by the message types the environment declares (struct-types.ts). */
 export interface StructExpr {
   kind: 'struct';
   id: number;

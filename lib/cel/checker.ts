@@ -3,8 +3,9 @@
  * declared objects and maps, overload resolution with type parameters, homogeneous aggregate literals (optional),
  * comprehension scoping, and cel-go's error texts.
  */
-import type { CallExpr, ComprehensionExpr, Expr, SelectExpr, SourceInfo } from './ast.js';
+import type { CallExpr, ComprehensionExpr, Expr, SelectExpr, SourceInfo, StructExpr } from './ast.js';
 import type { FunctionDecl, FunctionRegistry } from './functions.js';
+import type { StructType } from './struct-types.js';
 import {
   Mapping,
   T,
@@ -46,6 +47,8 @@ export interface CheckerEnv {
   functions: FunctionRegistry;
   /** Type identifiers usable as values (`int`, `google.protobuf.Timestamp`, ...) and the types they denote. */
   typeIdents: Map<string, Type>;
+  /** Message types (`Foo{...}`); none when absent. */
+  resolveStruct?(name: string): StructType | undefined;
 }
 
 export function literalType(v: Value): Type {
@@ -196,12 +199,42 @@ class Checker {
         return;
       }
       case 'struct':
-        this.error(e.id, `undeclared reference to '${e.typeName}' (in container '')`);
-        this.set(e, T.error);
+        this.checkStruct(e);
         return;
       case 'comprehension':
         this.checkComprehension(e);
         return;
+    }
+  }
+
+  /** cel-go's checkCreateStruct: the type must be declared, each field declared and of an assignable type. */
+  private checkStruct(e: StructExpr): void {
+    const name = e.typeName.replace(/^\./, '');
+    const st = this.env.resolveStruct?.(name);
+    if (!st) {
+      this.error(e.id, `undeclared reference to '${e.typeName}' (in container '')`);
+      this.set(e, T.error);
+      return;
+    }
+    this.refs.set(e.id, { kind: 'type', name });
+    this.set(e, st.type);
+    for (const f of e.fields) {
+      this.check(f.value);
+      let fieldType = st.field(f.name);
+      if (!fieldType) {
+        this.error(f.id, `undefined field '${f.name}'`);
+        fieldType = T.error;
+      }
+      let valueType = this.typeOf(f.value);
+      if (f.optional) {
+        const s = substitute(this.mapping, valueType, false);
+        if (s.kind === 'opaque' && s.name === 'optional_type') valueType = s.params[0];
+        else if (!isDynOrError(s)) this.error(f.value.id, `expected type '${formatType(T.optional(fieldType))}' but found '${formatType(s)}'`);
+      }
+      if (!isAssignable(this.mapping, fieldType, valueType)) {
+        const shown = (t: Type) => formatType(substitute(this.mapping, t, true));
+        this.error(f.id, `expected type of field '${f.name}' is '${shown(fieldType)}' but provided type is '${shown(valueType)}'`);
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import { FunctionRegistry, type EvalState } from './functions.js';
 import { CostLimitExceeded, planExpr, type Activation, type Plan } from './interpreter.js';
 import { parse } from './parser.js';
 import { registerStdlib } from './stdlib.js';
+import type { StructType, StructTypeResolver } from './struct-types.js';
 import { T, type Type } from './types.js';
 import { validateHomogeneousLiterals } from './validators.js';
 import type { Val, Value } from './values.js';
@@ -61,6 +62,8 @@ export class Env {
   readonly homogeneousAggregateLiterals: boolean;
   readonly enableIdentEscapeSyntax: boolean;
   readonly astValidators: AstValidator[] = [];
+  /** Message types expressions may construct, asked in order. */
+  readonly structResolvers: StructTypeResolver[] = [];
   /** Functions whose arguments may be mixed-type literals despite homogeneousAggregateLiterals. */
   readonly homogeneousExemptFunctions = new Set<string>();
 
@@ -72,6 +75,7 @@ export class Env {
       for (const [k, v] of base.variables) this.variables.set(k, v);
       for (const [k, v] of base.typeIdents) this.typeIdents.set(k, v);
       this.astValidators.push(...base.astValidators);
+      this.structResolvers.push(...base.structResolvers);
       for (const f of base.homogeneousExemptFunctions) this.homogeneousExemptFunctions.add(f);
     } else {
       this.functions = new FunctionRegistry();
@@ -95,6 +99,20 @@ export class Env {
     return this;
   }
 
+  /** Declares message types (`Foo{...}`). */
+  declareStructs(resolver: StructTypeResolver): this {
+    this.structResolvers.push(resolver);
+    return this;
+  }
+
+  resolveStruct(name: string): StructType | undefined {
+    for (const r of this.structResolvers) {
+      const t = r(name);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
   /** Parses and type-checks an expression. */
   compile(text: string): CompileResult {
     const parsed = parse(text, { enableIdentEscapeSyntax: this.enableIdentEscapeSyntax });
@@ -103,6 +121,7 @@ export class Env {
       variables: this.variables,
       functions: this.functions,
       typeIdents: this.typeIdents,
+      resolveStruct: (name) => this.resolveStruct(name),
     });
     if (!checked.ast) return withText(parsed.source, checked.issues);
     const issues = [

@@ -5,11 +5,12 @@
  * charges it (identifiers and field selections 1, literals 0, calls by their overload's cost), aborting the
  * evaluation as soon as the cost exceeds its limit.
  */
-import { ACCUMULATOR, type CallExpr, type ComprehensionExpr, type Expr, type ListExpr, type MapExpr, type SelectExpr } from './ast.js';
+import { ACCUMULATOR, type CallExpr, type ComprehensionExpr, type Expr, type ListExpr, type MapExpr, type SelectExpr, type StructExpr } from './ast.js';
 import type { CheckedAst, Reference } from './checker.js';
 import { qualifiedName } from './checker.js';
 import { matchesRuntimeType, type EvalState, type FunctionRegistry, type Overload } from './functions.js';
 import { TYPE_CONVERSIONS, listIndex, mapIndex } from './stdlib.js';
+import type { StructType } from './struct-types.js';
 import {
   CelError,
   CelMap,
@@ -32,6 +33,7 @@ export interface InterpreterEnv {
   functions: FunctionRegistry;
   typeIdents: Map<string, unknown>;
   variables: Map<string, unknown>;
+  resolveStruct?(name: string): StructType | undefined;
 }
 
 interface Scope {
@@ -104,7 +106,7 @@ class Planner {
       case 'map':
         return this.planMap(e);
       case 'struct':
-        return () => new CelError(`unknown type: ${e.typeName}`);
+        return this.planStruct(e);
       case 'comprehension':
         return this.planComprehension(e);
     }
@@ -239,6 +241,25 @@ class Planner {
       const m = build(ctx, scope);
       charge(ctx.st, 30);
       return m;
+    };
+  }
+
+  /** Message construction: fields in source order, then cel-go's struct creation cost (40). */
+  private planStruct(e: StructExpr): Interp {
+    const st = this.env.resolveStruct?.(e.typeName.replace(/^\./, ''));
+    if (!st) return () => new CelError(`unknown type: ${e.typeName}`);
+    const fields = e.fields.map((f) => ({ name: f.name, optional: f.optional, value: this.plan(f.value) }));
+    return (ctx, scope) => {
+      const values = new Map<string, Value>();
+      for (const f of fields) {
+        const v = f.value(ctx, scope);
+        if (v instanceof CelError) return v;
+        if (!f.optional) values.set(f.name, v);
+        else if (!(v instanceof Optional)) return new CelError('no such overload');
+        else if (v.hasValue) values.set(f.name, v.value!);
+      }
+      charge(ctx.st, 40);
+      return st.construct(values);
     };
   }
 

@@ -4,6 +4,8 @@
  * variables compiled so far, typed by their results. Variables therefore see only the variables before them.
  */
 import type { Env } from '../../../lib/cel/env.js';
+import { dynamicPatchTypes, kubernetesPatchTypes } from '../../../lib/cel/k8s-patch-types.js';
+import type { StructTypeResolver } from '../../../lib/cel/struct-types.js';
 import { T, type Type } from '../../../lib/cel/types.js';
 import type { NamedExpression } from './admission-activation.js';
 import { admissionEnv } from './admission-cel-env.js';
@@ -14,9 +16,17 @@ export class CompositionEnv {
   private readonly fields = new Map<string, Type>();
   private readonly withAuthorizer: Env;
   private readonly withoutAuthorizer: Env;
+  private withPatchTypes?: Env;
 
-  /** `declareVariables`: false compiles as kube's stateless compiler does (no `variables` at all). */
-  constructor(hasParams: boolean, declareVariables = true) {
+  /**
+   * `declareVariables`: false compiles as kube's stateless compiler does (no `variables` at all). `patchTypes`:
+   * the JSONPatch and Object types mutations construct (kube's dynamic ones unless type checking against a schema).
+   */
+  constructor(
+    hasParams: boolean,
+    declareVariables = true,
+    private readonly patchTypes: StructTypeResolver = dynamicPatchTypes,
+  ) {
     const variablesType: Type = { kind: 'object', name: 'kubernetes.variables', decl: { name: 'kubernetes.variables', field: (f) => this.fields.get(f) } };
     const make = (hasAuthorizer: boolean): Env => {
       const env = admissionEnv({ hasParams, hasAuthorizer }).extend();
@@ -36,6 +46,12 @@ export class CompositionEnv {
 
   compile(expression: string, returnTypes: readonly Type[], hasAuthorizer: boolean): CompiledExpression {
     return compileExpression(hasAuthorizer ? this.withAuthorizer : this.withoutAuthorizer, expression, returnTypes);
+  }
+
+  /** Compiles a mutation's expression: the authorizer, plus the JSONPatch and Object types (kube's HasPatchTypes). */
+  compileMutation(expression: string, returnType: Type): CompiledExpression {
+    this.withPatchTypes ??= this.withAuthorizer.extend().use(kubernetesPatchTypes(this.patchTypes));
+    return compileExpression(this.withPatchTypes, expression, [returnType]);
   }
 }
 

@@ -2,8 +2,8 @@ import test from 'ava';
 import { mergeModel } from '../../../../schemas/merge-strategy.js';
 import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 import { decodeFieldsV1, encodeFieldsV1 } from '../../../../core/ssa/fields-v1.js';
-import { FieldSet } from '../../../../core/ssa/field-set.js';
-import { pathString } from '../../../../core/ssa/path-element.js';
+import { FieldSet } from '../../../../schemas/structured-merge/field-set.js';
+import { pathString } from '../../../../schemas/structured-merge/path-element.js';
 import { recordUpdate, serverSideApply, type FieldManagerContext } from '../../../../core/ssa/field-manager.js';
 
 // fieldsV1 as kube-apiserver wrote them (responses and audit logs of real clusters), compact JSON.

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { capUpdateManagers } from '../../../../core/ssa/cap-managers.js';
-import { FieldSet } from '../../../../core/ssa/field-set.js';
+import { FieldSet } from '../../../../schemas/structured-merge/field-set.js';
 import { isResetManagedFields, readManagedFields } from '../../../../core/ssa/managed-fields-entry.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, type Managed } from '../../../../core/ssa/managed-fields.js';
 

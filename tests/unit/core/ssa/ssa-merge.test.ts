@@ -6,10 +6,10 @@ import test from 'ava';
 import YAML from 'yaml';
 import type { MergeModel } from '../../../../schemas/merge-strategy.js';
 import { conflictList } from '../../../../core/ssa/conflicts.js';
-import { FieldSet } from '../../../../core/ssa/field-set.js';
-import { mergeObjects } from '../../../../core/ssa/merge-values.js';
-import { pathString } from '../../../../core/ssa/path-element.js';
-import { toFieldSet } from '../../../../core/ssa/to-field-set.js';
+import { FieldSet } from '../../../../schemas/structured-merge/field-set.js';
+import { mergeObjects } from '../../../../schemas/structured-merge/merge-values.js';
+import { pathString } from '../../../../schemas/structured-merge/path-element.js';
+import { toFieldSet } from '../../../../schemas/structured-merge/to-field-set.js';
 import { applyConfig, Conflicts, updateObject, type ManagerSets } from '../../../../core/ssa/updater.js';
 
 const scalar: MergeModel = { kind: 'scalar' };

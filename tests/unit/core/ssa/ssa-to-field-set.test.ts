@@ -4,11 +4,11 @@ import { mergeModel } from '../../../../schemas/merge-strategy.js';
 import type { JSONSchemaProps } from '../../../../lib/openapi/json-schema-props.js';
 import { compareObjects } from '../../../../core/ssa/compare.js';
 import { encodeFieldsV1 } from '../../../../core/ssa/fields-v1.js';
-import { FieldSet } from '../../../../core/ssa/field-set.js';
-import { pathString } from '../../../../core/ssa/path-element.js';
-import { toFieldSet } from '../../../../core/ssa/to-field-set.js';
-import { objectModel } from '../../../../core/ssa/type-model.js';
-import { TypedValueError } from '../../../../core/ssa/typed-errors.js';
+import { FieldSet } from '../../../../schemas/structured-merge/field-set.js';
+import { pathString } from '../../../../schemas/structured-merge/path-element.js';
+import { toFieldSet } from '../../../../schemas/structured-merge/to-field-set.js';
+import { objectModel } from '../../../../schemas/structured-merge/type-model.js';
+import { TypedValueError } from '../../../../schemas/structured-merge/typed-errors.js';
 import { STRIPPED_FIELDS } from '../../../../core/ssa/untracked-fields.js';
 
 const paths = (s: FieldSet) => s.paths().map(pathString);

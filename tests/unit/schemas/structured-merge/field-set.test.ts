@@ -1,6 +1,6 @@
 import test from 'ava';
-import { FieldSet } from '../../../../core/ssa/field-set.js';
-import { pathString } from '../../../../core/ssa/path-element.js';
+import { FieldSet } from '../../../../schemas/structured-merge/field-set.js';
+import { pathString } from '../../../../schemas/structured-merge/path-element.js';
 
 const p = (s: string) => s.split('.').map((x) => (x.startsWith('k:') || x.startsWith('v:') || x.startsWith('i:') ? x : `f:${x}`));
 const set = (...paths: string[]) => FieldSet.of(...paths.map(p));

@@ -2,8 +2,8 @@
  * How the typed walks read a MergeModel, as structured-merge-diff reads a schema atom: what a value is at a node
  * (a leaf, a granular map, a granular list) and which model its children have.
  */
-import type { MergeModel } from '../../schemas/merge-strategy.js';
-import { withObjectMeta } from '../../schemas/object-meta-model.js';
+import type { MergeModel } from '../merge-strategy.js';
+import { withObjectMeta } from '../object-meta-model.js';
 import { isObject } from './json-value.js';
 
 export type ListModel = Extract<MergeModel, { kind: 'list' }>;

@@ -8,10 +8,10 @@ import {
   pathElementString,
   pathString,
   valueElement,
-} from '../../../../core/ssa/path-element.js';
+} from '../../../../schemas/structured-merge/path-element.js';
 import { goJSON, goNumber, goQuote } from '../../../../lib/go/go-values.js';
 import { goCompare } from '../../../../lib/go/strings.js';
-import { compareValues } from '../../../../core/ssa/json-value.js';
+import { compareValues } from '../../../../schemas/structured-merge/json-value.js';
 
 test('path elements serialize as fieldsV1 keys', (t) => {
   t.is(fieldElement('app.kubernetes.io/name'), 'f:app.kubernetes.io/name');

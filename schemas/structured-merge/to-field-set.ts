@@ -7,7 +7,7 @@
  * violation is reported at once; otherwise undeclared fields are walked as deduced and only items that cannot be
  * identified fail.
  */
-import type { MergeModel } from '../../schemas/merge-strategy.js';
+import type { MergeModel } from '../merge-strategy.js';
 import { FieldSet } from './field-set.js';
 import { isItemError, listItemElement } from './list-items.js';
 import { fieldElement, pathElementString, type PathElement } from './path-element.js';

@@ -1,12 +1,12 @@
 /**
  * The merge of an applied configuration into the live object (SMD TypedValue.Merge): granular maps merge key by
  * key, set and map lists item by item, and leaves (scalars, atomic values) take the configuration's value. Nothing
- * is removed here; pruning what the applier stopped applying is prune.ts's job.
+ * is removed here; pruning what the applier stopped applying is core/ssa/prune.ts's job.
  *
  * The result shares every subtree the configuration does not change with the live object (and is the live object
  * itself when nothing changes), so an unchanged apply is cheap to detect.
  */
-import type { MergeModel } from '../../schemas/merge-strategy.js';
+import type { MergeModel } from '../merge-strategy.js';
 import { isItemError, listItemElement } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
 import { childModel, DEDUCED, isEmptyContainer, nodeKind, type ListModel } from './type-model.js';
