@@ -7,12 +7,13 @@ import { performance } from 'node:perf_hooks';
 export const sliceMs = 10;
 
 /**
- * Resolves on a later turn of the event loop, after the I/O that is ready now (other requests) has run. Sliced work
- * starts with it too: a slice begun in the I/O phase (a request's handler, a drained socket) would otherwise be
- * followed, in the same turn, by the slice it schedules, and hold the loop twice as long.
+ * Resolves on a later turn of the event loop, after the loop has polled for I/O (other requests) at least once. One
+ * setImmediate is not enough: called from an I/O callback (a request's handler, a drained socket) it runs in the same
+ * turn, right after that callback, so the work before it and the slice after it would hold the loop as one. Sliced
+ * work starts with it too, for the same reason.
  */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
