@@ -64,10 +64,10 @@ export async function runExhaustion(ctx: BenchContext): Promise<ExhaustionResult
       let listMs = 0;
       const maxProbeMs = await probeWhile(url, ctx, async () => {
         const started = performance.now();
-        const res = await c.getAs(widgetsCollectionPath, accept);
+        const res = await c.countAs(widgetsCollectionPath, accept);
         listMs = performance.now() - started;
         expectStatus(res, [200], `${format} list`);
-        bytes = res.body.length;
+        bytes = res.bytes;
       });
       lists.push({ format, listMs, bytes, maxProbeMs });
     }

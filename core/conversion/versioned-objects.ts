@@ -24,6 +24,20 @@ export function toRequestVersion(rt: ResourceType, version: string, obj: KubeObj
   return converterFor(rt).convertObject(withReadDefaults(rt, obj), apiVersionOf(rt.group, version));
 }
 
+/**
+ * toRequestVersion for an object that is only read (encoded into a response), never changed: the object itself when
+ * converting it would only copy it (no defaults to apply, already in the requested version and kind, strategy None).
+ * A 50,000-item list then builds no copy per item, garbage whose collection held the event loop.
+ */
+export function toRequestVersionToRead(rt: ResourceType, version: string, obj: KubeObject): MaybePromise<KubeObject> {
+  const unchanged =
+    obj.kind === rt.names.kind &&
+    obj.apiVersion === apiVersionOf(rt.group, version) &&
+    converterFor(rt).synchronous &&
+    !(rt.custom && defaultingSchema(rt, obj.apiVersion));
+  return unchanged ? obj : toRequestVersion(rt, version, obj);
+}
+
 /** Stored objects (a list's items) as the request's `version` presents them; what needs a webhook goes in one call. */
 export function listToRequestVersion(rt: ResourceType, version: string, items: readonly KubeObject[]): MaybePromise<KubeObject[]> {
   const defaulted = rt.defaultOnRead ? items.map((o) => withReadDefaults(rt, o)) : items;

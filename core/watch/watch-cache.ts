@@ -6,6 +6,7 @@ import { decodeStored, withResourceVersion } from '../store/object-codec.js';
 import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
 import { objectWeight } from './object-weight.js';
+import { compareKeys, SortedKeys } from './sorted-keys.js';
 
 /** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
 export interface CacheWatcher {
@@ -50,8 +51,8 @@ interface DispatchRound {
  */
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
-  /** Keys in ascending order, rebuilt lazily after objects come or go. */
-  private sortedKeys?: string[];
+  /** The keys of `objects` in ascending order. */
+  private readonly keys = new SortedKeys();
   private readonly history: EventHistory;
   private readonly watchers = new Set<CacheWatcher>();
   private pending: CacheEvent[] = [];
@@ -174,7 +175,7 @@ export class WatchCache {
     if (this.stopped) return;
     this.objects.clear();
     for (const kv of res.kvs) this.objects.set(kv.key, decodeStored(kv));
-    this.sortedKeys = undefined;
+    this.keys.reset(res.kvs.map((kv) => kv.key));
     this.applied = res.revision;
     this.dispatched = res.revision;
     this.history.reset(res.revision);
@@ -196,12 +197,11 @@ export class WatchCache {
       if (e.type === 'DELETE') {
         const last = previous ?? decodeStored(e.kv);
         const object = withResourceVersion(last, String(revision));
-        this.objects.delete(key);
-        this.sortedKeys = undefined;
+        if (this.objects.delete(key)) this.keys.remove(key);
         event = { type: 'DELETED', key, object, previous, revision };
       } else {
         const object = decodeStored(e.kv);
-        if (!previous) this.sortedKeys = undefined;
+        if (!previous) this.keys.add(key);
         this.objects.set(key, object);
         event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };
       }
@@ -281,9 +281,8 @@ export class WatchCache {
     for (const w of all) w.terminate();
   }
 
-  private keysUnder(keyPrefix: string): string[] {
-    this.sortedKeys ??= [...this.objects.keys()].sort(compareKeys);
-    const keys = this.sortedKeys;
+  private keysUnder(keyPrefix: string): readonly string[] {
+    const keys = this.keys.all();
     if (keyPrefix === this.prefix) return keys;
     const start = firstWhere(keys, 0, (k) => compareKeys(k, keyPrefix) >= 0);
     // Keys from `start` on begin with the prefix up to some point, then never again.
@@ -313,9 +312,4 @@ function firstWhere(keys: readonly string[], from: number, found: (key: string) 
     else lo = mid + 1;
   }
   return lo;
-}
-
-/** Byte order of the keys, as storage ranges return them (keys are ASCII, so code-unit order is byte order). */
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

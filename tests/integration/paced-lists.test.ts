@@ -1,6 +1,6 @@
 /**
  * Lists (and Tables) of 500 items or more are written piece by piece (chunked, no Content-Length) in every encoding
- * (JSON, YAML, CBOR, Kubernetes protobuf), prepared and written ~20 ms at a time: the client gets the same bytes as a one-piece
+ * (JSON, YAML, CBOR, Kubernetes protobuf), prepared and written ~10 ms at a time: the client gets the same bytes as a one-piece
  * answer would be, gzipped when it asks, and other requests are answered while the list is being written.
  */
 import test from 'ava';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { KubeObject, ResourceType } from '../../../../core/contracts/resource-type.js';
 import { converterFor } from '../../../../core/conversion/converters.js';
-import { listToRequestVersion, toRequestVersion, toStorageVersion, withReadDefaults } from '../../../../core/conversion/versioned-objects.js';
+import { listToRequestVersion, toRequestVersion, toRequestVersionToRead, toStorageVersion, withReadDefaults } from '../../../../core/conversion/versioned-objects.js';
 
 /** Widgets in v1 (storage, defaults spec.size 1) and v2 (defaults spec.size 2). */
 function widgets(conversion?: ResourceType['conversion']): ResourceType {
@@ -41,6 +41,18 @@ test('strategy None: reading in v2 is the stored object, defaulted as stored, un
   const list = listToRequestVersion(rt, 'v2', [stored, stored]);
   t.false(list instanceof Promise);
   t.deepEqual((list as KubeObject[]).map((o) => o.apiVersion), ['example.com/v2', 'example.com/v2']);
+});
+
+test('to read only: the stored object itself when it is in the requested version with no defaults to apply', (t) => {
+  const rt = widgets();
+  const noDefaults = { ...rt, versions: rt.versions.map((v) => ({ ...v, schema: { type: 'object' } })) } as ResourceType;
+  t.is(toRequestVersionToRead(noDefaults, 'v1', stored), stored);
+  const v2 = toRequestVersionToRead(noDefaults, 'v2', stored);
+  t.not(v2, stored);
+  t.deepEqual(v2, { ...stored, apiVersion: 'example.com/v2' });
+  const defaulted = toRequestVersionToRead(rt, 'v1', stored);
+  t.deepEqual(defaulted, { ...stored, spec: { size: 1 } });
+  t.deepEqual(stored.spec, {}, 'the stored (possibly shared) object is left alone');
 });
 
 test('writes go to storage in the storage version', (t) => {
