@@ -34,7 +34,7 @@ export function toRequestVersionToRead(rt: ResourceType, version: string, obj: K
     obj.kind === rt.names.kind &&
     obj.apiVersion === apiVersionOf(rt.group, version) &&
     converterFor(rt).synchronous &&
-    !(rt.custom && defaultingSchema(rt, obj.apiVersion));
+    !(rt.defaultOnRead && defaultingSchema(rt, obj.apiVersion));
   return unchanged ? obj : toRequestVersion(rt, version, obj);
 }
 
