@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { expectStatus, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { allow, startWebhookServer } from '../helpers/webhook-server.js';
+import { allow, patch, startWebhookServer } from '../helpers/webhook-server.js';
 
 const policiesPath = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
 const policyName = 'deny-prefix.static.k8s.io';
@@ -166,6 +166,26 @@ test('a static validating webhook configuration is called, also on admission con
     t.true(hooks.requestsTo('/static').some((r) => r.body?.request?.name === 'api-made'), 'static webhooks see admission configuration writes');
     const listed = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations');
     t.deepEqual(listed.body.items.map((i: any) => i.metadata.name), ['api-made']);
+  } finally {
+    await server.close();
+    await hooks.close();
+  }
+});
+
+test('a static mutating webhook configuration patches objects', async (t) => {
+  const hooks = await startWebhookServer();
+  const { file, dir } = await admissionConfig('MutatingAdmissionWebhook', 'WebhookAdmissionConfiguration');
+  hooks.handle('/label', patch([{ op: 'add', path: '/metadata/labels/static-mutated', value: 'true' }]));
+  const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }];
+  const hook = { name: 'label.static.k8s.io', clientConfig: { url: hooks.url('/label'), caBundle: hooks.caBundle }, rules, sideEffects: 'None', admissionReviewVersions: ['v1'] };
+  await writeManifest(dir, 'hooks.yaml', [{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'label.static.k8s.io' }, webhooks: [hook] }]);
+  const server = await startTestServer({ storage: 'memory', admissionControlConfigFile: file });
+  try {
+    const res = await createNamespace(server, 'mutated');
+    t.is(res.status, 201, res.text);
+    t.is(res.body.metadata.labels['static-mutated'], 'true');
+    const listed = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
+    t.deepEqual(listed.body.items, []);
   } finally {
     await server.close();
     await hooks.close();
