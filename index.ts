@@ -17,7 +17,7 @@ import { jsonCodec } from './plugins/codecs/json/index.js';
 import { yamlCodec } from './plugins/codecs/yaml/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { cborCodec } from './plugins/codecs/cbor/index.js';
-import { builtinAdmission } from './admission/builtin-admission.js';
+import { builtinAdmission, type BuiltinAdmissionOptions } from './admission/builtin-admission.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -56,7 +56,7 @@ export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
@@ -70,6 +70,11 @@ export interface DefaultModulesOptions {
   crdPaths?: string[];
   /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
   authModules?: Module[];
+  /**
+   * An AdmissionConfiguration file, as kube-apiserver's `--admission-control-config-file`: the webhook and policy
+   * plugins' static manifests directories (see builtinAdmission).
+   */
+  admissionControlConfigFile?: string;
 }
 
 /**
@@ -85,7 +90,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     kubeProtobufCodec(),
     cborCodec(),
     namespacesModule(),
-    builtinAdmission(),
+    builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),
     openapiModule(),

@@ -47,6 +47,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       dataDir: opts.dataDir,
       ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
+      ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
     }),
   });

@@ -27,6 +27,9 @@ Flags:
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
+  --admission-control-config-file FILE
+                              AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
+                              a staticManifestsDir of admission objects loaded from files and followed while serving
   --tls-cipher-suites A,B     cipher suites offered on TLS 1.2, by IANA name as kube-apiserver takes them (TLS 1.3's are
                               always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
 ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
@@ -46,6 +49,8 @@ export interface ServeOptions {
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
+  /** Absolute; `--admission-control-config-file`. */
+  admissionControlConfigFile?: string;
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
@@ -84,6 +89,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
+    ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
@@ -104,6 +110,7 @@ function parse(args: string[]) {
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
+        'admission-control-config-file': { type: 'string' },
         'etcd-servers': { type: 'string' },
         'etcd-prefix': { type: 'string' },
         'etcd-cafile': { type: 'string' },

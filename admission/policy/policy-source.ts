@@ -1,7 +1,8 @@
 /**
- * The ValidatingAdmissionPolicies and bindings in force (kube's policy source): both followed from storage by
- * informers, each policy compiled once per generation, bindings grouped under their policy (a binding whose
- * policy does not exist does nothing). Listeners (the type-checking controller) hear of every change.
+ * The ValidatingAdmissionPolicies and bindings in force from one source (kube's policy source): storage, both
+ * followed by informers, or the static manifest files; each policy compiled once per uid and generation, bindings
+ * grouped under their policy (a binding whose policy does not exist does nothing). Listeners (the type-checking
+ * controller) hear of every change.
  */
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type {
@@ -52,6 +53,13 @@ export class PolicySource {
     this.bindings = objects;
     this.rebuild();
   };
+
+  /** Both at once (the static manifests: a policy and its binding come and go together). */
+  replace(policies: ReadonlyMap<string, KubeObject>, bindings: ReadonlyMap<string, KubeObject>): void {
+    this.policies = policies;
+    this.bindings = bindings;
+    this.rebuild();
+  }
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);

@@ -12,12 +12,15 @@ import { policyExpressionChecker } from './policy-expression-checker.js';
 import { PolicySource } from './policy-source.js';
 import { PolicyStatusController } from './policy-status-controller.js';
 import { ValidatingAdmissionPolicyPlugin } from './validating-admission-policy-plugin.js';
+import { validatingAdmissionPolicyManifests } from './validating-admission-policy-manifests.js';
+import type { StaticManifestPlugin } from '../manifests/static-manifest-plugin.js';
 
 /**
  * Registers ValidatingAdmissionPolicy(Binding) resources, the informers that follow them from storage, the
- * type-checking status controller and the `ValidatingAdmissionPolicy` admission plugin.
+ * type-checking status controller and the `ValidatingAdmissionPolicy` admission plugin; adds the plugin's static
+ * manifests to `manifests`.
  */
-export function registerValidatingAdmissionPolicy(c: DependencyContainer): void {
+export function registerValidatingAdmissionPolicy(c: DependencyContainer, manifests: StaticManifestPlugin[]): void {
   const policyResource = validatingAdmissionPolicyResource(policyExpressionChecker);
   const bindingResource = validatingAdmissionPolicyBindingResource();
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
@@ -26,6 +29,8 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
   const objects = () => c.resolve(Tokens.Objects);
   const registry = () => c.resolve(Tokens.Registry);
   const source = new PolicySource();
+  const staticSource = new PolicySource();
+  manifests.push(validatingAdmissionPolicyManifests(policyResource, bindingResource, policyExpressionChecker, staticSource));
   const informers = () => c.resolve(Tokens.Informers);
   const params = new ParamInformers(informers, registry);
   // params of the policies in force are followed before requests need them
@@ -41,5 +46,5 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer): void 
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
   c.register(Tokens.Controller, { useValue: new PolicyStatusController(objects, policyResource, source, registry) });
-  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup)) });
+  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup), staticSource) });
 }

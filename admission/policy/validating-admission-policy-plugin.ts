@@ -4,7 +4,8 @@
  * of the binding's params, the policy's expressions are evaluated; failed validations are enforced per the
  * binding's validationActions (Deny: the request fails with the first denial; Warn: a `Warning` header; Audit: a
  * `validation.policy.admission.k8s.io/validation_failure` audit annotation). Configuration and runtime errors
- * follow the policy's failurePolicy. Requests on policies and bindings themselves are never checked.
+ * follow the policy's failurePolicy. Policies loaded from static manifest files (KEP-5793) are evaluated first, on
+ * every request; those stored through the API then, except on requests on policies and bindings themselves.
  *
  * Policies without params, namespace selectors or `namespaceObject` are evaluated synchronously; the others wait
  * for the namespace or their params.
@@ -161,11 +162,23 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   private namespaceLookup?: NamespaceLookup;
 
+  /**
+   * `source`: the policies stored through the API; `staticSource`: those loaded from static manifest files (no
+   * params: kube refuses paramKind there).
+   */
   constructor(
     private readonly source: PolicySource,
     private readonly params: ParamInformers,
     private readonly resolveNamespaces: () => NamespaceLookup,
+    private readonly staticSource?: PolicySource,
   ) {}
+
+  /** The hooks of a request: the static ones first, as kube evaluates them. */
+  private hooksFor(attrs: AdmissionAttributes): readonly PolicyHook[] {
+    const stored = isPolicyResource(attrs) ? [] : this.source.hooks;
+    const fromFiles = this.staticSource?.hooks ?? [];
+    return fromFiles.length ? [...fromFiles, ...stored] : stored;
+  }
 
   /** Resolved on first use (the namespaces module registers it; resolving per request would cost every request). */
   private get namespaces(): NamespaceLookup {
@@ -173,8 +186,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   validate(attrs: AdmissionAttributes): Promise<void> | void {
-    const hooks = this.source.hooks;
-    if (!hooks.length || isPolicyResource(attrs)) return;
+    const hooks = this.hooksFor(attrs);
+    if (!hooks.length) return;
     const d = new Dispatch(attrs, this.namespaces);
     for (let i = 0; i < hooks.length; i++) {
       if (hooks[i].synchronous) {

@@ -14,32 +14,41 @@ import { MutatingWebhookPlugin } from './mutating-webhook-plugin.js';
 import { ValidatingWebhookPlugin } from './validating-webhook-plugin.js';
 import { WebhookSource } from './webhook-source.js';
 import type { MatchContext } from './webhook-invocation.js';
+import { webhookManifests } from './webhook-manifests.js';
+import { objectsFollower } from '../objects-follower.js';
+import type { StaticManifestPlugin } from '../manifests/static-manifest-plugin.js';
 
 /** A webhook match condition must compile, in kube's admission CEL environment (with `authorizer`), to a bool. */
 const compileMatchCondition: MatchConditionCompiler = (expression) =>
   compileExpression(admissionEnv({ hasParams: false, hasAuthorizer: true }), expression, [T.bool]).error;
 
+type WebhookPluginFactory = (source: WebhookSource, ctx: MatchContext, staticSource: WebhookSource) => AdmissionPlugin;
+
 /**
- * Serves one webhook configuration kind, follows its objects in storage, and registers the admission plugin that
- * calls their webhooks.
+ * Serves one webhook configuration kind, follows its objects in storage, adds the plugin's static manifests to
+ * `manifests`, and registers the admission plugin that calls the webhooks of both.
  */
-function registerWebhooks(c: DependencyContainer, rt: ResourceType, plugin: (source: WebhookSource, ctx: MatchContext) => AdmissionPlugin): void {
+function registerWebhooks(c: DependencyContainer, name: string, rt: ResourceType, plugin: WebhookPluginFactory, manifests: StaticManifestPlugin[]): void {
   c.register(Tokens.BuiltinResource, { useValue: rt });
-  const source = new WebhookSource(() => c.resolve(Tokens.Informers), rt);
-  c.register(Tokens.Controller, { useValue: source.follower });
+  const source = new WebhookSource();
+  const staticSource = new WebhookSource();
+  c.register(Tokens.Controller, { useValue: objectsFollower(() => c.resolve(Tokens.Informers), rt, source.update) });
+  manifests.push(webhookManifests(name, rt, compileMatchCondition, staticSource));
   c.register(Tokens.AdmissionPlugin, {
     useFactory: instanceCachingFactory<AdmissionPlugin>((container) =>
-      plugin(source, { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry) }),
+      plugin(source, { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry) }, staticSource),
     ),
   });
 }
 
 /** Registers the MutatingWebhookConfiguration resource and the `MutatingAdmissionWebhook` plugin. */
-export function registerMutatingWebhooks(c: DependencyContainer): void {
-  registerWebhooks(c, mutatingWebhookConfigurationResource(compileMatchCondition), (source, ctx) => new MutatingWebhookPlugin(source, ctx));
+export function registerMutatingWebhooks(c: DependencyContainer, manifests: StaticManifestPlugin[]): void {
+  const rt = mutatingWebhookConfigurationResource(compileMatchCondition);
+  registerWebhooks(c, 'MutatingAdmissionWebhook', rt, (source, ctx, fromFiles) => new MutatingWebhookPlugin(source, ctx, fromFiles), manifests);
 }
 
 /** Registers the ValidatingWebhookConfiguration resource and the `ValidatingAdmissionWebhook` plugin. */
-export function registerValidatingWebhooks(c: DependencyContainer): void {
-  registerWebhooks(c, validatingWebhookConfigurationResource(compileMatchCondition), (source, ctx) => new ValidatingWebhookPlugin(source, ctx));
+export function registerValidatingWebhooks(c: DependencyContainer, manifests: StaticManifestPlugin[]): void {
+  const rt = validatingWebhookConfigurationResource(compileMatchCondition);
+  registerWebhooks(c, 'ValidatingAdmissionWebhook', rt, (source, ctx, fromFiles) => new ValidatingWebhookPlugin(source, ctx, fromFiles), manifests);
 }

@@ -7,7 +7,9 @@ import type { WebhookAccessor } from './webhook-accessor.js';
 
 /**
  * What kube's MutatingAdmissionWebhook and ValidatingAdmissionWebhook share: they look at every request (each
- * webhook's own rules decide) and call the webhooks their configuration kind lists.
+ * webhook's own rules decide) and call the webhooks their configuration kind lists — those loaded from static
+ * manifest files first (KEP-5793), on every request; then those stored through the API, except on requests that
+ * configure admission.
  */
 export abstract class WebhookAdmissionPlugin implements AdmissionPlugin {
   abstract readonly name: string;
@@ -18,11 +20,13 @@ export abstract class WebhookAdmissionPlugin implements AdmissionPlugin {
   constructor(
     protected readonly source: WebhookSource,
     protected readonly ctx: MatchContext,
+    protected readonly staticSource?: WebhookSource,
   ) {}
 
-  /** The webhooks that may be called for a request: none when there are none or the request configures admission. */
+  /** The webhooks that may be called for a request: the static ones, then the stored ones unless the request configures admission. */
   protected webhooksFor(attrs: AdmissionAttributes): readonly WebhookAccessor[] {
-    const hooks = this.source.webhooks();
-    return hooks.length && !isExemptFromWebhooks(attrs) ? hooks : [];
+    const stored = isExemptFromWebhooks(attrs) ? [] : this.source.webhooks();
+    const fromFiles = this.staticSource?.webhooks() ?? [];
+    return fromFiles.length ? [...fromFiles, ...stored] : stored;
   }
 }

@@ -6,6 +6,7 @@ import { validatingAdmissionPolicyBindingGoType, validatingAdmissionPolicyGoType
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from './validating-admission-policy-defaults.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './validating-admission-policy-types.js';
 import { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding, type PolicyExpressionChecker } from './validating-admission-policy-validation.js';
+import { reservedStaticNameCauses } from './static-manifest-names.js';
 
 /**
  * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy: cluster-scoped, with a status subresource the
@@ -24,7 +25,10 @@ export function validatingAdmissionPolicyResource(checker: PolicyExpressionCheck
       prepareForUpdate(obj) {
         defaultValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy);
       },
-      validate: (obj, old) => validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy | undefined, checker),
+      validate: (obj, old) => [
+        ...validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, old as ValidatingAdmissionPolicy | undefined, checker),
+        ...(old ? [] : reservedStaticNameCauses(obj)),
+      ],
     },
   );
 }
@@ -38,7 +42,10 @@ export function validatingAdmissionPolicyBindingResource(): ResourceType {
     {
       prepareForCreate: (obj) => defaultValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
       prepareForUpdate: (obj) => defaultValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
-      validate: (obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+      validate: (obj, old) => [
+        ...validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding),
+        ...(old ? [] : reservedStaticNameCauses(obj)),
+      ],
     },
   );
 }

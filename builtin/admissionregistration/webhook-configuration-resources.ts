@@ -8,6 +8,7 @@ import { webhookConfigurationGoTypes } from './webhook-configuration-go-types.js
 import type { MatchConditionCompiler } from './match-rules-validation.js';
 import { validateWebhookConfiguration } from './webhook-configuration-validation.js';
 import type { WebhookConfiguration, WebhookConfigurationKind } from './webhook-configuration-types.js';
+import { reservedStaticNameCauses } from './static-manifest-names.js';
 
 function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCondition: MatchConditionCompiler): ResourceType {
   const mutating = kind === 'MutatingWebhookConfiguration';
@@ -25,7 +26,7 @@ function webhookConfigurationResource(kind: WebhookConfigurationKind, compileCon
     {
       prepareForCreate: pruneAndDefault,
       prepareForUpdate: pruneAndDefault,
-      validate: (obj, old) => validateWebhookConfiguration(obj, mutating, compileCondition, old),
+      validate: (obj, old) => [...validateWebhookConfiguration(obj, mutating, compileCondition, old), ...(old ? [] : reservedStaticNameCauses(obj))],
     },
   );
 }

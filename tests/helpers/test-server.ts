@@ -33,6 +33,8 @@ export interface StartOptions {
   config?: ServerConfigOverrides;
   /** Modules added after the default ones (e.g. test admission plugins). */
   modules?: Module[];
+  /** An AdmissionConfiguration file (`kapi serve --admission-control-config-file`). */
+  admissionControlConfigFile?: string;
 }
 
 export interface RequestOptions {
@@ -103,6 +105,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         dataDir,
         ...(opts.etcd ? { etcd: opts.etcd } : {}),
         crdPaths: opts.crdPaths,
+        ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
         authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       }),
       ...(opts.modules ?? []),

@@ -32,6 +32,12 @@ test('--admission-plugins names the plugins to run, in order; empty runs none', 
   t.deepEqual((parseServeFlags(['--admission-plugins=']) as { admissionPlugins?: string[] }).admissionPlugins, []);
 });
 
+test('--admission-control-config-file takes the AdmissionConfiguration file, made absolute', (t) => {
+  const opts = parseServeFlags(['--admission-control-config-file', 'admission.yaml']) as ServeOptions;
+  t.is(opts.admissionControlConfigFile, resolve('admission.yaml'));
+  t.false('admissionControlConfigFile' in (parseServeFlags([]) as ServeOptions));
+});
+
 test('help', (t) => {
   t.is(parseServeFlags(['--help']), 'help');
   t.is(parseServeFlags(['-h']), 'help');
