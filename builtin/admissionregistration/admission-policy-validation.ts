@@ -49,11 +49,27 @@ export function validateFailurePolicy(policy: string | undefined, path: string):
   return FAILURE_POLICIES.includes(policy) ? [] : [goNotSupported(path, str(policy), FAILURE_POLICIES)];
 }
 
-/** A policy's matchConstraints: required, valid, with at least one resource rule (it gives expressions their types). */
-export function validateMatchConstraints(m: MatchResources | undefined, path: string): StatusCause[] {
+/**
+ * Operations a mutating policy or binding may match: not DELETE. kube reports each other one under the rules' path
+ * without an index, with the sorted supported values.
+ */
+export function validateMutatingOperations(m: MatchResources, path: string): StatusCause[] {
+  const supported = ['*', 'CONNECT', 'CREATE', 'UPDATE'];
+  return arr(m.resourceRules)
+    .flatMap((r) => arr(r?.operations))
+    .filter((op) => !supported.includes(op))
+    .map((op) => goNotSupported(`${path}.resourceRules.operations`, str(op), supported));
+}
+
+/**
+ * A policy's matchConstraints: required, valid, with at least one resource rule (it gives expressions their types);
+ * a mutating policy's rules match no DELETE.
+ */
+export function validateMatchConstraints(m: MatchResources | undefined, path: string, mutating = false): StatusCause[] {
   if (m === undefined) return [fieldErrors.required(path)];
   const causes = validateMatchResources(m, path);
   if (!arr(m.resourceRules).length) causes.push(fieldErrors.required(`${path}.resourceRules`));
+  if (mutating) appendCauses(causes, validateMutatingOperations(m, path));
   return causes;
 }
 
@@ -132,13 +148,16 @@ export function validateParamRef(pr: ParamRef | undefined, path: string): Status
   return causes;
 }
 
-/** A binding's policyName, paramRef and matchResources (kube reports the last under its misspelt path `spec.matchResouces`). */
-export function validateBindingCommon(spec: { policyName?: string; paramRef?: ParamRef; matchResources?: MatchResources }): StatusCause[] {
+/**
+ * A binding's policyName, paramRef and matchResources, the last under `matchResourcesPath` (kube reports a validating
+ * binding's under its misspelt `spec.matchResouces`).
+ */
+export function validateBindingCommon(spec: { policyName?: string; paramRef?: ParamRef; matchResources?: MatchResources }, matchResourcesPath: string): StatusCause[] {
   const causes: StatusCause[] = [];
   const policyName = str(spec.policyName);
   if (!policyName) causes.push(fieldErrors.required('spec.policyName'));
   else for (const msg of isDNS1123Subdomain(policyName)) causes.push(goInvalid('spec.policyName', policyName, msg));
   appendCauses(causes, validateParamRef(spec.paramRef, 'spec.paramRef'));
-  appendCauses(causes, validateMatchResources(spec.matchResources, 'spec.matchResouces'));
+  appendCauses(causes, validateMatchResources(spec.matchResources, matchResourcesPath));
   return causes;
 }

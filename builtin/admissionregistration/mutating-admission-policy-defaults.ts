@@ -4,11 +4,10 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from './
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** failurePolicy Fail, reinvocationPolicy Never (also when empty: kube's field is a plain string) and the matchConstraints defaults. */
+/** failurePolicy Fail and the matchConstraints defaults; kube leaves reinvocationPolicy to the user (it is required). */
 export function defaultMutatingAdmissionPolicy(p: MutatingAdmissionPolicy): void {
   if (!isObject(p.spec)) return;
   p.spec.failurePolicy ??= 'Fail';
-  if (!p.spec.reinvocationPolicy) p.spec.reinvocationPolicy = 'Never';
   if (isObject(p.spec.matchConstraints)) defaultMatchResources(p.spec.matchConstraints);
 }
 

@@ -17,7 +17,7 @@ export interface MutatingAdmissionPolicySpec {
   /** 'Fail' (default) or 'Ignore'. */
   failurePolicy?: string;
   matchConditions?: NamedExpressionSpec[];
-  /** 'Never' (default) or 'IfNeeded'. */
+  /** 'Never' or 'IfNeeded'; required. */
   reinvocationPolicy?: string;
 }
 

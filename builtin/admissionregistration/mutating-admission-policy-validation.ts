@@ -12,10 +12,11 @@ import {
   validateBindingCommon,
   validateFailurePolicy,
   validateMatchConstraints,
+  validateMutatingOperations,
   validateParamKind,
   validateVariables,
 } from './admission-policy-validation.js';
-import { goNotSupported } from './go-field-values.js';
+import { goInvalid, goNotSupported } from './go-field-values.js';
 import { expressionCause, validateMatchConditions, type ExpressionProblem } from './match-rules-validation.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation } from './mutating-admission-policy-types.js';
 
@@ -31,20 +32,36 @@ export interface MutatingPolicyExpressionChecker {
   forPolicy(opts: { hasParams: boolean; hasVariables: boolean }): MutatingPolicyExpressionCompiler;
 }
 
-// kube lists the supported patch types in this order; the reinvocation policies come from a sorted set
-const PATCH_TYPES = ['JSONPatch', 'ApplyConfiguration'];
+// kube lists supported values sorted
+const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
+type PatchBody = 'applyConfiguration' | 'jsonPatch';
+const BODIES: Record<string, [own: PatchBody, other: PatchBody]> = {
+  ApplyConfiguration: ['applyConfiguration', 'jsonPatch'],
+  JSONPatch: ['jsonPatch', 'applyConfiguration'],
+};
+
+/** validateMutation: a patch type, its own body with an expression that compiles (trimmed), and not the other body. */
 function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompiler, path: string): StatusCause[] {
   const patchType = str(m.patchType);
-  const body = patchType === 'JSONPatch' ? 'jsonPatch' : patchType === 'ApplyConfiguration' ? 'applyConfiguration' : undefined;
-  if (!body) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
-  const patch = m[body];
-  if (patch === undefined) return [fieldErrors.required(`${path}.${body}`, `must be specified when patchType is ${patchType}`)];
-  const expression = str(patch.expression);
-  if (!expression) return [fieldErrors.required(`${path}.${body}.expression`)];
-  const problem = compiler.mutation(expression);
-  return problem ? [expressionCause(`${path}.${body}.expression`, expression, problem)] : [];
+  if (!patchType) return [fieldErrors.required(`${path}.patchType`)];
+  const bodies = BODIES[patchType];
+  if (!bodies) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
+  const [own, other] = bodies;
+  const causes: StatusCause[] = [];
+  const patch = m[own];
+  if (patch === undefined) causes.push(fieldErrors.required(`${path}.${own}`, `must be specified when patchType is ${patchType}`));
+  else {
+    const expression = str(patch.expression).trim();
+    if (!expression) causes.push(fieldErrors.required(`${path}.${own}.expression`));
+    else {
+      const problem = compiler.mutation(expression);
+      if (problem) causes.push(expressionCause(`${path}.${own}.expression`, expression, problem));
+    }
+  }
+  if (m[other] !== undefined) causes.push(goInvalid(`${path}.${other}`, `{${other}}`, `must not be specified when patchType is ${patchType}`));
+  return causes;
 }
 
 /** ValidateMutatingAdmissionPolicy(Update): unchanged match conditions (with an unchanged paramKind) are not compiled again. */
@@ -55,7 +72,7 @@ export function validateMutatingAdmissionPolicy(policy: MutatingAdmissionPolicy,
   const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined, hasVariables: variables.length > 0 });
   const causes = validateFailurePolicy(spec.failurePolicy, `${path}.failurePolicy`);
   if (spec.paramKind !== undefined) appendCauses(causes, validateParamKind(spec.paramKind, `${path}.paramKind`));
-  appendCauses(causes, validateMatchConstraints(spec.matchConstraints, `${path}.matchConstraints`));
+  appendCauses(causes, validateMatchConstraints(spec.matchConstraints, `${path}.matchConstraints`, true));
   const ignoreMatchConditions =
     !!old && isDeepStrictEqual(spec.paramKind, old.spec?.paramKind) && isDeepStrictEqual(spec.matchConditions, old.spec?.matchConditions);
   if (!ignoreMatchConditions) appendCauses(causes, validateMatchConditions(arr(spec.matchConditions), (e) => compiler.matchCondition(e), `${path}.matchConditions`));
@@ -69,7 +86,10 @@ export function validateMutatingAdmissionPolicy(policy: MutatingAdmissionPolicy,
   return causes;
 }
 
-/** ValidateMutatingAdmissionPolicyBinding: policyName, paramRef and matchResources. */
+/** ValidateMutatingAdmissionPolicyBinding: policyName, paramRef and matchResources, whose rules match no DELETE. */
 export function validateMutatingAdmissionPolicyBinding(binding: MutatingAdmissionPolicyBinding): StatusCause[] {
-  return validateBindingCommon(binding.spec ?? {});
+  const spec = binding.spec ?? {};
+  const causes = validateBindingCommon(spec, 'spec.matchResources');
+  if (spec.matchResources) appendCauses(causes, validateMutatingOperations(spec.matchResources, 'spec.matchResources'));
+  return causes;
 }

@@ -139,8 +139,8 @@ function validateValidationActions(actions: string[], path: string): StatusCause
   return causes;
 }
 
-/** ValidateValidatingAdmissionPolicyBinding. */
+/** ValidateValidatingAdmissionPolicyBinding (kube reports matchResources under its misspelt path `spec.matchResouces`). */
 export function validateValidatingAdmissionPolicyBinding(binding: ValidatingAdmissionPolicyBinding): StatusCause[] {
   const spec = binding.spec ?? {};
-  return [...validateBindingCommon(spec), ...validateValidationActions(arr(spec.validationActions), 'spec.validationActions')];
+  return [...validateBindingCommon(spec, 'spec.matchResouces'), ...validateValidationActions(arr(spec.validationActions), 'spec.validationActions')];
 }

@@ -14,6 +14,7 @@ export function mutatingPolicy(name: string, spec: Record<string, unknown> = {},
     metadata: { name },
     spec: {
       matchConstraints: { resourceRules: widgetRules },
+      reinvocationPolicy: 'Never',
       mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"mutated": "yes"}}}' } }],
       ...spec,
     },

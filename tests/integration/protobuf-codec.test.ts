@@ -250,6 +250,7 @@ test('mutating admission policies and bindings go in and out as protobuf, in eac
         spec: {
           matchConstraints: { resourceRules: [{ ruleWithOperations: { operations: ['CREATE'], rule: { apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] } } }] },
           variables: [{ Name: 'n', Expression: 'object.metadata.name' }],
+          reinvocationPolicy: 'IfNeeded',
           mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]' } }],
         },
       }),
@@ -259,7 +260,7 @@ test('mutating admission policies and bindings go in and out as protobuf, in eac
     const back = unwrap(created.body, mapType);
     t.is(back.apiVersion, apiVersion);
     t.is(back.kind, 'MutatingAdmissionPolicy');
-    t.like(back.object.spec, { failurePolicy: 'Fail', reinvocationPolicy: 'Never' }, 'defaulted');
+    t.like(back.object.spec, { failurePolicy: 'Fail', reinvocationPolicy: 'IfNeeded' }, 'failurePolicy defaulted');
     t.deepEqual(back.object.spec.mutations, [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/x", value: "y"}]' } }]);
     t.deepEqual(back.object.spec.variables, [{ Name: 'n', Expression: 'object.metadata.name' }]);
     t.is(back.object.spec.matchConstraints.resourceRules[0].ruleWithOperations.rule.scope, '*');
