@@ -4,6 +4,7 @@ import { Tokens } from '../core/contracts/tokens.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { CreatedBy } from './created-by.js';
 import { registerMutatingWebhooks, registerValidatingWebhooks } from './webhook/admission-webhooks-module.js';
+import { registerMutatingAdmissionPolicy } from './policy/mutating-admission-policy-module.js';
 import { registerValidatingAdmissionPolicy } from './policy/validating-admission-policy-module.js';
 import type { StaticManifestPlugin } from './manifests/static-manifest-plugin.js';
 import { readAdmissionConfiguration } from './manifests/admission-configuration.js';
@@ -34,8 +35,8 @@ function registerStaticManifests(c: DependencyContainer, file: string, plugins: 
 /**
  * kapi's own admission plugins, in kube-apiserver's default order: NamespaceLifecycle, CreatedBy (off unless enabled
  * by name), MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook — with the
- * admissionregistration.k8s.io resources the last three are configured by, and their static manifests when the
- * admission configuration file names directories of them.
+ * admissionregistration.k8s.io resources the last three are configured by, the MutatingAdmissionPolicy kinds (served,
+ * not enforced yet), and their static manifests when the admission configuration file names directories of them.
  */
 export function builtinAdmission(options: BuiltinAdmissionOptions = {}): Module {
   return defineModule('builtin-admission', (c) => {
@@ -43,6 +44,7 @@ export function builtinAdmission(options: BuiltinAdmissionOptions = {}): Module 
     c.register(Tokens.AdmissionPlugin, { useClass: NamespaceLifecycle });
     c.register(Tokens.AdmissionPlugin, { useClass: CreatedBy });
     registerMutatingWebhooks(c, manifests);
+    registerMutatingAdmissionPolicy(c);
     registerValidatingAdmissionPolicy(c, manifests);
     registerValidatingWebhooks(c, manifests);
     if (options.admissionControlConfigFile) registerStaticManifests(c, options.admissionControlConfigFile, manifests);

@@ -38,9 +38,12 @@ const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
 
 const REASON_CODES: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
 
+const POLICY_RESOURCES = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+
+/** kube's isPolicyResource: no policy checks the writes of policies and their bindings, validating or mutating. */
 function isPolicyResource(attrs: AdmissionAttributes): boolean {
   const { group, resource } = attrs.resource;
-  return group === 'admissionregistration.k8s.io' && (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings');
+  return group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(resource);
 }
 
 /** attributes.AddAnnotation: the first value of a key stays. */

@@ -23,3 +23,17 @@ export const matchResourcesGoType: GoType = t.struct('v1.MatchResources', {
 
 /** admissionregistration/v1 MatchCondition (webhooks and policies alike). */
 export const matchConditionGoType: GoType = t.struct('v1.MatchCondition', { name: t.string(), expression: t.string() });
+
+/** admissionregistration/v1 ParamKind (policies). */
+export const paramKindGoType: GoType = t.struct('v1.ParamKind', { apiVersion: t.string(), kind: t.string() });
+
+/** admissionregistration/v1 Variable (policies). */
+export const variableGoType: GoType = t.struct('v1.Variable', { name: t.string(), expression: t.string() });
+
+/** admissionregistration/v1 ParamRef (policy bindings). */
+export const paramRefGoType: GoType = t.struct('v1.ParamRef', {
+  name: t.string(),
+  namespace: t.string(),
+  selector: labelSelectorGoType,
+  parameterNotFoundAction: t.string('v1.ParameterNotFoundActionType'),
+});

@@ -1,12 +1,12 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, labelSelectorGoType, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
-import { matchConditionGoType, matchResourcesGoType } from './admission-registration-go-types.js';
+import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { matchConditionGoType, matchResourcesGoType, paramKindGoType, paramRefGoType, variableGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */
 export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicy', {
   metadata: objectMetaGoType,
   spec: t.struct('v1.ValidatingAdmissionPolicySpec', {
-    paramKind: t.struct('v1.ParamKind', { apiVersion: t.string(), kind: t.string() }),
+    paramKind: paramKindGoType,
     matchConstraints: matchResourcesGoType,
     validations: t.slice(
       t.struct('v1.Validation', { expression: t.string(), message: t.string(), reason: t.string('v1.StatusReason'), messageExpression: t.string() }),
@@ -14,7 +14,7 @@ export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.Valida
     failurePolicy: t.string('v1.FailurePolicyType'),
     auditAnnotations: t.slice(t.struct('v1.AuditAnnotation', { key: t.string(), valueExpression: t.string() })),
     matchConditions: t.slice(matchConditionGoType),
-    variables: t.slice(t.struct('v1.Variable', { name: t.string(), expression: t.string() })),
+    variables: t.slice(variableGoType),
   }),
   status: t.struct('v1.ValidatingAdmissionPolicyStatus', {
     observedGeneration: t.int64,
@@ -39,12 +39,7 @@ export const validatingAdmissionPolicyBindingGoType: GoStructType = t.struct('v1
   metadata: objectMetaGoType,
   spec: t.struct('v1.ValidatingAdmissionPolicyBindingSpec', {
     policyName: t.string(),
-    paramRef: t.struct('v1.ParamRef', {
-      name: t.string(),
-      namespace: t.string(),
-      selector: labelSelectorGoType,
-      parameterNotFoundAction: t.string('v1.ParameterNotFoundActionType'),
-    }),
+    paramRef: paramRefGoType,
     matchResources: matchResourcesGoType,
     validationActions: t.slice(t.string('v1.ValidationAction')),
   }),

@@ -5,6 +5,12 @@ import type { LabelSelectorObject } from '../../lib/k8s/labels/label-selector.js
 
 type Spec = Record<string, unknown> | undefined;
 
+/** A policy's PARAMKIND cell: `apiVersion/kind`, or `<unset>`. */
+export function paramKindCell(spec: Spec): string {
+  const pk = spec?.paramKind as { apiVersion?: string; kind?: string } | undefined;
+  return pk ? `${pk.apiVersion ?? ''}/${pk.kind ?? ''}` : '<unset>';
+}
+
 /** kube's ValidatingAdmissionPolicy printer (`kubectl get validatingadmissionpolicies`: NAME, VALIDATIONS, PARAMKIND, AGE). */
 export const validatingAdmissionPolicyTablePrinter: TablePrinter = {
   columnDefinitions: [
@@ -16,9 +22,7 @@ export const validatingAdmissionPolicyTablePrinter: TablePrinter = {
   cells: (obj, now) => {
     const spec = obj.spec as Spec;
     const validations = Array.isArray(spec?.validations) ? spec.validations.length : 0;
-    const pk = spec?.paramKind as { apiVersion?: string; kind?: string } | undefined;
-    const paramKind = pk ? `${pk.apiVersion ?? ''}/${pk.kind ?? ''}` : '<unset>';
-    return [obj.metadata?.name ?? '', validations, paramKind, age(obj.metadata?.creationTimestamp, now)];
+    return [obj.metadata?.name ?? '', validations, paramKindCell(spec), age(obj.metadata?.creationTimestamp, now)];
   },
 };
 

@@ -6,19 +6,19 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { appendCauses, fieldErrors, type StatusCause } from '../../core/contracts/api-error.js';
-import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName } from '../../lib/k8s/names.js';
+import { isQualifiedName } from '../../lib/k8s/names.js';
+import {
+  arr,
+  str,
+  validateBindingCommon,
+  validateFailurePolicy,
+  validateMatchConstraints,
+  validateParamKind,
+  validateVariables,
+} from './admission-policy-validation.js';
 import { goDuplicate, goInvalid, goInvalidRaw, goNotSupported, goStringSlice } from './go-field-values.js';
-import { validateLabelSelector } from './label-selector-validation.js';
-import { expressionCause, validateMatchConditions, validateRuleWithOperations, type ExpressionProblem } from './match-rules-validation.js';
-import type {
-  MatchResources,
-  NamedRuleWithOperations,
-  ParamKind,
-  ParamRef,
-  ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding,
-  ValidatingAdmissionPolicySpec,
-} from './validating-admission-policy-types.js';
+import { expressionCause, validateMatchConditions, type ExpressionProblem } from './match-rules-validation.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from './validating-admission-policy-types.js';
 
 /** Compiles the expressions of one policy, in order; variables compiled first are visible to later expressions. */
 export interface PolicyExpressionCompiler {
@@ -33,103 +33,23 @@ export interface PolicyExpressionChecker {
   forPolicy(opts: { hasParams: boolean; hasVariables: boolean }): PolicyExpressionCompiler;
 }
 
-const FAILURE_POLICIES = ['Fail', 'Ignore'];
-const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
 const VALIDATION_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH = 5 * 1024;
-const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
-const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const hasNewlines = (s: string): boolean => /[\n\r]/.test(s);
-
-// ---- rules ----
-
-function validateNamedRuleWithOperations(rule: NamedRuleWithOperations, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  const seen = new Set<string>();
-  arr(rule.resourceNames).forEach((name, i) => {
-    for (const msg of isValidPathSegmentName(name)) causes.push(goInvalid(`${path}.resourceNames[${i}]`, name, msg));
-    if (seen.has(name)) causes.push(goDuplicate(`${path}.resourceNames[${i}]`, name));
-    seen.add(name);
-  });
-  return [...causes, ...validateRuleWithOperations(rule, path)];
-}
-
-function validateMatchResources(m: MatchResources | undefined, path: string): StatusCause[] {
-  if (!m) return [];
-  const causes: StatusCause[] = [];
-  if (m.matchPolicy === undefined) causes.push(fieldErrors.required(`${path}.matchPolicy`));
-  else if (!MATCH_POLICIES.includes(m.matchPolicy)) causes.push(goNotSupported(`${path}.matchPolicy`, str(m.matchPolicy), MATCH_POLICIES));
-  if (m.namespaceSelector === undefined) causes.push(fieldErrors.required(`${path}.namespaceSelector`));
-  else appendCauses(causes, validateLabelSelector(m.namespaceSelector, `${path}.namespaceSelector`));
-  if (m.objectSelector === undefined) causes.push(fieldErrors.required(`${path}.objectSelector`));
-  else appendCauses(causes, validateLabelSelector(m.objectSelector, `${path}.objectSelector`));
-  arr(m.resourceRules).forEach((r, i) => appendCauses(causes, validateNamedRuleWithOperations(r, `${path}.resourceRules[${i}]`)));
-  arr(m.excludeResourceRules).forEach((r, i) => appendCauses(causes, validateNamedRuleWithOperations(r, `${path}.excludeResourceRules[${i}]`)));
-  return causes;
-}
-
-// ---- policy ----
-
-function validateParamKind(pk: ParamKind, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  const apiVersion = str(pk.apiVersion);
-  if (!apiVersion) causes.push(fieldErrors.required(`${path}.apiVersion`));
-  else {
-    const slashes = apiVersion.split('/').length - 1;
-    if (slashes > 1) causes.push(goInvalid(`${path}.apiVersion`, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
-    else if (apiVersion !== '/') {
-      const [group, version] = slashes === 0 ? ['', apiVersion] : apiVersion.split('/');
-      if (group) {
-        const errs = isDNS1123Subdomain(group);
-        if (errs.length) causes.push(goInvalid(`${path}.apiVersion`, group, errs.join(',')));
-      }
-      if (!version) causes.push(goInvalid(`${path}.apiVersion`, apiVersion, 'version must be specified'));
-      else {
-        const errs = isDNS1035Label(version);
-        if (errs.length) causes.push(goInvalid(`${path}.apiVersion`, version, errs.join(',')));
-      }
-    }
-  }
-  const kind = str(pk.kind);
-  if (!kind) causes.push(fieldErrors.required(`${path}.kind`));
-  else {
-    const errs = isDNS1035Label(kind.toLowerCase());
-    if (errs.length) causes.push(goInvalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
-  }
-  return causes;
-}
 
 function validatePolicySpec(name: string, spec: ValidatingAdmissionPolicySpec, checker: PolicyExpressionChecker, ignoreMatchConditions: boolean): StatusCause[] {
   const causes: StatusCause[] = [];
   const path = 'spec';
   const variables = arr(spec.variables);
   const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined, hasVariables: variables.length > 0 });
-  if (spec.failurePolicy === undefined) causes.push(fieldErrors.required(`${path}.failurePolicy`));
-  else if (!FAILURE_POLICIES.includes(spec.failurePolicy)) causes.push(goNotSupported(`${path}.failurePolicy`, str(spec.failurePolicy), FAILURE_POLICIES));
+  appendCauses(causes, validateFailurePolicy(spec.failurePolicy, `${path}.failurePolicy`));
   if (spec.paramKind !== undefined) appendCauses(causes, validateParamKind(spec.paramKind, `${path}.paramKind`));
-  if (spec.matchConstraints === undefined) causes.push(fieldErrors.required(`${path}.matchConstraints`));
-  else {
-    appendCauses(causes, validateMatchResources(spec.matchConstraints, `${path}.matchConstraints`));
-    // at least one resource rule gives the expressions type information
-    if (!arr(spec.matchConstraints.resourceRules).length) causes.push(fieldErrors.required(`${path}.matchConstraints.resourceRules`));
-  }
+  appendCauses(causes, validateMatchConstraints(spec.matchConstraints, `${path}.matchConstraints`));
   if (!ignoreMatchConditions) appendCauses(causes, validateMatchConditions(arr(spec.matchConditions), (e) => compiler.matchCondition(e), `${path}.matchConditions`));
-  variables.forEach((v, i) => {
-    const p = `${path}.variables[${i}]`;
-    const vname = str(v.name);
-    if (vname.trim() === '') causes.push(fieldErrors.required(`${p}.name`, 'name is not specified'));
-    else if (!/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(vname) || CEL_RESERVED.has(vname)) causes.push(goInvalid(`${p}.name`, vname, 'name is not a valid CEL identifier'));
-    const expression = str(v.expression);
-    if (expression.trim() === '') causes.push(fieldErrors.required(`${p}.expression`, 'expression is not specified'));
-    else {
-      const problem = compiler.variable(vname, expression);
-      if (problem) causes.push(expressionCause(`${p}.expression`, expression, problem));
-    }
-  });
+  appendCauses(causes, validateVariables(variables, (n, e) => compiler.variable(n, e), `${path}.variables`));
   const validations = arr(spec.validations);
   const auditAnnotations = arr(spec.auditAnnotations);
   if (!validations.length && !auditAnnotations.length) {
@@ -198,25 +118,6 @@ export function validateValidatingAdmissionPolicy(policy: ValidatingAdmissionPol
   return [...validatePolicySpec(policy.metadata?.name ?? '', spec, checker, ignoreMatchConditions), ...validatePolicyStatus(policy)];
 }
 
-function validateParamRef(pr: ParamRef | undefined, path: string): StatusCause[] {
-  if (!pr) return [];
-  const causes: StatusCause[] = [];
-  const name = str(pr.name);
-  if (name) {
-    for (const msg of isValidPathSegmentName(name)) causes.push(goInvalid(`${path}.name`, name, msg));
-    if (pr.selector !== undefined) causes.push(fieldErrors.forbidden(`${path}.name`, 'name and selector are mutually exclusive'));
-  }
-  if (pr.selector !== undefined) {
-    appendCauses(causes, validateLabelSelector(pr.selector, `${path}.selector`));
-    if (name) causes.push(fieldErrors.forbidden(`${path}.selector`, 'name and selector are mutually exclusive'));
-  }
-  if (!name && pr.selector === undefined) causes.push(fieldErrors.required(path, 'one of name or selector must be specified'));
-  const action = str(pr.parameterNotFoundAction);
-  if (!action) causes.push(fieldErrors.required(`${path}.parameterNotFoundAction`));
-  else if (action !== 'Deny' && action !== 'Allow') causes.push(goNotSupported(`${path}.parameterNotFoundAction`, action, ['Deny', 'Allow']));
-  return causes;
-}
-
 function validateValidationActions(actions: string[], path: string): StatusCause[] {
   const causes: StatusCause[] = [];
   const seen = new Set<string>();
@@ -241,12 +142,5 @@ function validateValidationActions(actions: string[], path: string): StatusCause
 /** ValidateValidatingAdmissionPolicyBinding (kube reports matchResources under its misspelt path `spec.matchResouces`). */
 export function validateValidatingAdmissionPolicyBinding(binding: ValidatingAdmissionPolicyBinding): StatusCause[] {
   const spec = binding.spec ?? {};
-  const causes: StatusCause[] = [];
-  const policyName = str(spec.policyName);
-  if (!policyName) causes.push(fieldErrors.required('spec.policyName'));
-  else for (const msg of isDNS1123Subdomain(policyName)) causes.push(goInvalid('spec.policyName', policyName, msg));
-  appendCauses(causes, validateParamRef(spec.paramRef, 'spec.paramRef'));
-  appendCauses(causes, validateMatchResources(spec.matchResources, 'spec.matchResouces'));
-  appendCauses(causes, validateValidationActions(arr(spec.validationActions), 'spec.validationActions'));
-  return causes;
+  return [...validateBindingCommon(spec, 'spec.matchResouces'), ...validateValidationActions(arr(spec.validationActions), 'spec.validationActions')];
 }

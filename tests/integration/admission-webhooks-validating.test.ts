@@ -12,6 +12,7 @@ import {
   limitedTo,
   installWebhookConfigurations,
 } from '../helpers/webhook-server.js';
+import { mapPath, mapbPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
 
 const server = useTestServer({ storage: 'memory', widgetsCrd: true });
 const hooks = useWebhookServer();
@@ -160,7 +161,7 @@ test('rules select operations, resources and subresources; UPDATE and DELETE car
   t.is(remove.options.kind, 'DeleteOptions');
 });
 
-test('a Cluster-scoped rule does not match namespaced widgets; webhook configurations themselves are never sent', async (t) => {
+test('a Cluster-scoped rule does not match namespaced widgets; admission configuration itself is never sent', async (t) => {
   const id = suffix();
   const ns = await namespace(server);
   hooks.handle(`/scope-${id}`, deny('no'));
@@ -177,6 +178,9 @@ test('a Cluster-scoped rule does not match namespaced widgets; webhook configura
   });
   t.is(other.status, 201, other.text);
   t.is((await server.request('DELETE', webhookConfigurationsPath('Validating', `other-${id}`))).status, 200);
+  // nor are mutating admission policies and their bindings
+  t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`scope-${id}`) })).status, 201);
+  t.is((await server.request('POST', mapbPath('v1'), { body: mutatingBinding(`scope-${id}`, `scope-${id}`) })).status, 201);
   t.is(hooks.requestsTo(`/scope-${id}`).length, 0);
 });
 

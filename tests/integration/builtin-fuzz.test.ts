@@ -1,6 +1,6 @@
 /**
- * A seeded fuzz run over the other built-in kinds (Namespaces, ValidatingAdmissionPolicies and their bindings, webhook
- * configurations): mutated bodies and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
+ * A seeded fuzz run over the other built-in kinds (Namespaces, Validating- and MutatingAdmissionPolicies and their
+ * bindings, webhook configurations): mutated bodies and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
  */
 import test from 'ava';
 import { useTestServer } from '../helpers/test-server.js';
@@ -41,6 +41,29 @@ const kinds: Record<string, (name: string) => any> = {
     kind: 'ValidatingAdmissionPolicyBinding',
     metadata: { name },
     spec: { policyName: 'p', paramRef: { name: 'x', namespace: 'default', parameterNotFoundAction: 'Deny' }, matchResources: matchResources(), validationActions: ['Deny', 'Audit'] },
+  }),
+  [`/apis/${apiVersion}/mutatingadmissionpolicies`]: (name) => ({
+    apiVersion,
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      failurePolicy: 'Fail',
+      reinvocationPolicy: 'IfNeeded',
+      matchConstraints: matchResources(),
+      variables: [{ name: 'v', expression: '1' }],
+      mutations: [
+        { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}' } },
+        { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec/x", value: 1}]' } },
+      ],
+      matchConditions: [{ name: 'c', expression: 'true' }],
+    },
+  }),
+  [`/apis/${apiVersion}/mutatingadmissionpolicybindings`]: (name) => ({
+    apiVersion,
+    kind: 'MutatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: { policyName: 'p', paramRef: { selector: selector(), parameterNotFoundAction: 'Allow' }, matchResources: matchResources() },
   }),
   [`/apis/${apiVersion}/validatingwebhookconfigurations`]: (name) => ({
     apiVersion,

@@ -5,6 +5,7 @@ import test from 'ava';
 import { Tokens, type AdmissionPlugin, type Module } from '../../index.js';
 import { expectStatus, suffix, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 import { VAP, VAPB, binding, installPolicy, policy, scopedNamespace } from '../helpers/vap.js';
+import { mapPath, mapbPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
 
 /** Audit annotations as the plugin after ValidatingAdmissionPolicy sees them, by object name. */
 const audited = new Map<string, Record<string, string>>();
@@ -228,13 +229,20 @@ test('a binding whose policy does not exist does nothing; dry runs are checked a
   t.is((await server.request('GET', widgetsPath(ns, 'dry-ok'))).status, 404);
 });
 
-test('policies and bindings themselves are never checked by policies', async (t) => {
+test('policies and bindings themselves, validating or mutating, are never checked by policies', async (t) => {
   const id = suffix();
   const everything = [{ apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['v1'], operations: ['*'], resources: ['*'] }];
   const p = policy(`meta-${id}`, {}, { matchConstraints: { resourceRules: everything }, validations: [{ expression: 'false' }] });
   t.is((await server.request('POST', VAP, { body: p })).status, 201);
   t.is((await server.request('POST', VAPB, { body: binding(`meta-${id}`, `meta-${id}`) })).status, 201);
-  await new Promise((r) => setTimeout(r, 300));
+  // webhook configurations are not exempt: once one is refused, the policy is in force
+  const webhookConfiguration = (name: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name } });
+  await server.waitFor(async () => (await server.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { body: webhookConfiguration(`probe-${suffix()}`) })).status === 422);
+  const map = mutatingPolicy(`meta-${id}`);
+  t.is((await server.request('POST', mapPath('v1'), { body: map })).status, 201);
+  t.is((await server.request('POST', mapbPath('v1'), { body: mutatingBinding(`meta-${id}`, `meta-${id}`) })).status, 201);
+  t.is((await server.request('DELETE', `${mapbPath('v1')}/meta-${id}`)).status, 200);
+  t.is((await server.request('DELETE', `${mapPath('v1')}/meta-${id}`)).status, 200);
   t.is((await server.request('DELETE', `${VAPB}/meta-${id}`)).status, 200);
   t.is((await server.request('DELETE', `${VAP}/meta-${id}`)).status, 200);
 });

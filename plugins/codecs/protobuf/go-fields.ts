@@ -4,7 +4,7 @@ import { packages } from './schema.js';
  * What the protobuf declarations do not say but the Go structs behind them do, and both of kube's encodings depend
  * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
  * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
- * (meta/v1), k8s.io/api (core/v1, admissionregistration/v1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
+ * (meta/v1), k8s.io/api (core/v1, admissionregistration/v1, v1beta1, v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
  */
 export interface GoFieldFacts {
   /** Pointer fields (`*T`): on the wire only when set, in JSON whenever set, their zero value included. */
@@ -22,6 +22,23 @@ const core = (name: string) => `${packages.coreV1}.${name}`;
 const ext = (name: string) => `${packages.apiextensionsV1}.${name}`;
 const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
 const list: GoFieldFacts = { required: ['items'] };
+
+/** The policy messages each admissionregistration version has (protos/admissionregistration-policy-messages.ts). */
+function policyFacts(pkg: string): Record<string, GoFieldFacts> {
+  const m = (name: string) => `${pkg}.${name}`;
+  return {
+    [m('MatchCondition')]: { required: ['name', 'expression'] },
+    [m('MatchResources')]: { pointers: ['namespaceSelector', 'objectSelector', 'matchPolicy'] },
+    [m('NamedRuleWithOperations')]: { inline: ['ruleWithOperations'] },
+    [m('ParamRef')]: { pointers: ['selector', 'parameterNotFoundAction'] },
+    [m('Variable')]: { required: ['Name', 'Expression'], jsonNames: { Name: 'name', Expression: 'expression' } },
+    [m('MutatingAdmissionPolicyBindingList')]: list,
+    [m('MutatingAdmissionPolicyBindingSpec')]: { pointers: ['paramRef', 'matchResources'] },
+    [m('MutatingAdmissionPolicyList')]: list,
+    [m('MutatingAdmissionPolicySpec')]: { pointers: ['paramKind', 'matchConstraints', 'failurePolicy'] },
+    [m('Mutation')]: { required: ['patchType'], pointers: ['applyConfiguration', 'jsonPatch'] },
+  };
+}
 
 const webhookFacts = (extraPointers: string[]): GoFieldFacts => ({
   required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'],
@@ -92,13 +109,9 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
 
   [adm('AuditAnnotation')]: { required: ['key', 'valueExpression'] },
   [adm('ExpressionWarning')]: { required: ['fieldRef', 'warning'] },
-  [adm('MatchCondition')]: { required: ['name', 'expression'] },
-  [adm('MatchResources')]: { pointers: ['namespaceSelector', 'objectSelector', 'matchPolicy'] },
   [adm('MutatingWebhook')]: webhookFacts(['reinvocationPolicy']),
   [adm('MutatingWebhookConfiguration')]: { jsonNames: { Webhooks: 'webhooks' } },
   [adm('MutatingWebhookConfigurationList')]: list,
-  [adm('NamedRuleWithOperations')]: { inline: ['ruleWithOperations'] },
-  [adm('ParamRef')]: { pointers: ['selector', 'parameterNotFoundAction'] },
   [adm('Rule')]: { pointers: ['scope'] },
   [adm('RuleWithOperations')]: { inline: ['rule'] },
   [adm('ServiceReference')]: serviceReference,
@@ -111,6 +124,8 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [adm('ValidatingWebhookConfiguration')]: { jsonNames: { Webhooks: 'webhooks' } },
   [adm('ValidatingWebhookConfigurationList')]: list,
   [adm('Validation')]: { required: ['Expression'], pointers: ['reason'], jsonNames: { Expression: 'expression' } },
-  [adm('Variable')]: { required: ['Name', 'Expression'], jsonNames: { Name: 'name', Expression: 'expression' } },
   [adm('WebhookClientConfig')]: webhookClientConfig,
+  ...policyFacts(packages.admissionregistrationV1),
+  ...policyFacts(packages.admissionregistrationV1beta1),
+  ...policyFacts(packages.admissionregistrationV1alpha1),
 };

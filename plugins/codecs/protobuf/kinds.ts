@@ -42,6 +42,14 @@ const staticKinds = new Map<string, ProtobufKind>([
     'MutatingWebhookConfiguration',
     'MutatingWebhookConfigurationList',
   ]),
+  ...(['V1', 'V1beta1', 'V1alpha1'] as const).flatMap((v) =>
+    byKind(`admissionregistration.k8s.io/${v.toLowerCase()}`, packages[`admissionregistration${v}`], [
+      'MutatingAdmissionPolicy',
+      'MutatingAdmissionPolicyList',
+      'MutatingAdmissionPolicyBinding',
+      'MutatingAdmissionPolicyBindingList',
+    ]),
+  ),
   ['meta.k8s.io/v1|PartialObjectMetadata', meta('PartialObjectMetadata')],
   ['meta.k8s.io/v1|PartialObjectMetadataList', meta('PartialObjectMetadataList')],
   ['meta.k8s.io/v1beta1|PartialObjectMetadata', meta('PartialObjectMetadata')],

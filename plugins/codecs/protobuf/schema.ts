@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import { admissionregistrationMutatingPolicyProto } from './protos/admissionregistration-policy-messages.js';
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
@@ -13,7 +14,17 @@ import { runtimeProto } from './protos/runtime.js';
  */
 function buildRoot(): protobuf.Root {
   const root = new protobuf.Root();
-  const texts = [runtimeProto, intstrProto, metaV1Proto, metaV1beta1Proto, coreV1Proto, apiextensionsV1Proto, admissionregistrationV1Proto];
+  const texts = [
+    runtimeProto,
+    intstrProto,
+    metaV1Proto,
+    metaV1beta1Proto,
+    coreV1Proto,
+    apiextensionsV1Proto,
+    admissionregistrationV1Proto,
+    admissionregistrationMutatingPolicyProto('v1beta1'),
+    admissionregistrationMutatingPolicyProto('v1alpha1'),
+  ];
   for (const text of texts) protobuf.parse(text, root, { keepCase: true });
   root.resolveAll();
   return root;
@@ -31,6 +42,8 @@ export const packages = {
   coreV1: 'k8s.io.api.core.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',
+  admissionregistrationV1beta1: 'k8s.io.api.admissionregistration.v1beta1',
+  admissionregistrationV1alpha1: 'k8s.io.api.admissionregistration.v1alpha1',
 } as const;
 
 /** A message type by its full name (without the leading dot). */

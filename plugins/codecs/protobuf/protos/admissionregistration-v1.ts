@@ -1,11 +1,13 @@
 /*
- * k8s.io/api/admissionregistration/v1/generated.proto: ValidatingAdmissionPolicy(Binding) and the webhook
- * configurations, fields in the Go structs' order (JSON key order).
+ * k8s.io/api/admissionregistration/v1/generated.proto: Validating- and MutatingAdmissionPolicy(Binding) and the
+ * webhook configurations, fields in the Go structs' order (JSON key order).
  */
+import { mutatingAdmissionPolicyMessages, policyMatchMessages } from './admissionregistration-policy-messages.js';
+
 export const admissionregistrationV1Proto = `
 syntax = "proto2";
 package k8s.io.api.admissionregistration.v1;
-
+${policyMatchMessages}${mutatingAdmissionPolicyMessages}
 message AuditAnnotation {
   optional string key = 1;
   optional string valueExpression = 2;
@@ -16,18 +18,7 @@ message ExpressionWarning {
   optional string warning = 3;
 }
 
-message MatchCondition {
-  optional string name = 1;
-  optional string expression = 2;
-}
 
-message MatchResources {
-  optional .k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector namespaceSelector = 1;
-  optional .k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector objectSelector = 2;
-  repeated NamedRuleWithOperations resourceRules = 3;
-  repeated NamedRuleWithOperations excludeResourceRules = 4;
-  optional string matchPolicy = 7;
-}
 
 message MutatingWebhook {
   optional string name = 1;
@@ -54,22 +45,8 @@ message MutatingWebhookConfigurationList {
   repeated MutatingWebhookConfiguration items = 2;
 }
 
-message NamedRuleWithOperations {
-  repeated string resourceNames = 1;
-  optional RuleWithOperations ruleWithOperations = 2;
-}
 
-message ParamKind {
-  optional string apiVersion = 1;
-  optional string kind = 2;
-}
 
-message ParamRef {
-  optional string name = 1;
-  optional string namespace = 2;
-  optional .k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector selector = 3;
-  optional string parameterNotFoundAction = 4;
-}
 
 message Rule {
   repeated string apiGroups = 1;
@@ -169,10 +146,6 @@ message Validation {
   optional string messageExpression = 4;
 }
 
-message Variable {
-  optional string Name = 1;
-  optional string Expression = 2;
-}
 
 message WebhookClientConfig {
   optional string url = 3;

@@ -4,6 +4,7 @@ import test from 'ava';
 import protobuf from 'protobufjs';
 import { ApiError } from '../../../../../core/contracts/api-error.js';
 import { KubeProtobufCodec, unwrapKubeProtobuf } from '../../../../../plugins/codecs/protobuf/index.js';
+import { admissionregistrationMutatingPolicyProto } from '../../../../../plugins/codecs/protobuf/protos/admissionregistration-policy-messages.js';
 import { admissionregistrationV1Proto } from '../../../../../plugins/codecs/protobuf/protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from '../../../../../plugins/codecs/protobuf/protos/apiextensions-v1.js';
 import { coreV1Proto } from '../../../../../plugins/codecs/protobuf/protos/core-v1.js';
@@ -18,7 +19,17 @@ const roundTrip = (o: Obj) => codec.decode(codec.encode(o), typeOf(o)) as Obj;
 
 // An independent reader: protobufjs reflection over the same .proto texts, without kapi's converter.
 const independent = new protobuf.Root();
-for (const text of [runtimeProto, intstrProto, metaV1Proto, metaV1beta1Proto, coreV1Proto, apiextensionsV1Proto, admissionregistrationV1Proto]) {
+for (const text of [
+  runtimeProto,
+  intstrProto,
+  metaV1Proto,
+  metaV1beta1Proto,
+  coreV1Proto,
+  apiextensionsV1Proto,
+  admissionregistrationV1Proto,
+  admissionregistrationMutatingPolicyProto('v1beta1'),
+  admissionregistrationMutatingPolicyProto('v1alpha1'),
+]) {
   protobuf.parse(text, independent, { keepCase: true });
 }
 independent.resolveAll();
@@ -145,6 +156,31 @@ const binding: Obj = {
   },
 };
 
+const mapSpec = {
+  paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+  matchConstraints: matchResources,
+  variables: [{ name: 'env', expression: 'object.metadata.name' }],
+  mutations: [
+    { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: '[]' } },
+  ],
+  failurePolicy: 'Fail',
+  matchConditions: [{ name: 'only-prod', expression: 'true' }],
+  reinvocationPolicy: 'IfNeeded',
+};
+
+const mutatingPolicies: Obj[] = ['v1', 'v1beta1', 'v1alpha1'].flatMap((version) => {
+  const apiVersion = `admissionregistration.k8s.io/${version}`;
+  const policy = { kind: 'MutatingAdmissionPolicy', apiVersion, metadata: meta('mutator'), spec: mapSpec };
+  const mb = { kind: 'MutatingAdmissionPolicyBinding', apiVersion, metadata: meta('mutator'), spec: { policyName: 'mutator', paramRef: { selector: {}, parameterNotFoundAction: 'Allow' }, matchResources } };
+  return [
+    policy,
+    { kind: 'MutatingAdmissionPolicyList', apiVersion, metadata: { resourceVersion: '9' }, items: [policy] },
+    mb,
+    { kind: 'MutatingAdmissionPolicyBindingList', apiVersion, metadata: {}, items: [mb] },
+  ];
+});
+
 const webhook = {
   name: 'check.example.com',
   clientConfig: { url: 'https://127.0.0.1:9443/validate', caBundle: Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64') },
@@ -211,6 +247,7 @@ const samples: Obj[] = [
   { kind: 'ValidatingWebhookConfigurationList', apiVersion: 'admissionregistration.k8s.io/v1', metadata: {}, items: [vwc] },
   mwc,
   { kind: 'MutatingWebhookConfigurationList', apiVersion: 'admissionregistration.k8s.io/v1', metadata: {}, items: [mwc] },
+  ...mutatingPolicies,
   status,
   { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'demo', kind: 'namespaces', uid: 'u1', retryAfterSeconds: 1 } },
   resourceList,
@@ -317,6 +354,24 @@ test('an independent reading of webhook configurations: inline rules, capitalise
     ruleWithOperations: { operations: ['CREATE', 'UPDATE'], rule: { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: '*' } },
   });
   t.is(p.status.conditions[0].observedGeneration, 2);
+});
+
+test('an independent reading of mutating admission policies, in each version: kube\'s field numbers', (t) => {
+  for (const version of ['v1', 'v1beta1', 'v1alpha1']) {
+    const policy = { kind: 'MutatingAdmissionPolicy', apiVersion: `admissionregistration.k8s.io/${version}`, metadata: { name: 'm' }, spec: mapSpec };
+    const o = toObject(pb(`k8s.io.api.admissionregistration.${version}.MutatingAdmissionPolicy`), rawOf(codec.encode(policy))) as any;
+    t.deepEqual(o.spec.mutations, [
+      { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
+      { patchType: 'JSONPatch', jsonPatch: { expression: '[]' } },
+    ]);
+    t.deepEqual(o.spec.variables, [{ Name: 'env', Expression: 'object.metadata.name' }]);
+    t.is(o.spec.reinvocationPolicy, 'IfNeeded');
+  }
+  // Mutation{patchType: "JSONPatch"} by hand: field 2 (patchType), field 4 (jsonPatch) holding field 1 (expression)
+  const spec = { mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] };
+  const raw = Buffer.from(rawOf(codec.encode({ kind: 'MutatingAdmissionPolicy', apiVersion: 'admissionregistration.k8s.io/v1', metadata: {}, spec })));
+  const mutation = Buffer.concat([Buffer.from([0x12, 9]), Buffer.from('JSONPatch'), Buffer.from([0x22, 4, 0x0a, 2]), Buffer.from('[]')]);
+  t.true(raw.includes(Buffer.concat([Buffer.from([0x22, mutation.length]), mutation])), raw.toString('hex'));
 });
 
 test('meta.k8s.io/v1beta1 PartialObjectMetadataList numbers its fields the other way round from v1', (t) => {
