@@ -140,7 +140,8 @@ export class CrdController implements Controller {
     const served = this.registry.get(resourceType.group, resourceType.names.plural);
     const shadowed = served !== undefined && served.definedBy?.crd !== name;
     // The served type carries the strategies registered for the kind (their deletion hooks and finalizers).
-    const client = this.objects.forResource(served && !shadowed ? served : resourceType);
+    // Deleted as kube's CRD finalizer deletes them, in storage: no webhook or policy can hold a CRD's deletion back.
+    const client = this.objects.forResource(served && !shadowed ? served : resourceType, { skipAdmission: true });
     for (const obj of shadowed ? [] : await client.list()) {
       const meta = obj.metadata!;
       if (meta.deletionTimestamp) {

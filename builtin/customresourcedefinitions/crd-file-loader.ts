@@ -7,7 +7,8 @@ import type { Controller } from '../../core/contracts/controller.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { ApiError } from '../../core/contracts/api-error.js';
-import { crdResourceRef } from './crd-resource.js';
+import { applyCrdDefaults, crdResourceRef } from './crd-resource.js';
+import type { Crd } from './crd-types.js';
 
 const crdApiVersion = 'apiextensions.k8s.io/v1';
 
@@ -34,6 +35,13 @@ export function readCrdFiles(path: string): KubeObject[] {
   return crds;
 }
 
+/** The CRD with kube's defaults, as it would be stored: a file that only leaves defaults out changes nothing. */
+function defaulted(crd: KubeObject): KubeObject {
+  const copy = structuredClone(crd) as Crd;
+  applyCrdDefaults(copy);
+  return copy;
+}
+
 /** Installs the CRDs of `--crds` paths at start: creates missing ones, updates changed specs. */
 export class CrdFileLoader implements Controller {
   readonly name = 'crd-file-loader';
@@ -51,7 +59,7 @@ export class CrdFileLoader implements Controller {
       try {
         const existing = await crds.get('', name);
         if (!existing) await crds.create(crd);
-        else if (!isDeepStrictEqual(existing.spec, crd.spec)) await crds.update('', name, (current) => ({ ...current, spec: crd.spec }));
+        else if (!isDeepStrictEqual(existing.spec, defaulted(crd).spec)) await crds.update('', name, (current) => ({ ...current, spec: crd.spec }));
       } catch (err) {
         const reason = err instanceof ApiError ? err.message : String(err);
         throw new Error(`installing CRD ${name}: ${reason}`);

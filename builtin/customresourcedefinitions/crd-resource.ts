@@ -55,7 +55,8 @@ export function crdResource(): ResourceType {
         const versions = crd.status?.storedVersions ?? [];
         if (stored && !versions.includes(stored)) crd.status = { ...crd.status, storedVersions: [...versions, stored] };
       },
-      validate: (obj, old) => validateCrd(obj as Crd, old as Crd | undefined),
+      // Through /status only the status changes: the spec, whatever rules it was stored under, is not judged again.
+      validate: (obj, old, subresource) => (subresource === 'status' ? [] : validateCrd(obj as Crd, old as Crd | undefined)),
       prepareForDeletion(obj) {
         // Deleting a CRD first marks it Terminating and holds it until its custom resources are gone.
         const crd = obj as Crd;
@@ -76,7 +77,7 @@ export function crdResource(): ResourceType {
 }
 
 /** kube's defaults for a v1 CRD: singular and listKind from the kind, conversion strategy None, webhook service port 443. */
-function applyCrdDefaults(crd: Crd): void {
+export function applyCrdDefaults(crd: Crd): void {
   const spec = crd.spec;
   if (!spec || typeof spec !== 'object') return;
   if (spec.names && typeof spec.names.kind === 'string') {

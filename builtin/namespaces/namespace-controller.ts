@@ -54,10 +54,12 @@ export class NamespaceController implements Controller, NamespaceLookup {
    * the informer yet).
    */
   async lookup(name: string): Promise<KubeObject | undefined> {
-    return this.informer.current().get(name) ?? this.namespaces.get('', name);
+    return this.informer?.current().get(name) ?? this.namespaces.get('', name);
   }
 
+  /** Creates a system namespace that is missing (as kube's bootstrap controller: a lookup first, a create only then). */
   private async ensure(name: string): Promise<void> {
+    if (await this.namespaces.get('', name)) return;
     try {
       await this.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     } catch (err) {

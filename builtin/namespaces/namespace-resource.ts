@@ -58,7 +58,7 @@ export function namespaceResource(): ResourceType {
       },
       prepareForUpdate(obj, old) {
         labelWithName(obj);
-        // spec.finalizers only change through /finalize (the namespace controller writes storage directly).
+        // spec.finalizers only change through /finalize (the namespace controller removes its own there).
         obj.spec = { ...spec(obj), finalizers: spec(old).finalizers };
       },
       prepareForStatusUpdate: labelWithName,

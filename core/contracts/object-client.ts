@@ -7,7 +7,7 @@ import type { UserInfo } from './authenticator.js';
  * (`NotFound`, `Conflict`, `Invalid`, …) as an HTTP client would get them.
  */
 export interface ResourceClient<T extends KubeObject = KubeObject> {
-  /** The object as stored, or undefined. */
+  /** The object (in the client's version, as a GET would answer it), or undefined. */
   get(namespace: string, name: string): Promise<T | undefined>;
   /** Every object, of one namespace or ('' or absent) of all. */
   list(namespace?: string): Promise<T[]>;
@@ -31,6 +31,11 @@ export interface ResourceClientOptions {
   version?: string;
   /** The field manager recorded in managedFields. Default: `kapi`. */
   fieldManager?: string;
+  /**
+   * Writes skip admission (validation still runs), as the cleanups kube makes in storage directly: a deleted CRD's
+   * objects, which no webhook or policy may hold back.
+   */
+  skipAdmission?: boolean;
 }
 
 /**

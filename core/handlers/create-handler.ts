@@ -17,7 +17,7 @@ export async function handleCreate(scope: ResourceScope, maxBodyBytes: number): 
 }
 
 /** Reads and decodes the body of a create and checks it against the URL. */
-export async function readCreate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
+async function readCreate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
   const { info, rt } = scope;
   if (info.name || info.subresource || (rt.scope === 'Namespaced' && !info.namespace)) throw errors.methodNotAllowed();
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));

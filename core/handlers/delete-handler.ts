@@ -14,7 +14,7 @@ export async function handleDelete(scope: ResourceScope, maxBodyBytes: number): 
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   const req = writeRequestOf(scope, opts.dryRun);
   const { object, deleted } = await scope.writer.delete(req, { preconditions: opts.preconditions, admissionOptions: deleteAdmissionOptions(opts) });
-  if (deleted && !scope.rt.returnDeletedObject) {
+  if (deleted && !scope.rt.returnDeletedObject && !scope.rt.storage) {
     respondSuccessStatus(scope, object);
     return;
   }

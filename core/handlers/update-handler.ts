@@ -19,7 +19,7 @@ export async function handleUpdate(scope: ResourceScope, maxBodyBytes: number): 
 }
 
 /** Reads and decodes the body of a PUT and checks it against the URL (a resourceVersion is required unless allowed). */
-export async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
+async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'UpdateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));

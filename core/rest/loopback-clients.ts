@@ -2,11 +2,12 @@ import type { KVStore } from '../contracts/kv-store.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import { errors } from '../contracts/api-error.js';
 import type { UserInfo } from '../contracts/authenticator.js';
-import { storageVersion, schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
+import { apiVersionOf, storageVersion, schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
 import type { ObjectClients, ResourceClient, ResourceClientOptions } from '../contracts/object-client.js';
 import { ResourceStore } from '../store/resource-store.js';
 import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 import { decodeTyped } from '../handlers/typed-decoding.js';
+import { requireTypeMeta } from '../handlers/type-meta.js';
 import { decodeCustomResource } from '../handlers/schema-stage.js';
 import { GenericStore } from './generic-store.js';
 import type { WritePipeline } from './write-pipeline.js';
@@ -33,7 +34,7 @@ export class LoopbackClients implements ObjectClients {
     const { kv, pipeline } = this.wiring;
     const rt = 'names' in resource ? resource : this.registry.get(resource.group, resource.resource);
     if (!rt || rt.storage) throw errors.pathNotFound(); // a resource with its own storage is written through it
-    return new LoopbackClient<T>(new GenericStore(new ResourceStore(kv, rt)), pipeline, options);
+    return new LoopbackClient<T>(new GenericStore(new ResourceStore(kv, rt)), options.skipAdmission ? pipeline.withoutAdmission() : pipeline, options);
   }
 }
 
@@ -69,7 +70,7 @@ class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
 
   async update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, options: { subresource?: 'status' | 'finalize' } = {}): Promise<T> {
     const req = this.request(namespace, name, options.subresource ?? '');
-    const { object } = await this.store.update(req, async (live) => this.decoded(await mutate(structuredClone(live) as T)));
+    const { object } = await this.store.update(req, async (live) => this.decoded(structuredClone(await mutate(structuredClone(live) as T))));
     return this.inVersion(object) as Promise<T>;
   }
 
@@ -80,6 +81,7 @@ class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
 
   /** An object from code is decoded as a request's body would be: typed, then pruned and defaulted by its schema. */
   private decoded(obj: KubeObject): KubeObject {
+    requireTypeMeta(obj, { apiVersion: apiVersionOf(this.rt.group, this.version), kind: this.rt.names.kind });
     decodeTyped(obj, { rt: this.rt, version: this.version });
     if (schemaTyped(this.rt)) {
       const schema = this.rt.versions.find((v) => v.name === this.version)?.schema;

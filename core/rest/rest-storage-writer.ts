@@ -33,9 +33,16 @@ export class RestStorageWriter implements ResourceWriter {
 
   async select(req: WriteRequest, selection: WriterSelection): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     if (!this.storage.list) throw errors.methodNotAllowed();
-    const list = await this.storage.list(this.context(req), { ...selection, continue: '', resourceVersion: '', allowWatchBookmarks: false });
-    const items = list.selectorsApplied ? list.items : list.items.filter((o) => selection.matches(o));
-    return { items: items.map(this.typed), resourceVersion: list.resourceVersion ?? '' };
+    const items: KubeObject[] = [];
+    let resourceVersion = '';
+    // Every page: a storage that pages its lists answers with a continue token until the last one.
+    for (let next = ''; ; ) {
+      const page = await this.storage.list(this.context(req), { ...selection, continue: next, resourceVersion: '', allowWatchBookmarks: false });
+      for (const o of page.items) if (page.selectorsApplied || selection.matches(o)) items.push(this.typed(o));
+      resourceVersion ||= page.resourceVersion ?? '';
+      if (!page.continue) return { items, resourceVersion };
+      next = page.continue;
+    }
   }
 
   async create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {

@@ -1,6 +1,6 @@
 import type { ResourceType } from '../contracts/resource-type.js';
 import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
-import type { AdmissionChain } from '../admission/admission-chain.js';
+import { AdmissionChain } from '../admission/admission-chain.js';
 
 /** The attributes of one write, handed to every stage: what admission plugins see, plus the resource type. */
 export interface WriteAttributes extends AdmissionAttributes {
@@ -24,6 +24,11 @@ export class WritePipeline {
     private readonly admission: AdmissionChain,
     private readonly validation: WriteStage[],
   ) {}
+
+  /** The same validation without admission, for the writes kube makes in storage directly (a deleted CRD's objects). */
+  withoutAdmission(): WritePipeline {
+    return new WritePipeline(new AdmissionChain([]), this.validation);
+  }
 
   /** Deletes run both admission phases (the object is the stored one); there is nothing new to validate. */
   async admitDelete(attrs: WriteAttributes): Promise<void> {

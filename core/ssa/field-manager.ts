@@ -29,7 +29,7 @@ export interface FieldManagerContext {
   apiVersion: string;
   /** e.g. "Widget": an apply must be of this apiVersion and kind (kube's "invalid object type"). */
   kind: string;
-  subresource: '' | 'status' | 'scale';
+  subresource: '' | 'status' | 'scale' | 'finalize';
   /** RFC 3339, seconds. */
   now: string;
   /**

@@ -4,7 +4,7 @@ import test from 'ava';
 import type { DependencyContainer } from 'tsyringe';
 import { readFileSync, rmSync } from 'node:fs';
 import { ApiError, defineAdmissionPlugin, Tokens, type Controller, type KubeObject, type Module, type ResourceClient } from '../../index.js';
-import { startTestServer, waitFor, type TestServer } from '../helpers/test-server.js';
+import { createNamespace, createWidget, installWidgetsCrd, startTestServer, waitFor, widgetsPath, type TestServer } from '../helpers/test-server.js';
 import { repoPath, tempFile } from '../helpers/kapi-process.js';
 
 const crdFile = repoPath('examples/crd-only/widgets-crd.yaml');
@@ -105,5 +105,27 @@ test('a user controller reads and writes through Tokens.Objects: system metadata
     t.deepEqual(res.body.metadata.labels, results.updated?.metadata?.labels);
     t.is(res.body.metadata.resourceVersion, results.updated?.metadata?.resourceVersion);
     t.deepEqual(await namespaces.get('', 'nothing-here'), undefined);
+  });
+});
+
+test('deleting a CRD deletes its objects as kube does, in storage: an admission plugin refusing their deletion cannot hold it back', async (t) => {
+  const refuseDeletes = defineAdmissionPlugin({
+    name: 'RefuseWidgetDeletes',
+    operations: ['DELETE'],
+    rules: [{ apiGroups: ['example.com'], resources: ['widgets'] }],
+    sideEffects: 'None',
+    validate(attrs) {
+      throw new ApiError(403, 'Forbidden', `no deleting ${attrs.name}`);
+    },
+  });
+  const server = await startTestServer({ storage: 'memory', modules: [(c) => c.register(Tokens.AdmissionPlugin, { useValue: refuseDeletes })] });
+  await closing(server, async () => {
+    await installWidgetsCrd(server);
+    const ns = await createNamespace(server, 'crd-gone');
+    await createWidget(server, ns, 'w1');
+    t.is((await server.request('DELETE', widgetsPath(ns, 'w1'))).status, 403, 'the plugin refuses deletes through the API');
+    t.is((await server.request('DELETE', crdPath)).status, 200);
+    await waitFor(async () => (await server.request('GET', crdPath)).status === 404, 10_000, 'the CRD to go');
+    t.is((await server.request('GET', '/apis/example.com/v1/widgets')).status, 404);
   });
 });

@@ -1,10 +1,9 @@
 import type { ResourceScope } from '../request-scope.js';
 import type { StorageScope } from './storage-scope.js';
 import { errors } from '../../contracts/api-error.js';
-import { storageGet, storageList } from './storage-reads.js';
+import { storageGet, storageList, withTypeMeta } from './storage-reads.js';
 import { storageWatch } from './storage-watch.js';
 import { subresourceWrite } from './subresource-writes.js';
-import { withTypeMeta } from './storage-reads.js';
 import { RestStorageWriter } from '../../rest/rest-storage-writer.js';
 import { handleCreate } from '../create-handler.js';
 import { handleUpdate } from '../update-handler.js';
@@ -22,10 +21,10 @@ export function routeToStorage(base: Omit<ResourceScope, 'writer'>, maxBodyBytes
   if (!storage) throw errors.pathNotFound();
   const gone = new AbortController();
   base.ctx.res.once('close', () => gone.abort());
-  const scope: StorageScope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs } as StorageScope;
+  const scope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs } as StorageScope;
+  if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
   // Writes of the resource go through the write handlers every resource has, onto the storage.
   scope.writer = new RestStorageWriter(rt, storage, gone.signal, (obj) => withTypeMeta(obj, scope));
-  if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
   switch (info.verb) {
     case 'get':
       return storageGet(scope);
