@@ -2,9 +2,9 @@
 // widgets, params from a custom resource, dry run, failurePolicy Fail (kube's Status) and Ignore, schema validation
 // of the mutated object, and policies that do not match.
 import test from 'ava';
-import { expectStatus, installCrd, suffix, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
-import { mapPath, mapbPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
-import { scopedNamespace, widgetRules } from '../helpers/vap.js';
+import { expectStatus, installCrd, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
+import { installMutatingPolicy } from '../helpers/map.js';
+import { scopedNamespace } from '../helpers/vap.js';
 
 const server = useTestServer({ widgetsCrd: true });
 
@@ -37,24 +37,14 @@ const applyConfiguration = (expression: string) => ({ patchType: 'ApplyConfigura
 const create = (ns: string, name: string, opts: Parameters<typeof widget>[1] = {}, query = '') =>
   server.request('POST', `${widgetsPath(ns)}${query}`, { body: widget(name, opts) });
 
-/**
- * Creates a policy on widgets in the namespaces `selector` matches and its binding, then waits until a probe widget
- * is answered as `inForce` says.
- */
-async function install(name: string, selector: Record<string, unknown>, spec: Record<string, unknown>, inForce: (res: { status: number; body: any }) => boolean, ns: string, bindingSpec: Record<string, unknown> = {}) {
-  const policy = mutatingPolicy(name, { matchConstraints: { namespaceSelector: selector, resourceRules: widgetRules }, ...spec });
-  const pr = await server.request('POST', mapPath('v1'), { body: policy });
-  if (pr.status !== 201) throw new Error(`policy ${name}: ${pr.status} ${pr.text}`);
-  const br = await server.request('POST', mapbPath('v1'), { body: mutatingBinding(name, name, bindingSpec) });
-  if (br.status !== 201) throw new Error(`binding ${name}: ${br.status} ${br.text}`);
-  await server.waitFor(async () => inForce(await create(ns, `probe-${suffix()}`)), 10_000, `policy ${name} in force`);
-}
+const install = (name: string, selector: Record<string, unknown>, spec: Record<string, unknown>, probe: Parameters<typeof installMutatingPolicy>[4], bindingSpec?: Record<string, unknown>) =>
+  installMutatingPolicy(server, name, selector, spec, probe, bindingSpec);
 
-const labelled = (res: { status: number; body: any }) => res.status === 201 && res.body.metadata.labels?.mutated === 'yes';
+const labelled = (res: TestResponse) => res.status === 201 && res.body.metadata.labels?.mutated === 'yes';
 
 test('ApplyConfiguration: a label is added to created widgets and stored', async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'map-apply');
-  await install(`apply-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, labelled, ns);
+  await install(`apply-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
   const res = await create(ns, 'w', { labels: { keep: 'me' } });
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.metadata.labels, { keep: 'me', mutated: 'yes' });
@@ -71,7 +61,7 @@ test('JSONPatch: a value is appended to a list; mutations run in order, each on 
       jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/finalizers/-", value: "example.com/" + object.metadata.labels["mutated"]}]' },
     },
   ];
-  await install(`jsonpatch-${id}`, selector, { mutations }, (res) => res.status === 201 && res.body.metadata.finalizers?.includes('example.com/yes'), ns);
+  await install(`jsonpatch-${id}`, selector, { mutations }, { ns, inForce: (res) => res.status === 201 && res.body.metadata.finalizers?.includes('example.com/yes') });
   const res = await create(ns, 'w');
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.metadata.finalizers, ['example.com/first', 'example.com/yes']);
@@ -87,8 +77,7 @@ test('params: the value comes from the custom resource the binding refers to', a
     `params-${id}`,
     selector,
     { paramKind: { apiVersion: 'params.example.com/v1', kind: 'Team' }, mutations: [applyConfiguration('Object{metadata: Object.metadata{labels: {"owner": params.spec.owner}}}')] },
-    (res) => res.status === 201 && res.body.metadata.labels?.owner === 'blue',
-    ns,
+    { ns, inForce: (res) => res.status === 201 && res.body.metadata.labels?.owner === 'blue' },
     { paramRef: { name: 'team', parameterNotFoundAction: 'Deny' } },
   );
   const res = await create(ns, 'w');
@@ -98,7 +87,7 @@ test('params: the value comes from the custom resource the binding refers to', a
 
 test('dryRun=All: the answer shows the mutation and nothing is stored', async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'map-dryrun');
-  await install(`dryrun-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, labelled, ns);
+  await install(`dryrun-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
   const res = await create(ns, 'dry', {}, '?dryRun=All');
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.metadata.labels, { mutated: 'yes' });
@@ -110,7 +99,7 @@ const FAILING = 'Object{spec: Object.spec{color: object.spec.missing}}';
 test("failurePolicy Fail: an evaluation error answers kube's Status naming the policy and binding", async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'map-fail');
   const name = `fail-${id}`;
-  await install(name, selector, { failurePolicy: 'Fail', mutations: [applyConfiguration(FAILING)] }, (res) => res.status === 403, ns);
+  await install(name, selector, { failurePolicy: 'Fail', mutations: [applyConfiguration(FAILING)] }, { ns, inForce: (res) => res.status === 403 });
   const res = await create(ns, 'w');
   const message = `policy '${name}' with binding '${name}' denied request: expression '${FAILING}' resulted in error: no such key: missing`;
   expectStatus(t, res, { code: 403, reason: 'Invalid', message });
@@ -121,8 +110,8 @@ test("failurePolicy Fail: an evaluation error answers kube's Status naming the p
 test('failurePolicy Ignore: a failing mutation lets the object through unchanged', async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'map-ignore');
   // the second policy (by name) shows when both are in force; the first fails and is ignored
-  await install(`a-ignore-${id}`, selector, { failurePolicy: 'Ignore', mutations: [applyConfiguration(FAILING)] }, (res) => res.status === 201, ns);
-  await install(`b-label-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, labelled, ns);
+  await install(`a-ignore-${id}`, selector, { failurePolicy: 'Ignore', mutations: [applyConfiguration(FAILING)] }, { ns, inForce: (res) => res.status === 201 });
+  await install(`b-label-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
   const res = await create(ns, 'w', { spec: { color: 'green', replicas: 2 } });
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.spec, { color: 'green', replicas: 2 });
@@ -131,7 +120,7 @@ test('failurePolicy Ignore: a failing mutation lets the object through unchanged
 
 test("a mutation making the object invalid is refused by the schema's validation (422)", async (t) => {
   const { ns, id, selector } = await scopedNamespace(server, 'map-invalid');
-  await install(`invalid-${id}`, selector, { mutations: [applyConfiguration('Object{spec: Object.spec{replicas: -1}}')] }, (res) => res.status === 422, ns);
+  await install(`invalid-${id}`, selector, { mutations: [applyConfiguration('Object{spec: Object.spec{replicas: -1}}')] }, { ns, inForce: (res) => res.status === 422 });
   const res = await create(ns, 'w');
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
   t.true(res.body.details.causes.some((c: { field: string }) => c.field === 'spec.replicas'), res.text);
@@ -141,7 +130,7 @@ test('a policy that does not match leaves objects alone', async (t) => {
   const { ns, id } = await scopedNamespace(server, 'map-nomatch');
   const other = await scopedNamespace(server, 'map-other');
   // in force in `other`, not in `ns`
-  await install(`nomatch-${id}`, other.selector, { mutations: [applyConfiguration(LABEL)] }, labelled, other.ns);
+  await install(`nomatch-${id}`, other.selector, { mutations: [applyConfiguration(LABEL)] }, { ns: other.ns, inForce: labelled });
   const res = await create(ns, 'w', { labels: { keep: 'me' } });
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.metadata.labels, { keep: 'me' });
