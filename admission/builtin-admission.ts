@@ -34,17 +34,17 @@ function registerStaticManifests(c: DependencyContainer, file: string, plugins: 
 
 /**
  * kapi's own admission plugins, in kube-apiserver's default order: NamespaceLifecycle, CreatedBy (off unless enabled
- * by name), MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook — with the
- * admissionregistration.k8s.io resources the last three are configured by, the MutatingAdmissionPolicy kinds (served,
- * not enforced yet), and their static manifests when the admission configuration file names directories of them.
+ * by name), MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook —
+ * with the admissionregistration.k8s.io resources the last four are configured by, and the static manifests of the
+ * last three when the admission configuration file names directories of them.
  */
 export function builtinAdmission(options: BuiltinAdmissionOptions = {}): Module {
   return defineModule('builtin-admission', (c) => {
     const manifests: StaticManifestPlugin[] = [];
     c.register(Tokens.AdmissionPlugin, { useClass: NamespaceLifecycle });
     c.register(Tokens.AdmissionPlugin, { useClass: CreatedBy });
-    registerMutatingWebhooks(c, manifests);
     registerMutatingAdmissionPolicy(c);
+    registerMutatingWebhooks(c, manifests);
     registerValidatingAdmissionPolicy(c, manifests);
     registerValidatingWebhooks(c, manifests);
     if (options.admissionControlConfigFile) registerStaticManifests(c, options.admissionControlConfigFile, manifests);

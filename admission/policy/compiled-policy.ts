@@ -33,7 +33,8 @@ export interface CompiledValidation {
   messageExpression?: CompiledExpression;
 }
 
-export interface CompiledPolicy {
+/** What every compiled admission policy has, validating or mutating (what the policy source and matcher read). */
+export interface CompiledPolicyBase {
   name: string;
   failurePolicy: 'Fail' | 'Ignore';
   /** apiVersion and kind of the params, when the policy takes params. */
@@ -42,11 +43,14 @@ export interface CompiledPolicy {
   /** A problem that makes every matching request fail per failurePolicy (kube's ConfigurationError). */
   configurationError?: string;
   variables: NamedExpression[];
-  validations: CompiledValidation[];
-  auditAnnotations: { key: string; compiled: CompiledExpression }[];
   matchConditions?: MatchConditionsEvaluator;
   /** Whether an expression reads `namespaceObject` (only then is the request's namespace read). */
   usesNamespaceObject: boolean;
+}
+
+export interface CompiledPolicy extends CompiledPolicyBase {
+  validations: CompiledValidation[];
+  auditAnnotations: { key: string; compiled: CompiledExpression }[];
 }
 
 const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);

@@ -51,7 +51,33 @@ export class ParamInformers {
       .find((rt) => rt.group === group && rt.names.kind === paramKind.kind && rt.versions.some((v) => v.name === version && v.served));
   }
 
+  /** The params' source of a policy's paramKind: undefined without one, kube's error text when the kind is not served. */
+  sourceFor(paramKind: { apiVersion: string; kind: string } | undefined): ParamSource | undefined | string {
+    if (!paramKind) return undefined;
+    const rt = this.resourceFor(paramKind);
+    if (!rt) {
+      const { apiVersion, kind } = paramKind;
+      return `failed to find resource referenced by paramKind: '${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}'`;
+    }
+    return this.source(rt);
+  }
+
   source(rt: ResourceType): ParamSource {
     return new ParamInformer(this.informers().forResource(rt), rt);
   }
+}
+
+/** Starts following the params of a source's policies as soon as the policies are in force, before requests need them. */
+export function followParamsInUse(
+  source: { readonly hooks: readonly { policy: { paramKind?: { apiVersion: string; kind: string } } }[]; onChange(listener: () => void): void },
+  params: ParamInformers,
+): void {
+  source.onChange(() => {
+    const inUse = new Set<ResourceType>();
+    for (const { policy } of source.hooks) {
+      const rt = policy.paramKind && params.resourceFor(policy.paramKind);
+      if (rt) inUse.add(rt);
+    }
+    for (const rt of inUse) params.source(rt);
+  });
 }

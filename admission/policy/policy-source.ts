@@ -1,8 +1,9 @@
 /**
- * The ValidatingAdmissionPolicies and bindings in force from one source (kube's policy source): storage, both
- * followed by informers, or the static manifest files; each policy compiled once per uid and generation, bindings
- * grouped under their policy (a binding whose policy does not exist does nothing). Listeners (the type-checking
- * controller) hear of every change.
+ * The admission policies and bindings in force from one source (kube's policy source): storage, both followed by
+ * informers, or the static manifest files; each policy compiled once per uid and generation (by the source's compile
+ * function: ValidatingAdmissionPolicies by default, MutatingAdmissionPolicies with theirs), bindings grouped under
+ * their policy (a binding whose policy does not exist does nothing). Listeners (the type-checking controller) hear of
+ * every change.
  */
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type {
@@ -10,7 +11,7 @@ import type {
   ValidatingAdmissionPolicyBinding,
   ValidatingAdmissionPolicyBindingSpec,
 } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
-import { compileMatchResources, compilePolicy, type CompiledMatchResources, type CompiledPolicy } from './compiled-policy.js';
+import { compileMatchResources, type CompiledMatchResources, type CompiledPolicy, type CompiledPolicyBase } from './compiled-policy.js';
 
 export interface BindingHook {
   name: string;
@@ -22,8 +23,8 @@ export interface BindingHook {
   configurationError?: string;
 }
 
-export interface PolicyHook {
-  policy: CompiledPolicy;
+export interface PolicyHook<P extends CompiledPolicyBase = CompiledPolicy> {
+  policy: P;
   bindings: BindingHook[];
   /**
    * Whether the hook can be evaluated without waiting: no params, no namespace selectors, no `namespaceObject`
@@ -34,13 +35,16 @@ export interface PolicyHook {
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export class PolicySource {
+export class PolicySource<P extends CompiledPolicyBase = CompiledPolicy> {
   /** Policies with at least one binding, by policy name. */
-  hooks: PolicyHook[] = [];
-  private readonly compiled = new Map<string, { version: string; compiled: CompiledPolicy }>();
+  hooks: PolicyHook<P>[] = [];
+  private readonly compiled = new Map<string, { version: string; compiled: P }>();
   private readonly listeners: (() => void)[] = [];
   private policies: ReadonlyMap<string, KubeObject> = new Map();
   private bindings: ReadonlyMap<string, KubeObject> = new Map();
+
+  /** `compile`: how a stored policy becomes the compiled form requests evaluate. */
+  constructor(private readonly compile: (policy: KubeObject) => P) {}
 
   /** Called by the policies' informer. */
   policiesChanged = (objects: ReadonlyMap<string, KubeObject>): void => {
@@ -71,12 +75,12 @@ export class PolicySource {
   }
 
   /** The compiled form of a stored policy (compiled once per uid and generation). */
-  compiledPolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
+  compiledPolicy(policy: KubeObject): P {
     const name = policy.metadata?.name ?? '';
     const version = `${policy.metadata?.uid}/${policy.metadata?.generation}`;
     const cached = this.compiled.get(name);
     if (cached?.version === version) return cached.compiled;
-    const compiled = compilePolicy(policy);
+    const compiled = this.compile(policy);
     this.compiled.set(name, { version, compiled });
     return compiled;
   }
@@ -98,12 +102,12 @@ export class PolicySource {
       list.push(hook);
       bindingsByPolicy.set(spec.policyName ?? '', list);
     }
-    const hooks: PolicyHook[] = [];
+    const hooks: PolicyHook<P>[] = [];
     for (const name of [...this.compiled.keys()]) if (!this.policies.has(name)) this.compiled.delete(name);
     for (const obj of this.policies.values()) {
       const bindings = bindingsByPolicy.get(obj.metadata?.name ?? '');
       if (!bindings) continue;
-      const policy = this.compiledPolicy(obj as ValidatingAdmissionPolicy);
+      const policy = this.compiledPolicy(obj);
       const synchronous =
         !policy.paramKind &&
         !policy.usesNamespaceObject &&

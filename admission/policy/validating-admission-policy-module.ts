@@ -1,14 +1,14 @@
 import type { DependencyContainer } from 'tsyringe';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { Controller } from '../../core/contracts/controller.js';
-import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { objectsFollower } from '../objects-follower.js';
 import {
   validatingAdmissionPolicyBindingResource,
   validatingAdmissionPolicyResource,
 } from '../../builtin/admissionregistration/validating-admission-policy-resource.js';
-import { ParamInformers } from './param-informers.js';
+import { followParamsInUse, ParamInformers } from './param-informers.js';
 import { policyExpressionChecker } from './policy-expression-checker.js';
+import { compilePolicy } from './compiled-policy.js';
 import { PolicySource } from './policy-source.js';
 import { PolicyStatusController } from './policy-status-controller.js';
 import { ValidatingAdmissionPolicyPlugin } from './validating-admission-policy-plugin.js';
@@ -28,20 +28,12 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer, manife
 
   const objects = () => c.resolve(Tokens.Objects);
   const registry = () => c.resolve(Tokens.Registry);
-  const source = new PolicySource();
-  const staticSource = new PolicySource();
+  const source = new PolicySource(compilePolicy);
+  const staticSource = new PolicySource(compilePolicy);
   manifests.push(validatingAdmissionPolicyManifests(policyResource, bindingResource, policyExpressionChecker, staticSource));
   const informers = () => c.resolve(Tokens.Informers);
   const params = new ParamInformers(informers, registry);
-  // params of the policies in force are followed before requests need them
-  source.onChange(() => {
-    const inUse = new Set<ResourceType>();
-    for (const { policy } of source.hooks) {
-      const rt = policy.paramKind && params.resourceFor(policy.paramKind);
-      if (rt) inUse.add(rt);
-    }
-    for (const rt of inUse) params.source(rt);
-  });
+  followParamsInUse(source, params);
 
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });

@@ -14,15 +14,16 @@ import type { AdmissionAttributes } from '../../core/contracts/admission-attribu
 import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
-import { ApiError, errors, groupResource } from '../../core/contracts/api-error.js';
+import { ApiError, groupResource } from '../../core/contracts/api-error.js';
 import type { Value } from '../../lib/cel/values.js';
 import type { AdmissionInputs } from './cel/admission-activation.js';
-import { attributesInputs, namespaceValue } from './cel/admission-inputs.js';
+import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';
 import type { CompiledPolicy } from './compiled-policy.js';
 import { collectParams } from './param-collection.js';
-import type { ParamInformers, ParamSource } from './param-informers.js';
+import type { ParamInformers } from './param-informers.js';
 import { matchResources, type MatchOutcome } from './policy-matcher.js';
+import { isPolicyResource } from './policy-resources.js';
 import type { BindingHook, PolicyHook, PolicySource } from './policy-source.js';
 import { validatePolicy } from './policy-validator.js';
 
@@ -37,14 +38,6 @@ const VALIDATION_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_fa
 const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
 
 const REASON_CODES: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
-
-const POLICY_RESOURCES = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
-
-/** kube's isPolicyResource: no policy checks the writes of policies and their bindings, validating or mutating. */
-function isPolicyResource(attrs: AdmissionAttributes): boolean {
-  const { group, resource } = attrs.resource;
-  return group === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(resource);
-}
 
 /** attributes.AddAnnotation: the first value of a key stays. */
 function addAnnotation(attrs: AdmissionAttributes, key: string, value: string): void {
@@ -105,15 +98,9 @@ class Dispatch {
     return outcome.matches;
   }
 
-  /** kube reads the request's namespace for `namespaceObject` (not for Namespaces themselves); a missing one is 404. */
   async namespaceObject(): Promise<Value> {
-    if (this.namespace !== undefined) return this.namespace;
-    const { attrs } = this;
-    const isNamespace = attrs.kind.group === '' && attrs.kind.version === 'v1' && attrs.kind.kind === 'Namespace';
-    if (!attrs.namespace || isNamespace) return (this.namespace = null);
-    const ns = await this.namespaces.lookup(attrs.namespace);
-    if (!ns) throw errors.notFound({ group: '', resource: 'namespaces', name: attrs.namespace });
-    return (this.namespace = namespaceValue(ns));
+    if (this.namespace === undefined) this.namespace = await requestNamespaceObject(this.attrs, this.namespaces);
+    return this.namespace;
   }
 
   /** Evaluates a policy for a binding's params and enforces the decisions per the binding's validationActions. */
@@ -227,7 +214,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   private async runHook({ policy, bindings }: PolicyHook, d: Dispatch): Promise<void> {
     if (!policy.matchConstraints || !d.matched(await matchResources(policy.matchConstraints, d.attrs, d.namespaces), policy)) return;
     if (policy.configurationError) return d.configError(policy, policy.configurationError);
-    const paramSource = this.paramSource(policy);
+    const paramSource = this.params.sourceFor(policy.paramKind);
     if (typeof paramSource === 'string') return d.configError(policy, paramSource);
     const annotations = new Map<string, string[]>();
     for (const binding of bindings) {
@@ -248,14 +235,4 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     d.publish(policy, annotations);
   }
 
-  /** The params' source of a policy with paramKind: undefined without, an error text when the kind is not served. */
-  private paramSource(policy: CompiledPolicy): ParamSource | undefined | string {
-    if (!policy.paramKind) return undefined;
-    const rt = this.params.resourceFor(policy.paramKind);
-    if (!rt) {
-      const { apiVersion, kind } = policy.paramKind;
-      return `failed to find resource referenced by paramKind: '${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}'`;
-    }
-    return this.params.source(rt);
-  }
 }

@@ -1,4 +1,4 @@
-// The MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding resources (types only, no admission yet): served in
+// The MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding resources (admission: mutating-admission-policy.test.ts): served in
 // v1, v1beta1 and v1alpha1, kube's defaults (failurePolicy; reinvocationPolicy is required, not defaulted), kube's
 // validation (422 texts), table columns, Go decoding.
 import test from 'ava';

@@ -8,6 +8,8 @@ import type { AdmissionRequest } from '../../admission-request.js';
 import { admissionRequest } from '../../admission-request.js';
 import type { AdmissionAttributes } from '../../../core/contracts/admission-attributes.js';
 import type { KubeObject } from '../../../core/contracts/resource-type.js';
+import type { NamespaceLookup } from '../../../core/contracts/namespace-lookup.js';
+import { errors } from '../../../core/contracts/api-error.js';
 import type { Value } from '../../../lib/cel/values.js';
 import type { AdmissionInputs } from './admission-activation.js';
 import { AuthorizerValue, allowAllCelAuthorizer, requestResourceCheck, type CelAuthorizer, type ResourceCheckValue } from './authorizer-library.js';
@@ -51,6 +53,15 @@ export function namespaceValue(ns: KubeObject | null | undefined): Value {
   const metadata: Record<string, unknown> = { creationTimestamp: null };
   for (const f of NAMESPACE_META_FIELDS) if (meta[f] !== undefined) metadata[f] = meta[f];
   return dynValue({ metadata, spec: ns.spec ?? {}, status: ns.status ?? {} });
+}
+
+/** kube reads the request's namespace for `namespaceObject` (not for Namespaces themselves); a missing one is 404. */
+export async function requestNamespaceObject(attrs: AdmissionAttributes, namespaces: NamespaceLookup): Promise<Value> {
+  const isNamespace = attrs.kind.group === '' && attrs.kind.version === 'v1' && attrs.kind.kind === 'Namespace';
+  if (!attrs.namespace || isNamespace) return null;
+  const ns = await namespaces.lookup(attrs.namespace);
+  if (!ns) throw errors.notFound({ group: '', resource: 'namespaces', name: attrs.namespace });
+  return namespaceValue(ns);
 }
 
 /** What the inputs are built from: the request's objects, its AdmissionRequest (built when needed), who and what. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadManifestDirectory } from '../../../../admission/manifests/manifest-loader.js';
 import { readAdmissionConfiguration } from '../../../../admission/manifests/admission-configuration.js';
 import { validatingAdmissionPolicyManifests } from '../../../../admission/policy/validating-admission-policy-manifests.js';
+import { compilePolicy } from '../../../../admission/policy/compiled-policy.js';
 import { PolicySource } from '../../../../admission/policy/policy-source.js';
 import { policyExpressionChecker } from '../../../../admission/policy/policy-expression-checker.js';
 import { webhookManifests } from '../../../../admission/webhook/webhook-manifests.js';
@@ -16,7 +17,7 @@ import {
 import { validatingWebhookConfigurationResource } from '../../../../builtin/admissionregistration/webhook-configuration-resources.js';
 
 const policies = () =>
-  validatingAdmissionPolicyManifests(validatingAdmissionPolicyResource(policyExpressionChecker), validatingAdmissionPolicyBindingResource(), policyExpressionChecker, new PolicySource());
+  validatingAdmissionPolicyManifests(validatingAdmissionPolicyResource(policyExpressionChecker), validatingAdmissionPolicyBindingResource(), policyExpressionChecker, new PolicySource(compilePolicy));
 const webhooks = () => webhookManifests('ValidatingAdmissionWebhook', validatingWebhookConfigurationResource(() => undefined), () => undefined, new WebhookSource());
 
 /** A directory holding `files`. */

@@ -1,0 +1,137 @@
+// The MutatingAdmissionPolicy admission plugin over HTTP: ApplyConfiguration and JSONPatch mutations of created
+// widgets, params from a custom resource, dry run, failurePolicy Fail (kube's Status) and Ignore, schema validation
+// of the mutated object, and policies that do not match.
+import test from 'ava';
+import { expectStatus, installCrd, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
+import { installMutatingPolicy } from '../helpers/map.js';
+import { scopedNamespace } from '../helpers/vap.js';
+
+const server = useTestServer({ widgetsCrd: true });
+
+const teamsCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'teams.params.example.com' },
+  spec: {
+    group: 'params.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'teams', singular: 'team', kind: 'Team', listKind: 'TeamList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { owner: { type: 'string' } } } } } },
+      },
+    ],
+  },
+};
+
+test.before(async () => {
+  await installCrd(server, teamsCrd);
+});
+
+const LABEL = 'Object{metadata: Object.metadata{labels: {"mutated": "yes"}}}';
+const applyConfiguration = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
+
+const create = (ns: string, name: string, opts: Parameters<typeof widget>[1] = {}, query = '') =>
+  server.request('POST', `${widgetsPath(ns)}${query}`, { body: widget(name, opts) });
+
+const install = (name: string, selector: Record<string, unknown>, spec: Record<string, unknown>, probe: Parameters<typeof installMutatingPolicy>[4], bindingSpec?: Record<string, unknown>) =>
+  installMutatingPolicy(server, name, selector, spec, probe, bindingSpec);
+
+const labelled = (res: TestResponse) => res.status === 201 && res.body.metadata.labels?.mutated === 'yes';
+
+test('ApplyConfiguration: a label is added to created widgets and stored', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-apply');
+  await install(`apply-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
+  const res = await create(ns, 'w', { labels: { keep: 'me' } });
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.metadata.labels, { keep: 'me', mutated: 'yes' });
+  const stored = await server.request('GET', widgetsPath(ns, 'w'));
+  t.deepEqual(stored.body.metadata.labels, { keep: 'me', mutated: 'yes' });
+});
+
+test('JSONPatch: a value is appended to a list; mutations run in order, each on the previous result', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-jsonpatch');
+  const mutations = [
+    applyConfiguration('Object{metadata: Object.metadata{labels: {"mutated": "yes"}, finalizers: ["example.com/first"]}}'),
+    {
+      patchType: 'JSONPatch',
+      jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/finalizers/-", value: "example.com/" + object.metadata.labels["mutated"]}]' },
+    },
+  ];
+  await install(`jsonpatch-${id}`, selector, { mutations }, { ns, inForce: (res) => res.status === 201 && res.body.metadata.finalizers?.includes('example.com/yes') });
+  const res = await create(ns, 'w');
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.metadata.finalizers, ['example.com/first', 'example.com/yes']);
+});
+
+test('params: the value comes from the custom resource the binding refers to', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-params');
+  const team = await server.request('POST', `/apis/params.example.com/v1/namespaces/${ns}/teams`, {
+    body: { apiVersion: 'params.example.com/v1', kind: 'Team', metadata: { name: 'team' }, spec: { owner: 'blue' } },
+  });
+  t.is(team.status, 201, team.text);
+  await install(
+    `params-${id}`,
+    selector,
+    { paramKind: { apiVersion: 'params.example.com/v1', kind: 'Team' }, mutations: [applyConfiguration('Object{metadata: Object.metadata{labels: {"owner": params.spec.owner}}}')] },
+    { ns, inForce: (res) => res.status === 201 && res.body.metadata.labels?.owner === 'blue' },
+    { paramRef: { name: 'team', parameterNotFoundAction: 'Deny' } },
+  );
+  const res = await create(ns, 'w');
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.metadata.labels, { owner: 'blue' });
+});
+
+test('dryRun=All: the answer shows the mutation and nothing is stored', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-dryrun');
+  await install(`dryrun-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
+  const res = await create(ns, 'dry', {}, '?dryRun=All');
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.metadata.labels, { mutated: 'yes' });
+  t.is((await server.request('GET', widgetsPath(ns, 'dry'))).status, 404);
+});
+
+const FAILING = 'Object{spec: Object.spec{color: object.spec.missing}}';
+
+test("failurePolicy Fail: an evaluation error answers kube's Status naming the policy and binding", async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-fail');
+  const name = `fail-${id}`;
+  await install(name, selector, { failurePolicy: 'Fail', mutations: [applyConfiguration(FAILING)] }, { ns, inForce: (res) => res.status === 403 });
+  const res = await create(ns, 'w');
+  const message = `policy '${name}' with binding '${name}' denied request: expression '${FAILING}' resulted in error: no such key: missing`;
+  expectStatus(t, res, { code: 403, reason: 'Invalid', message });
+  t.like(res.body.details, { name: 'w', group: 'example.com', kind: 'widgets', causes: [{ message }] });
+  t.is((await server.request('GET', widgetsPath(ns, 'w'))).status, 404);
+});
+
+test('failurePolicy Ignore: a failing mutation lets the object through unchanged', async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-ignore');
+  // the second policy (by name) shows when both are in force; the first fails and is ignored
+  await install(`a-ignore-${id}`, selector, { failurePolicy: 'Ignore', mutations: [applyConfiguration(FAILING)] }, { ns, inForce: (res) => res.status === 201 });
+  await install(`b-label-${id}`, selector, { mutations: [applyConfiguration(LABEL)] }, { ns, inForce: labelled });
+  const res = await create(ns, 'w', { spec: { color: 'green', replicas: 2 } });
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.spec, { color: 'green', replicas: 2 });
+  t.deepEqual(res.body.metadata.labels, { mutated: 'yes' });
+});
+
+test("a mutation making the object invalid is refused by the schema's validation (422)", async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-invalid');
+  await install(`invalid-${id}`, selector, { mutations: [applyConfiguration('Object{spec: Object.spec{replicas: -1}}')] }, { ns, inForce: (res) => res.status === 422 });
+  const res = await create(ns, 'w');
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.true(res.body.details.causes.some((c: { field: string }) => c.field === 'spec.replicas'), res.text);
+});
+
+test('a policy that does not match leaves objects alone', async (t) => {
+  const { ns, id } = await scopedNamespace(server, 'map-nomatch');
+  const other = await scopedNamespace(server, 'map-other');
+  // in force in `other`, not in `ns`
+  await install(`nomatch-${id}`, other.selector, { mutations: [applyConfiguration(LABEL)] }, { ns: other.ns, inForce: labelled });
+  const res = await create(ns, 'w', { labels: { keep: 'me' } });
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.metadata.labels, { keep: 'me' });
+});
