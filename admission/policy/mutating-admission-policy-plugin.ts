@@ -178,7 +178,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
               else attrs.object = result.object;
             }
-            if (!isDeepStrictEqual(before, attrs.object)) {
+            if (before !== attrs.object && !isDeepStrictEqual(before, attrs.object)) {
               context.requireReinvokingPreviouslyInvoked();
               reinvocation.shouldReinvoke = true;
             }
@@ -187,7 +187,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
         }
       }
     } finally {
-      context.setLastOutput(attrs.object);
+      // Only IfNeeded invocations look back at this output (in the reinvocation round): no copy for the others.
+      if (hooks.some((h) => h.policy.reinvokeIfNeeded)) context.setLastOutput(attrs.object);
     }
     const failures = [...configErrors, ...runtimeErrors];
     if (failures.length) throw policyErrorStatus(attrs, failures);

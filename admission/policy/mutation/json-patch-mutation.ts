@@ -40,7 +40,8 @@ export function applyJsonPatchMutation(result: Val, object: KubeObject): Mutatio
     ops.push(op);
   }
   try {
-    return { object: applyWebhookPatch(object as Record<string, unknown>, ops) as KubeObject };
+    // No operations (a mutation that finds nothing to do): the object as it is, without a copy.
+    return { object: ops.length ? (applyWebhookPatch(object as Record<string, unknown>, ops) as KubeObject) : object };
   } catch (e) {
     if (e instanceof JsonPatchTestFailed) return { object };
     if (e instanceof JsonPatchError) return { error: `JSON Patch: ${e.message}` };
