@@ -8,7 +8,7 @@ import type { MutatingAdmissionPolicy } from '../../builtin/admissionregistratio
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { MatchConditionsEvaluator } from '../matching/match-conditions.js';
 import { CompositionEnv, RETURN_TYPES } from './cel/composition-env.js';
-import { compileMatchResources, type CompiledPolicyBase } from './compiled-policy.js';
+import { arr, withMatchConstraints, type CompiledPolicyBase } from './compiled-policy.js';
 import { compileMutation, type CompiledMutation } from './mutation/compiled-mutation.js';
 
 export interface CompiledMutatingPolicy extends CompiledPolicyBase {
@@ -18,7 +18,6 @@ export interface CompiledMutatingPolicy extends CompiledPolicyBase {
   reinvokeIfNeeded: boolean;
 }
 
-const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
 
 export function compileMutatingPolicy(obj: KubeObject): CompiledMutatingPolicy {
   const policy = obj as MutatingAdmissionPolicy;
@@ -39,12 +38,5 @@ export function compileMutatingPolicy(obj: KubeObject): CompiledMutatingPolicy {
     mutations,
     reinvokeIfNeeded: spec.reinvocationPolicy === 'IfNeeded',
   };
-  if (spec.matchConstraints) {
-    try {
-      compiled.matchConstraints = compileMatchResources(spec.matchConstraints);
-    } catch (e) {
-      compiled.configurationError = (e as Error).message;
-    }
-  }
-  return compiled;
+  return withMatchConstraints(compiled, spec.matchConstraints);
 }

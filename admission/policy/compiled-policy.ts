@@ -53,7 +53,19 @@ export interface CompiledPolicy extends CompiledPolicyBase {
   auditAnnotations: { key: string; compiled: CompiledExpression }[];
 }
 
-const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+/** A list field of a policy's spec, or none. */
+export const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+
+/** Sets a compiled policy's match constraints; a selector that does not parse is its configuration error instead. */
+export function withMatchConstraints<T extends CompiledPolicyBase>(compiled: T, constraints: MatchResources | undefined): T {
+  if (!constraints) return compiled;
+  try {
+    compiled.matchConstraints = compileMatchResources(constraints);
+  } catch (e) {
+    compiled.configurationError = (e as Error).message;
+  }
+  return compiled;
+}
 
 export function compileMatchResources(m: MatchResources): CompiledMatchResources {
   return {
@@ -97,12 +109,5 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
     ...conditionExpressions,
   ];
   compiled.usesNamespaceObject = expressions.some((e) => e.references.has('namespaceObject'));
-  if (spec.matchConstraints) {
-    try {
-      compiled.matchConstraints = compileMatchResources(spec.matchConstraints);
-    } catch (e) {
-      compiled.configurationError = (e as Error).message;
-    }
-  }
-  return compiled;
+  return withMatchConstraints(compiled, spec.matchConstraints);
 }
