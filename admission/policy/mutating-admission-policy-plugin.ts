@@ -6,6 +6,9 @@
  * Status (403, the first error's reason, every error a cause) after every policy ran; Ignore skips the mutation.
  * Requests on policies and bindings themselves are not mutated, nor DELETE and CONNECT (there is no object to patch).
  *
+ * Each patch that changed the object is followed by the kind's schema defaults, as kube's dispatcher defaults every
+ * patched object.
+ *
  * Reinvocation as kube's: a policy that changed the object makes the mutating phase run once more; in that round
  * only the reinvocationPolicy IfNeeded invocations (policy, binding, param) that ran before a change run again,
  * and all of them when another plugin changed the object since this one last ran.
@@ -18,6 +21,7 @@ import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { Value } from '../../lib/cel/values.js';
+import { applyVersionDefaults } from '../version-defaults.js';
 import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
@@ -176,7 +180,10 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
               const activation = new AdmissionActivation(withObject(inputs, attrs.object), policy.variables, bindingInputs);
               const result = mutation ? mutate(mutation, activation, attrs.object, this.modelOf(attrs)) : { error: 'unsupported patch type' };
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
-              else attrs.object = result.object;
+              else if (result.object !== attrs.object) {
+                applyVersionDefaults(this.registry(), attrs.resource, result.object);
+                attrs.object = result.object;
+              }
             }
             if (before !== attrs.object && !isDeepStrictEqual(before, attrs.object)) {
               context.requireReinvokingPreviouslyInvoked();

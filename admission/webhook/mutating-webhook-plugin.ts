@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/contracts/admission-attributes.js';
 import { errors } from '../../core/contracts/api-error.js';
-import { schemaTyped, type KubeObject } from '../../core/contracts/resource-type.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
+import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { applyVersionDefaults } from '../version-defaults.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
 import { objectInVersion, shouldCallHook, type WebhookInvocation } from './webhook-invocation.js';
@@ -113,7 +113,7 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
       }
       if (typeof patched.kind !== 'string' || !patched.kind) throw errors.internal(`Object 'Kind' is missing in '${JSON.stringify(patched)}'`);
       changed = !isDeepStrictEqual(versioned, patched);
-      this.applyDefaults(patched, invocation);
+      applyVersionDefaults(this.ctx.registry, invocation.resource, patched);
       attrs.object = await objectInVersion(patched, attrs.resource, this.ctx.registry);
       const patchValue = `{"configuration":${JSON.stringify(hook.configurationName)},"webhook":${JSON.stringify(hook.name)},"patch":${sortedJson(ops)},"patchType":"JSONPatch"}`;
       addAuditAnnotation(attrs, `${patchPrefix}round_${round}_index_${index}`, patchValue);
@@ -122,15 +122,5 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
       const mutation = { configuration: hook.configurationName, webhook: hook.name, mutated: changed };
       addAuditAnnotation(attrs, `${mutationPrefix}round_${round}_index_${index}`, JSON.stringify(mutation));
     }
-  }
-
-  /**
-   * A kind typed by its schema (a custom resource, an own storage's) gets its version's schema defaults after each
-   * webhook's patch, as kube's defaulter does for custom resources.
-   */
-  private applyDefaults(obj: KubeObject, { resource }: WebhookInvocation): void {
-    const rt = this.ctx.registry.get(resource.group, resource.resource);
-    const schema = rt && schemaTyped(rt) ? rt.versions.find((v) => v.name === resource.version)?.schema : undefined;
-    if (schema) compileSchema(schema).applyDefaults(obj);
   }
 }

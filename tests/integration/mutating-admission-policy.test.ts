@@ -3,7 +3,7 @@
 // of the mutated object, and policies that do not match.
 import test from 'ava';
 import { expectStatus, installCrd, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
-import { installMutatingPolicy } from '../helpers/map.js';
+import { installMutatingPolicy, mapbPath, mapPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
 import { scopedNamespace } from '../helpers/vap.js';
 
 const server = useTestServer({ widgetsCrd: true });
@@ -27,8 +27,39 @@ const teamsCrd = {
   },
 };
 
+// tiers need a level, defaulted by the schema: a mutation adding a tier is valid only when defaults follow it
+const gadgetsCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.defaults.example.com' },
+  spec: {
+    group: 'defaults.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { tier: { type: 'object', required: ['level'], properties: { level: { type: 'string', default: 'basic' } } } },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
 test.before(async () => {
   await installCrd(server, teamsCrd);
+  await installCrd(server, gadgetsCrd);
 });
 
 const LABEL = 'Object{metadata: Object.metadata{labels: {"mutated": "yes"}}}';
@@ -124,6 +155,24 @@ test("a mutation making the object invalid is refused by the schema's validation
   const res = await create(ns, 'w');
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
   t.true(res.body.details.causes.some((c: { field: string }) => c.field === 'spec.replicas'), res.text);
+});
+
+test("the schema's defaults follow each mutation, before validation", async (t) => {
+  const { ns, id, selector } = await scopedNamespace(server, 'map-defaults');
+  const gadgets = `/apis/defaults.example.com/v1/namespaces/${ns}/gadgets`;
+  const gadget = (name: string) => ({ apiVersion: 'defaults.example.com/v1', kind: 'Gadget', metadata: { name } });
+  const matchConstraints = {
+    namespaceSelector: selector,
+    resourceRules: [{ apiGroups: ['defaults.example.com'], apiVersions: ['*'], operations: ['CREATE'], resources: ['gadgets'] }],
+  };
+  const mutations = [applyConfiguration('Object{spec: Object.spec{tier: Object.spec.tier{}}}')];
+  t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`defaults-${id}`, { matchConstraints, mutations }) })).status, 201);
+  t.is((await server.request('POST', mapbPath('v1'), { body: mutatingBinding(`defaults-${id}`, `defaults-${id}`) })).status, 201);
+  const probe = async () => (await server.request('POST', `${gadgets}?dryRun=All`, { body: gadget('probe') })).body.spec?.tier !== undefined;
+  await server.waitFor(probe, 10_000, 'policy in force');
+  const res = await server.request('POST', gadgets, { body: gadget('g') });
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.spec, { tier: { level: 'basic' } });
 });
 
 test('a policy that does not match leaves objects alone', async (t) => {
