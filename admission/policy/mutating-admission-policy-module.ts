@@ -1,4 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
+import { resolveLater } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import {
   mutatingAdmissionPolicyBindingResource,
@@ -21,13 +22,13 @@ export function registerMutatingAdmissionPolicy(c: DependencyContainer): void {
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
   c.register(Tokens.BuiltinResource, { useValue: bindingResource });
 
-  const registry = () => c.resolve(Tokens.Registry);
-  const informers = () => c.resolve(Tokens.Informers);
+  const registry = resolveLater(c, Tokens.Registry);
+  const informers = resolveLater(c, Tokens.Informers);
   const source = new PolicySource<CompiledMutatingPolicy>(compileMutatingPolicy);
   const params = new ParamInformers(informers, registry);
   followParamsInUse(source, params);
 
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
-  c.register(Tokens.AdmissionPlugin, { useValue: new MutatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup), registry) });
+  c.register(Tokens.AdmissionPlugin, { useValue: new MutatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), registry) });
 }

@@ -21,6 +21,7 @@ import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { Value } from '../../lib/cel/values.js';
+import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { applyVersionDefaults } from '../version-defaults.js';
 import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
@@ -133,7 +134,11 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const configError = (policy: CompiledMutatingPolicy, message: string, binding?: string) =>
       fail(configErrors, policy, `failed to configure ${binding ? 'binding' : 'policy'}: ${message}`, binding);
     const inputs = attributesInputs(attrs);
+    // the inputs over the object as the mutations so far left it, made again only when a mutation replaced it
+    let current: { object: KubeObject; inputs: AdmissionInputs } | undefined;
+    const inputsOf = (object: KubeObject) => (current?.object === object ? current : (current = { object, inputs: withObject(inputs, object) })).inputs;
     let namespaceObject: Value | undefined;
+    let model: MergeModel | null | undefined;
 
     try {
       for (const { policy, bindings } of hooks) {
@@ -169,16 +174,17 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
           for (const param of collected.params) {
             const bindingInputs = { params: dynValue(param), namespaceObject: namespaceObject ?? null };
             if (policy.matchConditions) {
-              const m = policy.matchConditions.evaluate(new AdmissionActivation(withObject(inputs, attrs.object), policy.variables, bindingInputs));
+              const m = policy.matchConditions.evaluate(new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs));
               if (m.matches === 'error') fail(runtimeErrors, policy, m.message, binding.name, 'Invalid');
               if (m.matches !== true) continue;
             }
-            const key = invocationKey(policy, binding, param);
+            // the bookkeeping key only when a reinvocation round may look at it
+            const key = reinvocation.isReinvoke || policy.reinvokeIfNeeded ? invocationKey(policy, binding, param) : '';
             if (reinvocation.isReinvoke && !context.shouldReinvoke(key)) continue;
             const before = attrs.object;
             for (const mutation of policy.mutations) {
-              const activation = new AdmissionActivation(withObject(inputs, attrs.object), policy.variables, bindingInputs);
-              const result = mutation ? mutate(mutation, activation, attrs.object, this.modelOf(attrs)) : { error: 'unsupported patch type' };
+              const activation = new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs);
+              const result = mutation ? mutate(mutation, activation, attrs.object, (model ??= this.modelOf(attrs))) : { error: 'unsupported patch type' };
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
               else if (result.object !== attrs.object) {
                 applyVersionDefaults(this.registry(), attrs.resource, result.object);
@@ -201,9 +207,9 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     if (failures.length) throw policyErrorStatus(attrs, failures);
   }
 
-  /** The merge model of the request's version schema (ApplyConfiguration merges by it); none for schemaless kinds. */
-  private modelOf(attrs: AdmissionAttributes) {
+  /** The merge model of the request's version schema (ApplyConfiguration merges by it); null for schemaless kinds. */
+  private modelOf(attrs: AdmissionAttributes): MergeModel | null {
     const { group, version, resource } = attrs.resource;
-    return objectMergeModel(this.registry().lookup(group, version, resource), version);
+    return objectMergeModel(this.registry().lookup(group, version, resource), version) ?? null;
   }
 }

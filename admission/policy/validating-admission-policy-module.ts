@@ -1,4 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
+import { resolveLater } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { Controller } from '../../core/contracts/controller.js';
 import { objectsFollower } from '../objects-follower.js';
@@ -26,17 +27,17 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer, manife
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
   c.register(Tokens.BuiltinResource, { useValue: bindingResource });
 
-  const objects = () => c.resolve(Tokens.Objects);
-  const registry = () => c.resolve(Tokens.Registry);
+  const objects = resolveLater(c, Tokens.Objects);
+  const registry = resolveLater(c, Tokens.Registry);
   const source = new PolicySource(compilePolicy);
   const staticSource = new PolicySource(compilePolicy);
   manifests.push(validatingAdmissionPolicyManifests(policyResource, bindingResource, policyExpressionChecker, staticSource));
-  const informers = () => c.resolve(Tokens.Informers);
+  const informers = resolveLater(c, Tokens.Informers);
   const params = new ParamInformers(informers, registry);
   followParamsInUse(source, params);
 
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
   c.register(Tokens.Controller, { useValue: new PolicyStatusController(objects, policyResource, source, registry) });
-  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, () => c.resolve(Tokens.NamespaceLookup), staticSource) });
+  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), staticSource) });
 }

@@ -27,3 +27,13 @@ export function defineModule(name: string, register: (container: DependencyConta
     replaces: options.replaces ?? [],
   });
 }
+
+/**
+ * A getter that resolves `token` from the container on its first call and keeps what it got: for a provider a
+ * module's objects need while serving that a later module registers (resolving on every call costs a container
+ * look-up per request).
+ */
+export function resolveLater<T>(container: DependencyContainer, token: InjectionToken<T>): () => T {
+  let resolved: { value: T } | undefined;
+  return () => (resolved ??= { value: container.resolve(token) }).value;
+}

@@ -18,7 +18,7 @@ import type { MutationResult } from './mutation-result.js';
  * merge model of the object's version schema; without one the object merges as structured-merge-diff's deduced type.
  * `object` is not modified; an ApplyConfiguration's result shares the subtrees it does not change with it.
  */
-export function mutate(mutation: CompiledMutation, activation: AdmissionActivation, object: KubeObject, model?: MergeModel): MutationResult {
+export function mutate(mutation: CompiledMutation, activation: AdmissionActivation, object: KubeObject, model?: MergeModel | null): MutationResult {
   const { compiled } = mutation;
   if (compiled.error) return { error: compiled.error.detail };
   const outcome = evaluateExpressions([compiled], activation, RUNTIME_CEL_COST_BUDGET);
