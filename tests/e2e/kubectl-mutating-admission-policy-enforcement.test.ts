@@ -74,10 +74,10 @@ async function apply(yaml: string): Promise<KubectlResult> {
 
 const namespace = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
 
-/** A Gizmo manifest; `labels` and the spec's fields are written as given. */
-function gizmo(name: string, labels: Record<string, string> = {}, spec = '  size: small\n  replicas: 1\n  tags: [red]\n'): string {
+/** A small red Gizmo manifest with `labels`. */
+function gizmo(name: string, labels: Record<string, string> = {}): string {
   const labelLines = Object.entries(labels).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}\n`).join('');
-  return `apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: ${name}\n${labelLines ? `  labels:\n${labelLines}` : ''}spec:\n${spec}`;
+  return `apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: ${name}\n${labelLines ? `  labels:\n${labelLines}` : ''}spec:\n  size: small\n  replicas: 1\n  tags: [red]\n`;
 }
 
 /**
