@@ -35,15 +35,15 @@ function registerStaticManifests(c: DependencyContainer, file: string, plugins: 
 /**
  * kapi's own admission plugins, in kube-apiserver's default order: NamespaceLifecycle, CreatedBy (off unless enabled
  * by name), MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook —
- * with the admissionregistration.k8s.io resources the last four are configured by, and the static manifests of the
- * last three when the admission configuration file names directories of them.
+ * with the admissionregistration.k8s.io resources the last four are configured by, and their static manifests when
+ * the admission configuration file names directories of them.
  */
 export function builtinAdmission(options: BuiltinAdmissionOptions = {}): Module {
   return defineModule('builtin-admission', (c) => {
     const manifests: StaticManifestPlugin[] = [];
     c.register(Tokens.AdmissionPlugin, { useClass: NamespaceLifecycle });
     c.register(Tokens.AdmissionPlugin, { useClass: CreatedBy });
-    registerMutatingAdmissionPolicy(c);
+    registerMutatingAdmissionPolicy(c, manifests);
     registerMutatingWebhooks(c, manifests);
     registerValidatingAdmissionPolicy(c, manifests);
     registerValidatingWebhooks(c, manifests);

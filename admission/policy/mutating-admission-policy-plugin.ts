@@ -4,7 +4,9 @@
  * match, and each of the binding's params whose matchConditions hold, the policy's mutations run in order on the
  * object, each seeing what the previous one left. Errors follow the policy's failurePolicy: Fail answers kube's
  * Status (403, the first error's reason, every error a cause) after every policy ran; Ignore skips the mutation.
- * Requests on policies and bindings themselves are not mutated, nor DELETE and CONNECT (there is no object to patch).
+ * Policies loaded from static manifest files (KEP-5793) run first, on every request; those stored through the API
+ * then, except on requests on policies and bindings themselves. DELETE and CONNECT are not mutated (there is no
+ * object to patch).
  *
  * Each patch that changed the object is followed by the kind's schema defaults, as kube's dispatcher defaults every
  * patched object.
@@ -33,7 +35,7 @@ import { objectMergeModel } from './object-merge-model.js';
 import { collectParams } from './param-collection.js';
 import type { ParamInformers } from './param-informers.js';
 import { matchResources } from './policy-matcher.js';
-import { isPolicyResource } from './policy-resources.js';
+import { requestHooks } from './policy-resources.js';
 import type { BindingHook, PolicyHook, PolicySource } from './policy-source.js';
 
 const pluginName = 'MutatingAdmissionPolicy';
@@ -106,6 +108,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     private readonly params: ParamInformers,
     private readonly resolveNamespaces: () => NamespaceLookup,
     private readonly registry: () => ResourceRegistry,
+    /** The policies loaded from static manifest files (no params: kube refuses paramKind there). */
+    private readonly staticSource?: PolicySource<CompiledMutatingPolicy>,
   ) {}
 
   /** Resolved on first use (the namespaces module registers it). */
@@ -114,8 +118,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   admit(attrs: AdmissionAttributes): Promise<void> | void {
-    const hooks = this.source.hooks;
-    if (!hooks.length || !attrs.object || isPolicyResource(attrs)) return;
+    const hooks = requestHooks(attrs, this.source, this.staticSource);
+    if (!hooks.length || !attrs.object) return;
     return this.dispatch(attrs, hooks);
   }
 

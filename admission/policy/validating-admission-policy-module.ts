@@ -7,13 +7,18 @@ import {
   validatingAdmissionPolicyBindingResource,
   validatingAdmissionPolicyResource,
 } from '../../builtin/admissionregistration/validating-admission-policy-resource.js';
+import {
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from '../../builtin/admissionregistration/validating-admission-policy-validation.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { followParamsInUse, ParamInformers } from './param-informers.js';
 import { policyExpressionChecker } from './policy-expression-checker.js';
 import { compilePolicy } from './compiled-policy.js';
 import { PolicySource } from './policy-source.js';
 import { PolicyStatusController } from './policy-status-controller.js';
 import { ValidatingAdmissionPolicyPlugin } from './validating-admission-policy-plugin.js';
-import { validatingAdmissionPolicyManifests } from './validating-admission-policy-manifests.js';
+import { policyManifests } from './policy-manifests.js';
 import type { StaticManifestPlugin } from '../manifests/static-manifest-plugin.js';
 
 /**
@@ -31,7 +36,17 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer, manife
   const registry = resolveLater(c, Tokens.Registry);
   const source = new PolicySource(compilePolicy);
   const staticSource = new PolicySource(compilePolicy);
-  manifests.push(validatingAdmissionPolicyManifests(policyResource, bindingResource, policyExpressionChecker, staticSource));
+  manifests.push(
+    policyManifests(
+      {
+        plugin: 'ValidatingAdmissionPolicy',
+        configurationKind: 'ValidatingAdmissionPolicyConfiguration',
+        policy: { rt: policyResource, validate: (obj) => validateValidatingAdmissionPolicy(obj as ValidatingAdmissionPolicy, undefined, policyExpressionChecker) },
+        binding: { rt: bindingResource, validate: (obj) => validateValidatingAdmissionPolicyBinding(obj as ValidatingAdmissionPolicyBinding) },
+      },
+      staticSource,
+    ),
+  );
   const informers = resolveLater(c, Tokens.Informers);
   const params = new ParamInformers(informers, registry);
   followParamsInUse(source, params);

@@ -23,7 +23,7 @@ import type { CompiledPolicy } from './compiled-policy.js';
 import { collectParams } from './param-collection.js';
 import type { ParamInformers } from './param-informers.js';
 import { matchResources, type MatchOutcome } from './policy-matcher.js';
-import { isPolicyResource } from './policy-resources.js';
+import { requestHooks } from './policy-resources.js';
 import type { BindingHook, PolicyHook, PolicySource } from './policy-source.js';
 import { validatePolicy } from './policy-validator.js';
 
@@ -163,20 +163,13 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     private readonly staticSource?: PolicySource,
   ) {}
 
-  /** The hooks of a request: the static ones first, as kube evaluates them. */
-  private hooksFor(attrs: AdmissionAttributes): readonly PolicyHook[] {
-    const stored = isPolicyResource(attrs) ? [] : this.source.hooks;
-    const fromFiles = this.staticSource?.hooks ?? [];
-    return fromFiles.length ? [...fromFiles, ...stored] : stored;
-  }
-
   /** Resolved on first use (the namespaces module registers it; resolving per request would cost every request). */
   private get namespaces(): NamespaceLookup {
     return (this.namespaceLookup ??= this.resolveNamespaces());
   }
 
   validate(attrs: AdmissionAttributes): Promise<void> | void {
-    const hooks = this.hooksFor(attrs);
+    const hooks = requestHooks(attrs, this.source, this.staticSource);
     if (!hooks.length) return;
     const d = new Dispatch(attrs, this.namespaces);
     for (let i = 0; i < hooks.length; i++) {

@@ -203,3 +203,115 @@ test('the server does not start on an invalid manifest or a plugin kapi does not
   const unknown = await t.throwsAsync(startTestServer({ storage: 'memory', admissionControlConfigFile: other }));
   t.regex(unknown?.message ?? '', /admission control configuration ".*other\.yaml": admission plugin "EventRateLimit" takes no configuration in kapi/);
 });
+
+const mapsPath = '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies';
+const mapbsPath = '/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings';
+const mapName = 'team-label.static.k8s.io';
+const mapBindingName = 'team-label-binding.static.k8s.io';
+
+/** A mutating policy on creates of `resources` (of `group`) setting labels (a CEL map), and its binding. */
+function labelling(name: string, bindingName: string, labels: string, group = '', resources = ['namespaces']): unknown[] {
+  return [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name },
+      spec: {
+        matchConstraints: { resourceRules: [{ apiGroups: [group], apiVersions: ['v1'], operations: ['CREATE'], resources }] },
+        reinvocationPolicy: 'Never',
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: `Object{metadata: Object.metadata{labels: ${labels}}}` } }],
+      },
+    },
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: bindingName }, spec: { policyName: name } },
+  ];
+}
+
+/** The static policy labelling new namespaces `team: <team>`. */
+const teamLabel = (team: string) => labelling(mapName, mapBindingName, `{"team": "${team}"}`);
+
+async function withMutatingPolicyServer(docs: unknown[], run: (server: TestServer, dir: string) => Promise<void>): Promise<void> {
+  const { file, dir } = await admissionConfig('MutatingAdmissionPolicy', 'MutatingAdmissionPolicyConfiguration');
+  await writeManifest(dir, 'policy.yaml', docs);
+  const server = await startTestServer({ storage: 'memory', admissionControlConfigFile: file });
+  try {
+    await run(server, dir);
+  } finally {
+    await server.close();
+  }
+}
+
+const teamOf = async (server: TestServer, name: string): Promise<string | undefined> => {
+  const res = await createNamespace(server, name);
+  if (res.status !== 201) throw new Error(`namespace ${name}: ${res.status} ${res.text}`);
+  return res.body.metadata.labels?.team;
+};
+
+test('a static MutatingAdmissionPolicy mutates from the first request and is not part of the API', async (t) => {
+  await withMutatingPolicyServer(teamLabel('platform'), async (server) => {
+    t.is(await teamOf(server, 'first'), 'platform');
+
+    for (const path of [mapsPath, mapbsPath]) t.deepEqual((await server.request('GET', path)).body.items, [], `nothing listed at ${path}`);
+    expectStatus(t, await server.request('GET', `${mapsPath}/${mapName}`), { code: 404, reason: 'NotFound' });
+    expectStatus(t, await server.request('DELETE', `${mapsPath}/${mapName}`), {
+      code: 404,
+      reason: 'NotFound',
+      message: `mutatingadmissionpolicies.admissionregistration.k8s.io "${mapName}" not found`,
+    });
+    expectStatus(t, await server.request('DELETE', `${mapbsPath}/${mapBindingName}`), { code: 404, reason: 'NotFound' });
+    t.is(await teamOf(server, 'after-delete'), 'platform');
+
+    const [policy, binding] = teamLabel('x');
+    const reserved = `names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API`;
+    for (const [path, body, name] of [[mapsPath, policy, mapName], [mapbsPath, binding, mapBindingName]] as const) {
+      const res = await server.request('POST', path, { body });
+      expectStatus(t, res, { code: 422, reason: 'Invalid' });
+      t.like(res.body.details?.causes?.[0], { field: 'metadata.name', message: `Invalid value: "${name}": ${reserved}` });
+    }
+  });
+});
+
+test('editing a static MutatingAdmissionPolicy file changes the mutation without a restart', async (t) => {
+  await withMutatingPolicyServer(teamLabel('blue'), async (server, dir) => {
+    t.is(await teamOf(server, 'before-edit'), 'blue');
+    await writeManifest(dir, 'policy.yaml', teamLabel('green'));
+    let n = 0;
+    t.true(await eventually(async () => (await teamOf(server, `edited-${++n}`)) === 'green'), 'the edited mutation is in force');
+  });
+});
+
+test('an invalid mutating policy manifest keeps the last good set in force and fails the readiness check until fixed', async (t) => {
+  await withMutatingPolicyServer(teamLabel('kept'), async (server, dir) => {
+    t.is((await server.request('GET', '/readyz/admission-manifests')).text, 'ok');
+    const [policy, binding] = teamLabel('changed') as [{ spec: object }, unknown];
+    await writeManifest(dir, 'policy.yaml', [{ ...policy, spec: { ...policy.spec, paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } }, binding]);
+    t.true(await eventually(async () => (await server.request('GET', '/readyz/admission-manifests')).status === 500), 'the readiness check reports the bad files');
+    const check = await server.request('GET', '/readyz/admission-manifests');
+    t.regex(check.text, /MutatingAdmissionPolicy static manifests in ".*" not loaded: error loading .*policy\.yaml: MutatingAdmissionPolicy "team-label\.static\.k8s\.io": spec\.paramKind is not supported for static manifests/);
+    t.is(await teamOf(server, 'kept-1'), 'kept', 'the previous set stays in force');
+
+    await writeManifest(dir, 'policy.yaml', teamLabel('fixed'));
+    t.true(await eventually(async () => (await server.request('GET', '/readyz/admission-manifests')).text === 'ok'), 'fixed files clear the check');
+    t.is(await teamOf(server, 'fixed-1'), 'fixed');
+  });
+});
+
+test('static mutating policies run before those stored through the API, and also on writes of mutating policies', async (t) => {
+  const guard = labelling('guard.static.k8s.io', 'guard-binding.static.k8s.io', '{"guarded": "true"}', 'admissionregistration.k8s.io', ['mutatingadmissionpolicies']);
+  await withMutatingPolicyServer([...teamLabel('platform'), ...guard], async (server) => {
+    const seen = `{"seen-team": has(object.metadata.labels) && "team" in object.metadata.labels ? object.metadata.labels["team"] : "none"}`;
+    const [policy, binding] = labelling('seen-team', 'seen-team', seen);
+    const created = await server.request('POST', mapsPath, { body: policy });
+    t.is(created.status, 201, created.text);
+    t.is(created.body.metadata.labels?.guarded, 'true', 'the static policy mutated the API write of a policy');
+    t.is((await server.request('POST', mapbsPath, { body: binding })).status, 201);
+
+    let n = 0;
+    let labels: Record<string, string> = {};
+    const both = await eventually(async () => {
+      labels = (await createNamespace(server, `both-${++n}`)).body.metadata.labels ?? {};
+      return 'seen-team' in labels;
+    });
+    t.true(both, 'the stored policy is in force');
+    t.like(labels, { team: 'platform', 'seen-team': 'platform' }, 'the stored policy saw the static mutation');
+  });
+});

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadManifestDirectory } from '../../../../admission/manifests/manifest-loader.js';
 import { readAdmissionConfiguration } from '../../../../admission/manifests/admission-configuration.js';
-import { validatingAdmissionPolicyManifests } from '../../../../admission/policy/validating-admission-policy-manifests.js';
+import { policyManifests } from '../../../../admission/policy/policy-manifests.js';
 import { compilePolicy } from '../../../../admission/policy/compiled-policy.js';
 import { PolicySource } from '../../../../admission/policy/policy-source.js';
 import { policyExpressionChecker } from '../../../../admission/policy/policy-expression-checker.js';
@@ -14,10 +14,22 @@ import {
   validatingAdmissionPolicyBindingResource,
   validatingAdmissionPolicyResource,
 } from '../../../../builtin/admissionregistration/validating-admission-policy-resource.js';
+import {
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from '../../../../builtin/admissionregistration/validating-admission-policy-validation.js';
 import { validatingWebhookConfigurationResource } from '../../../../builtin/admissionregistration/webhook-configuration-resources.js';
 
 const policies = () =>
-  validatingAdmissionPolicyManifests(validatingAdmissionPolicyResource(policyExpressionChecker), validatingAdmissionPolicyBindingResource(), policyExpressionChecker, new PolicySource(compilePolicy));
+  policyManifests(
+    {
+      plugin: 'ValidatingAdmissionPolicy',
+      configurationKind: 'ValidatingAdmissionPolicyConfiguration',
+      policy: { rt: validatingAdmissionPolicyResource(policyExpressionChecker), validate: (obj) => validateValidatingAdmissionPolicy(obj, undefined, policyExpressionChecker) },
+      binding: { rt: validatingAdmissionPolicyBindingResource(), validate: (obj) => validateValidatingAdmissionPolicyBinding(obj) },
+    },
+    new PolicySource(compilePolicy),
+  );
 const webhooks = () => webhookManifests('ValidatingAdmissionWebhook', validatingWebhookConfigurationResource(() => undefined), () => undefined, new WebhookSource());
 
 /** A directory holding `files`. */
