@@ -3,59 +3,29 @@
 // of the mutated object, and policies that do not match.
 import test from 'ava';
 import { expectStatus, installCrd, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
+import { oneVersionCrd } from '../helpers/crd.js';
 import { installMutatingPolicy, mapbPath, mapPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
 import { scopedNamespace } from '../helpers/vap.js';
 
 const server = useTestServer({ widgetsCrd: true });
 
-const teamsCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'teams.params.example.com' },
-  spec: {
-    group: 'params.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'teams', singular: 'team', kind: 'Team', listKind: 'TeamList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { owner: { type: 'string' } } } } } },
-      },
-    ],
-  },
-};
+const teamsCrd = oneVersionCrd({
+  group: 'params.example.com',
+  plural: 'teams',
+  kind: 'Team',
+  schema: { type: 'object', properties: { spec: { type: 'object', properties: { owner: { type: 'string' } } } } },
+});
 
 // tiers need a level, defaulted by the schema: a mutation adding a tier is valid only when defaults follow it
-const gadgetsCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.defaults.example.com' },
-  spec: {
-    group: 'defaults.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { tier: { type: 'object', required: ['level'], properties: { level: { type: 'string', default: 'basic' } } } },
-              },
-            },
-          },
-        },
-      },
-    ],
+const gadgetsCrd = oneVersionCrd({
+  group: 'defaults.example.com',
+  plural: 'gadgets',
+  kind: 'Gadget',
+  schema: {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { tier: { type: 'object', required: ['level'], properties: { level: { type: 'string', default: 'basic' } } } } } },
   },
-};
+});
 
 test.before(async () => {
   await installCrd(server, teamsCrd);

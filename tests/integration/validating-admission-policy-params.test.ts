@@ -3,30 +3,13 @@
 // paramKind the server does not serve.
 import test from 'ava';
 import { expectStatus, installCrd, suffix, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
+import { oneVersionCrd } from '../helpers/crd.js';
 import { VAP, binding, installPolicy, policy, scopedNamespace } from '../helpers/vap.js';
 
 const server = useTestServer({ widgetsCrd: true });
 
-function paramsCrd(plural: string, kind: string, scope: 'Namespaced' | 'Cluster') {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.params.example.com` },
-    spec: {
-      group: 'params.example.com',
-      scope,
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { max: { type: 'integer' } } } } } },
-        },
-      ],
-    },
-  };
-}
+const paramsCrd = (plural: string, kind: string, scope: 'Namespaced' | 'Cluster') =>
+  oneVersionCrd({ group: 'params.example.com', plural, kind, scope, schema: { type: 'object', properties: { spec: { type: 'object', properties: { max: { type: 'integer' } } } } } });
 
 test.before(async () => {
   await installCrd(server, paramsCrd('limits', 'Limit', 'Namespaced'));
