@@ -140,3 +140,13 @@ test('field selectors: metadata.name and metadata.namespace only', async (t) => 
   const byType = await server.request('GET', `${path(ns)}?fieldSelector=type%3DOpaque`);
   expectStatus(t, byType, { code: 400, reason: 'BadRequest', message: 'field label not supported: type' });
 });
+
+test('discovery lists configmaps (cm) and secrets as kube-apiserver does', async (t) => {
+  const res = await server.request('GET', '/api/v1');
+  const byName = (name: string) => res.body.resources.find((r: { name: string }) => r.name === name);
+  const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+  t.deepEqual(byName('configmaps'), {
+    name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs, shortNames: ['cm'], storageVersionHash: 'qFsyl6wFWjQ=',
+  });
+  t.deepEqual(byName('secrets'), { name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs, storageVersionHash: 'S6u1pOWzb84=' });
+});
