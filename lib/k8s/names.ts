@@ -126,13 +126,19 @@ export const nameIsPathSegment: NameValidator = (name, prefix) => (prefix ? isVa
 
 const configMapKeyFmt = '[-._a-zA-Z0-9]+';
 const configMapKeyRegexp = new RegExp(`^${configMapKeyFmt}$`);
-const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyErrMsg = regexError(
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+  configMapKeyFmt,
+  'key.name',
+  'KEY_NAME',
+  'key-name',
+);
 
 /** A key of a ConfigMap's or Secret's data (apimachinery's IsConfigMapKey): a file name a volume can hold. */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!configMapKeyRegexp.test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
+  if (!configMapKeyRegexp.test(value)) errs.push(configMapKeyErrMsg);
   if (value === '.' || value === '..') errs.push(`must not be '${value}'`);
   else if (value.startsWith('..')) errs.push("must not start with '..'");
   return errs;
