@@ -4,7 +4,7 @@ import test from 'ava';
 import { chmodSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, removeDir, table, tempDir, tempFile as file, useKapi } from '../helpers/kapi-process.js';
+import { describe, eventually, removeDir, table, tempDir, tempFile as file, useKapi } from '../helpers/kapi-process.js';
 
 const kapi = useKapi();
 
@@ -111,4 +111,61 @@ test.serial('kubectl explain configmap.data and secret.stringData from the publi
   const stringData = await kapi.kubectl(['explain', 'secret.stringData']);
   t.regex(stringData.stdout, /FIELD: stringData <map\[string\]string>/, describe(stringData));
   t.regex(stringData.stdout, /never output when reading/);
+});
+
+test.serial('a ValidatingAdmissionPolicy takes its params from a ConfigMap, as in kube\'s own examples', async (t) => {
+  const apply = await kapi.kubectl(['apply', '-f', '-'], {
+    stdin: `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: limits
+  namespace: default
+data:
+  maxKeys: "2"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: max-keys
+spec:
+  paramKind:
+    apiVersion: v1
+    kind: ConfigMap
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["secrets"]
+  validations:
+  - expression: "!has(object.data) || object.data.size() <= int(params.data.maxKeys)"
+    message: too many keys
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: max-keys
+spec:
+  policyName: max-keys
+  validationActions: [Deny]
+  paramRef:
+    name: limits
+    namespace: default
+    parameterNotFoundAction: Deny
+`,
+  });
+  t.is(apply.code, 0, describe(apply));
+  // A server-side dry run until the binding is in force, so that nothing is stored before.
+  const denied = await eventually(
+    () => kapi.kubectl(['create', 'secret', 'generic', 'three', '--from-literal=a=1', '--from-literal=b=2', '--from-literal=c=3', '--dry-run=server']),
+    (r) => r.code !== 0,
+  );
+  t.is(
+    denied.stderr,
+    'error: failed to create secret secrets "three" is forbidden: ValidatingAdmissionPolicy \'max-keys\' with binding \'max-keys\' denied request: too many keys\n',
+  );
+  const allowed = await kapi.kubectl(['create', 'secret', 'generic', 'two', '--from-literal=a=1', '--from-literal=b=2']);
+  t.is(allowed.code, 0, describe(allowed));
+  const removed = await kapi.kubectl(['delete', 'validatingadmissionpolicybinding', 'max-keys']);
+  t.is(removed.code, 0, describe(removed));
 });
