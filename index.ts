@@ -8,6 +8,8 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import type { Module } from './core/contracts/module.js';
 import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
+import { configMapsModule } from './builtin/configmaps/configmaps-module.js';
+import { secretsModule } from './builtin/secrets/secrets-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -55,7 +57,7 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
@@ -79,7 +81,8 @@ export interface DefaultModulesOptions {
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, ConfigMaps and Secrets, the built-in admission plugins, CRDs, discovery, OpenAPI,
+ * health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -90,6 +93,8 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     kubeProtobufCodec(),
     cborCodec(),
     namespacesModule(),
+    configMapsModule(),
+    secretsModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

@@ -44,7 +44,10 @@ export function expectedTypeMeta(scope: Pick<RequestScope, 'rt' | 'version'>): {
   return { apiVersion: apiVersionOf(scope.rt.group, scope.version), kind: scope.rt.names.kind };
 }
 
-/** The body's name and namespace must agree with the URL (update, and create in a namespace). */
+/**
+ * The body's name and namespace must agree with the URL (update, and create in a namespace); a body without a
+ * namespace gets the URL's (kube's EnsureObjectNamespaceMatchesRequestNamespace), so a PUT need not repeat it.
+ */
 export function checkNameAndNamespace(obj: KubeObject, scope: ResourceScope): void {
   const meta = obj.metadata!;
   const { name, namespace } = scope.info;
@@ -52,7 +55,7 @@ export function checkNameAndNamespace(obj: KubeObject, scope: ResourceScope): vo
     throw errors.badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
   }
   if (name && meta.name === undefined) meta.name = name;
-  if (scope.rt.scope === 'Namespaced' && meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
-    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
+  if (scope.rt.scope !== 'Namespaced') return;
+  if (meta.namespace === undefined || meta.namespace === '') meta.namespace = namespace;
+  else if (meta.namespace !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }

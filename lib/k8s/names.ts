@@ -123,3 +123,23 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subd
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
 export const nameIsPathSegment: NameValidator = (name, prefix) => (prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name));
+
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRegexp = new RegExp(`^${configMapKeyFmt}$`);
+const configMapKeyErrMsg = regexError(
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+  configMapKeyFmt,
+  'key.name',
+  'KEY_NAME',
+  'key-name',
+);
+
+/** A key of a ConfigMap's or Secret's data (apimachinery's IsConfigMapKey): a file name a volume can hold. */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 253) errs.push(maxLenError(253));
+  if (!configMapKeyRegexp.test(value)) errs.push(configMapKeyErrMsg);
+  if (value === '.' || value === '..') errs.push(`must not be '${value}'`);
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}

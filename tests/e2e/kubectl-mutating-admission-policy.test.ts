@@ -115,7 +115,7 @@ spec:
 `;
 
 test.serial('kubectl create --dry-run=server -o yaml shows the mutations of an applied policy; nothing is stored', async (t) => {
-  // add-owner takes its params from ConfigMaps, which kapi does not serve: it would refuse every widget
+  // add-owner takes its params from ConfigMap default/owners, which does not exist: it would refuse every widget
   const removed = await kapi.kubectl(['delete', 'mutatingadmissionpolicy', 'add-owner']);
   t.is(removed.code, 0, describe(removed));
   const apply = await kapi.kubectl(['apply', '-f', '-'], { stdin: labelPolicyYaml });

@@ -83,7 +83,7 @@ atWorkerExit(() => {
 });
 
 /** Writes `text` to a new temporary file named `name` and returns its path (removed when the worker exits). */
-export function tempFile(name: string, text: string): string {
+export function tempFile(name: string, text: string | Uint8Array): string {
   const dir = tempDir('kapi-e2e-file-');
   tempFileDirs.push(dir);
   const path = join(dir, name);

@@ -1,6 +1,7 @@
 /**
- * A seeded fuzz run over the other built-in kinds (Namespaces, Validating- and MutatingAdmissionPolicies and their
- * bindings, webhook configurations): mutated bodies and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
+ * A seeded fuzz run over the other built-in kinds (Namespaces, ConfigMaps, Secrets, Validating- and
+ * MutatingAdmissionPolicies and their bindings, webhook configurations): mutated bodies and merge patches are answered
+ * 2xx or 4xx, and a refused create stores nothing.
  */
 import test from 'ava';
 import { useTestServer } from '../helpers/test-server.js';
@@ -21,6 +22,22 @@ const kinds: Record<string, (name: string) => any> = {
     kind: 'Namespace',
     metadata: { name, labels: { a: 'b' }, annotations: { c: 'd' }, finalizers: ['example.com/x'], ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }] },
     spec: { finalizers: ['kubernetes'] },
+  }),
+  '/api/v1/namespaces/default/configmaps': (name) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    immutable: false,
+    data: { 'a.conf': 'x', b: '' },
+    binaryData: { c: 'AAE=' },
+  }),
+  '/api/v1/namespaces/default/secrets': (name) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') },
+    stringData: { extra: 'x' },
   }),
   [`/apis/${apiVersion}/validatingadmissionpolicies`]: (name) => ({
     apiVersion,

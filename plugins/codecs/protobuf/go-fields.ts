@@ -69,8 +69,12 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [meta('ServerAddressByClientCIDR')]: { required: ['clientCIDR', 'serverAddress'] },
   [meta('Status')]: { pointers: ['details'] },
 
+  [core('ConfigMap')]: { pointers: ['immutable'] },
+  [core('ConfigMapList')]: list,
   [core('NamespaceCondition')]: { required: ['type', 'status'] },
   [core('NamespaceList')]: list,
+  [core('Secret')]: { pointers: ['immutable'] },
+  [core('SecretList')]: list,
 
   [ext('CustomResourceColumnDefinition')]: { required: ['name', 'type', 'jsonPath'] },
   [ext('CustomResourceConversion')]: { required: ['strategy'], pointers: ['webhook'] },

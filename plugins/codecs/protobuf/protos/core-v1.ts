@@ -1,7 +1,19 @@
-/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace). */
+/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace, ConfigMap, Secret). */
 export const coreV1Proto = `
 syntax = "proto2";
 package k8s.io.api.core.v1;
+
+message ConfigMap {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional bool immutable = 4;
+  map<string, string> data = 2;
+  map<string, bytes> binaryData = 3;
+}
+
+message ConfigMapList {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated ConfigMap items = 2;
+}
 
 message Namespace {
   optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
@@ -29,5 +41,18 @@ message NamespaceSpec {
 message NamespaceStatus {
   optional string phase = 1;
   repeated NamespaceCondition conditions = 2;
+}
+
+message Secret {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional bool immutable = 5;
+  map<string, bytes> data = 2;
+  map<string, string> stringData = 4;
+  optional string type = 3;
+}
+
+message SecretList {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated Secret items = 2;
 }
 `;

@@ -1,5 +1,6 @@
 import test from 'ava';
 import {
+  isConfigMapKey,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
@@ -68,4 +69,16 @@ test('generateName prefixes may end with a dash', (t) => {
   t.deepEqual(nameIsDNSSubdomain('web-', false), [subdomainMsg]);
   t.deepEqual(nameIsDNSLabel('ns-', true), []);
   t.deepEqual(nameIsDNSSubdomain('Web-', true), [subdomainMsg]);
+});
+
+test('ConfigMap and Secret keys: file names a volume can hold', (t) => {
+  const keyMsg =
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+  for (const ok of ['a', '.dockerconfigjson', 'tls.crt', 'KEY_NAME', '-', '.a..b', 'a'.repeat(253)]) t.deepEqual(isConfigMapKey(ok), [], ok);
+  t.deepEqual(isConfigMapKey(''), [keyMsg]);
+  t.deepEqual(isConfigMapKey('a/b'), [keyMsg]);
+  t.deepEqual(isConfigMapKey('.'), ["must not be '.'"]);
+  t.deepEqual(isConfigMapKey('..'), ["must not be '..'"]);
+  t.deepEqual(isConfigMapKey('..data'), ["must not start with '..'"]);
+  t.deepEqual(isConfigMapKey(`..${'é'.repeat(126)}`), ['must be no more than 253 characters', keyMsg, "must not start with '..'"]);
 });

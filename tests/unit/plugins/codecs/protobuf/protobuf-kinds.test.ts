@@ -212,6 +212,24 @@ const namespace: Obj = {
   status: { phase: 'Active' },
 };
 
+const configMap: Obj = {
+  kind: 'ConfigMap',
+  apiVersion: 'v1',
+  metadata: { name: 'cm', namespace: 'demo', uid: 'uid-cm', resourceVersion: '7', creationTimestamp: t0 },
+  immutable: false,
+  data: { 'a.conf': 'x=1', b: '' },
+  binaryData: { raw: Buffer.from([0, 0xff]).toString('base64') },
+};
+
+const secret: Obj = {
+  kind: 'Secret',
+  apiVersion: 'v1',
+  metadata: { name: 's', namespace: 'demo', uid: 'uid-s', resourceVersion: '7', creationTimestamp: t0 },
+  immutable: true,
+  data: { 'tls.crt': Buffer.from('cert').toString('base64'), 'tls.key': '' },
+  type: 'kubernetes.io/tls',
+};
+
 const status: Obj = {
   kind: 'Status',
   apiVersion: 'v1',
@@ -237,6 +255,10 @@ const resourceList: Obj = {
 const samples: Obj[] = [
   namespace,
   { kind: 'NamespaceList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'abc', remainingItemCount: 0 }, items: [namespace] },
+  configMap,
+  { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items: [configMap] },
+  secret,
+  { kind: 'SecretList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items: [secret] },
   crd,
   { kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '9' }, items: [crd] },
   vap,
@@ -354,6 +376,26 @@ test('an independent reading of webhook configurations: inline rules, capitalise
     ruleWithOperations: { operations: ['CREATE', 'UPDATE'], rule: { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: '*' } },
   });
   t.is(p.status.conditions[0].observedGeneration, 2);
+});
+
+test('an independent reading of a ConfigMap and a Secret: data bytes on the wire, the *bool immutable, kube\'s field numbers', (t) => {
+  const cm = pb('k8s.io.api.core.v1.ConfigMap').decode(rawOf(codec.encode(configMap))) as any;
+  t.is(cm.immutable, false, 'a *bool false is written');
+  t.deepEqual(cm.data, { 'a.conf': 'x=1', b: '' });
+  t.deepEqual([...cm.binaryData.raw], [0, 0xff]);
+  const s = pb('k8s.io.api.core.v1.Secret').decode(rawOf(codec.encode(secret))) as any;
+  t.is(Buffer.from(s.data['tls.crt']).toString(), 'cert');
+  t.is(s.data['tls.key'].length, 0);
+  t.is(s.type, 'kubernetes.io/tls');
+  t.is(s.immutable, true);
+  const fields = pb('k8s.io.api.core.v1.Secret').fields;
+  t.deepEqual(
+    Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, f.id])),
+    { metadata: 1, immutable: 5, data: 2, stringData: 4, type: 3 },
+  );
+  // A Secret without immutable (a nil *bool) has none on the wire and reads back without it.
+  const { immutable: _i, ...mutable } = secret;
+  t.false('immutable' in roundTrip(mutable));
 });
 
 test('an independent reading of mutating admission policies, in each version: kube\'s field numbers', (t) => {

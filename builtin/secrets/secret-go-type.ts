@@ -1,0 +1,11 @@
+import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
+import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+
+/** core/v1 Secret as kube's decoder sees it: data values are base64 (`[]byte`), stringData plain strings. */
+export const secretGoType: GoStructType = t.struct('v1.Secret', {
+  metadata: objectMetaGoType,
+  immutable: t.bool,
+  data: t.map(t.bytes),
+  stringData: t.map(t.string()),
+  type: t.string('v1.SecretType'),
+});
