@@ -24,30 +24,35 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation 
 export interface MutatingPolicyExpressionCompiler {
   variable(name: string, expression: string): ExpressionProblem | undefined;
   matchCondition(expression: string): ExpressionProblem | undefined;
-  /** A mutation's expression (an apply configuration or JSON patch operations). */
-  mutation(expression: string): ExpressionProblem | undefined;
+  /** A mutation's expression, which must evaluate to what its patch type applies (`Object`, `list(JSONPatch)`). */
+  mutation(patchType: PatchType, expression: string): ExpressionProblem | undefined;
 }
 
 export interface MutatingPolicyExpressionChecker {
   forPolicy(opts: { hasParams: boolean; hasVariables: boolean }): MutatingPolicyExpressionCompiler;
 }
 
+export type PatchType = 'ApplyConfiguration' | 'JSONPatch';
+
 // kube lists supported values sorted
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
 type PatchBody = 'applyConfiguration' | 'jsonPatch';
-const BODIES: Record<string, [own: PatchBody, other: PatchBody]> = {
+const BODIES: Record<PatchType, [own: PatchBody, other: PatchBody]> = {
   ApplyConfiguration: ['applyConfiguration', 'jsonPatch'],
   JSONPatch: ['jsonPatch', 'applyConfiguration'],
 };
 
-/** validateMutation: a patch type, its own body with an expression that compiles (trimmed), and not the other body. */
+/**
+ * validateMutation: a patch type, its own body with an expression that compiles (trimmed) to what the patch type
+ * applies, and not the other body.
+ */
 function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompiler, path: string): StatusCause[] {
   const patchType = str(m.patchType);
   if (!patchType) return [fieldErrors.required(`${path}.patchType`)];
-  const bodies = BODIES[patchType];
-  if (!bodies) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
+  if (!Object.hasOwn(BODIES, patchType)) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
+  const bodies = BODIES[patchType as PatchType];
   const [own, other] = bodies;
   const causes: StatusCause[] = [];
   const patch = m[own];
@@ -56,7 +61,7 @@ function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompile
     const expression = str(patch.expression).trim();
     if (!expression) causes.push(fieldErrors.required(`${path}.${own}.expression`));
     else {
-      const problem = compiler.mutation(expression);
+      const problem = compiler.mutation(patchType as PatchType, expression);
       if (problem) causes.push(expressionCause(`${path}.${own}.expression`, expression, problem));
     }
   }

@@ -168,6 +168,40 @@ test('mutations: patch types, their bodies and expressions; expressions that do 
   ]);
 });
 
+test("mutation expressions compile as they run, to what their patch type applies: kube's 422 texts", async (t) => {
+  const apply = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
+  const jsonPatch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
+  const res = await server.request('POST', mapPath('v1'), {
+    body: mutatingPolicy(`compile-${suffix()}`, {
+      variables: [{ name: 'owner', expression: '"team-a"' }],
+      mutations: [
+        apply('"abc"'),
+        apply(' [1] '),
+        jsonPatch('Object{}'),
+        jsonPatch('[]'),
+        apply('Object{spec: params.spec}'),
+        jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/owner", value: variables.onwer}]'),
+        apply('Object{metadata: Object.metadata{labels: {"owner": variables.owner}}}'),
+        jsonPatch('authorizer.group("").resource("pods").check("get").allowed() ? [JSONPatch{op: "remove", path: "/spec"}] : []'),
+      ],
+    }),
+  });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(res), [
+    'spec.mutations[0].applyConfiguration.expression: Invalid value: "\\"abc\\"": must evaluate to Object but got string',
+    'spec.mutations[1].applyConfiguration.expression: Invalid value: "[1]": must evaluate to Object but got list(int)',
+    'spec.mutations[2].jsonPatch.expression: Invalid value: "Object{}": must evaluate to list(JSONPatch) but got Object',
+    'spec.mutations[3].jsonPatch.expression: Invalid value: "[]": must evaluate to list(JSONPatch) but got list(dyn)',
+    "spec.mutations[4].applyConfiguration.expression: Invalid value: \"Object{spec: params.spec}\": compilation failed: ERROR: <input>:1:14: undeclared reference to 'params' (in container '')\n | Object{spec: params.spec}\n | .............^",
+    "spec.mutations[5].jsonPatch.expression: Invalid value: \"[JSONPatch{op: \\\"add\\\", path: \\\"/metadata/labels/owner\\\", value: variables.onwer}]\": compilation failed: ERROR: <input>:1:71: undefined field 'onwer'\n | [JSONPatch{op: \"add\", path: \"/metadata/labels/owner\", value: variables.onwer}]\n | ......................................................................^",
+  ]);
+  // with params, the same expression compiles
+  const withParams = await server.request('POST', mapPath('v1'), {
+    body: mutatingPolicy(`compile-${suffix()}`, { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [apply('Object{spec: params.spec}')] }),
+  });
+  t.is(withParams.status, 201, withParams.text);
+});
+
 test('binding validation: policyName required, paramRef name xor selector, matchResources', async (t) => {
   const check = async (spec: Record<string, unknown>, expected: string[]) => {
     const res = await server.request('POST', mapbPath('v1beta1'), {
@@ -207,7 +241,7 @@ test('tables: MUTATIONS and PARAMKIND; POLICYNAME and PARAMREF', async (t) => {
   const id = suffix();
   const mutations = [
     { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
-    { patchType: 'JSONPatch', jsonPatch: { expression: '[]' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' } },
   ];
   t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`table-${id}`, { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations }) })).status, 201);
   t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`table-nop-${id}`) })).status, 201);
