@@ -8,20 +8,21 @@ import { objectsFollower } from '../objects-follower.js';
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-mutating-policy.js';
 import { MutatingAdmissionPolicyPlugin } from './mutating-admission-policy-plugin.js';
 import { mutatingPolicyExpressionChecker } from './mutating-policy-expression-checker.js';
+import { mutatingPolicyTypeWarnings } from './mutating-policy-type-warnings.js';
 import { followParamsInUse, ParamInformers } from './param-informers.js';
 import { PolicySource } from './policy-source.js';
 
 /**
- * Registers the MutatingAdmissionPolicy(Binding) resources, the informers that follow them from storage and the
- * `MutatingAdmissionPolicy` admission plugin.
+ * Registers the MutatingAdmissionPolicy(Binding) resources (a policy's mutations type-checked against the kinds it
+ * matches, as warnings), the informers that follow them from storage and the `MutatingAdmissionPolicy` admission plugin.
  */
 export function registerMutatingAdmissionPolicy(c: DependencyContainer): void {
-  const policyResource = mutatingAdmissionPolicyResource(mutatingPolicyExpressionChecker);
+  const registry = () => c.resolve(Tokens.Registry);
+  const policyResource = mutatingAdmissionPolicyResource(mutatingPolicyExpressionChecker, (policy) => mutatingPolicyTypeWarnings(policy, registry()));
   const bindingResource = mutatingAdmissionPolicyBindingResource();
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
   c.register(Tokens.BuiltinResource, { useValue: bindingResource });
 
-  const registry = () => c.resolve(Tokens.Registry);
   const informers = () => c.resolve(Tokens.Informers);
   const source = new PolicySource<CompiledMutatingPolicy>(compileMutatingPolicy);
   const params = new ParamInformers(informers, registry);
