@@ -18,11 +18,13 @@ import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { Value } from '../../lib/cel/values.js';
+import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
+import { mutatedObjectDecoding, type MutatedObjectDecoding } from './mutation/mutated-object-decoding.js';
 import { mutate } from './mutation/mutate.js';
 import { objectMergeModel } from './object-merge-model.js';
 import { collectParams } from './param-collection.js';
@@ -82,6 +84,12 @@ function withObject(inputs: AdmissionInputs, object: KubeObject): AdmissionInput
   };
 }
 
+/** What mutations need of the kind a request writes. */
+interface MutationTarget {
+  model?: MergeModel;
+  decoding: MutatedObjectDecoding;
+}
+
 /** An invocation's key in the reinvocation bookkeeping (kube's policy, binding and param names). */
 function invocationKey(policy: CompiledMutatingPolicy, binding: BindingHook, param: KubeObject | null): string {
   const p = param ? `${param.metadata?.namespace ?? ''}/${param.metadata?.name ?? ''}` : '';
@@ -130,6 +138,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
       fail(configErrors, policy, `failed to configure ${binding ? 'binding' : 'policy'}: ${message}`, binding);
     const inputs = attributesInputs(attrs);
     let namespaceObject: Value | undefined;
+    let target: MutationTarget | undefined;
 
     try {
       for (const { policy, bindings } of hooks) {
@@ -174,7 +183,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
             const before = attrs.object;
             for (const mutation of policy.mutations) {
               const activation = new AdmissionActivation(withObject(inputs, attrs.object), policy.variables, bindingInputs);
-              const result = mutation ? mutate(mutation, activation, attrs.object, this.modelOf(attrs)) : { error: 'unsupported patch type' };
+              target ??= this.targetOf(attrs);
+              const result = mutation ? mutate(mutation, activation, attrs.object, target.model, target.decoding) : { error: 'unsupported patch type' };
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
               else attrs.object = result.object;
             }
@@ -194,9 +204,13 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     if (failures.length) throw policyErrorStatus(attrs, failures);
   }
 
-  /** The merge model of the request's version schema (ApplyConfiguration merges by it); none for schemaless kinds. */
-  private modelOf(attrs: AdmissionAttributes) {
+  /**
+   * The kind the request writes: the merge model of its version's schema (ApplyConfiguration merges by it; none for
+   * schemaless kinds) and how the objects mutations leave decode into it.
+   */
+  private targetOf(attrs: AdmissionAttributes): MutationTarget {
     const { group, version, resource } = attrs.resource;
-    return objectMergeModel(this.registry().lookup(group, version, resource), version);
+    const rt = this.registry().lookup(group, version, resource);
+    return { model: objectMergeModel(rt, version), decoding: mutatedObjectDecoding(rt, version) };
   }
 }
