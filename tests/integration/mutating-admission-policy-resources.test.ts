@@ -276,4 +276,19 @@ test('values of the wrong type are refused as kube decodes them (400), never a c
   const nested = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, { mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: 7 } }] }) });
   expectStatus(t, nested, { code: 400, reason: 'BadRequest' });
   t.regex(nested.body.message, /cannot unmarshal number into Go struct field JSONPatch\.spec\.mutations\.jsonPatch\.expression of type string$/);
+  const cases: [Record<string, unknown>, string][] = [
+    [{ mutations: [{ patchType: 5 }] }, 'cannot unmarshal number into Go struct field Mutation.spec.mutations.patchType of type v1.PatchType'],
+    [{ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: 'Object{}' }] }, 'cannot unmarshal string into Go struct field Mutation.spec.mutations.applyConfiguration of type v1.ApplyConfiguration'],
+    [{ reinvocationPolicy: true }, 'cannot unmarshal bool into Go struct field MutatingAdmissionPolicySpec.spec.reinvocationPolicy of type v1.ReinvocationPolicyType'],
+    [{ paramKind: 'v1/ConfigMap' }, 'cannot unmarshal string into Go struct field MutatingAdmissionPolicySpec.spec.paramKind of type v1.ParamKind'],
+  ];
+  for (const [spec, error] of cases) {
+    const res = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, spec) });
+    expectStatus(t, res, { code: 400, reason: 'BadRequest' });
+    t.is(res.body.message, `MutatingAdmissionPolicy in version "v1" cannot be handled as a MutatingAdmissionPolicy: json: ${error}`);
+  }
+  // a null mutation decodes as Go's zero Mutation: no patch type
+  const zero = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, { mutations: [null] }) });
+  expectStatus(t, zero, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(zero), ['spec.mutations[0].patchType: Required value']);
 });
