@@ -51,9 +51,10 @@ const BODIES: Record<PatchType, [own: PatchBody, other: PatchBody]> = {
 function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompiler, path: string): StatusCause[] {
   const patchType = str(m.patchType);
   if (!patchType) return [fieldErrors.required(`${path}.patchType`)];
+  // own keys only: a patch type such as "constructor" is as unsupported as any other
   if (!Object.hasOwn(BODIES, patchType)) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
-  const bodies = BODIES[patchType as PatchType];
-  const [own, other] = bodies;
+  const type = patchType as PatchType;
+  const [own, other] = BODIES[type];
   const causes: StatusCause[] = [];
   const patch = m[own];
   if (patch === undefined) causes.push(fieldErrors.required(`${path}.${own}`, `must be specified when patchType is ${patchType}`));
@@ -61,7 +62,7 @@ function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompile
     const expression = str(patch.expression).trim();
     if (!expression) causes.push(fieldErrors.required(`${path}.${own}.expression`));
     else {
-      const problem = compiler.mutation(patchType as PatchType, expression);
+      const problem = compiler.mutation(type, expression);
       if (problem) causes.push(expressionCause(`${path}.${own}.expression`, expression, problem));
     }
   }

@@ -151,6 +151,7 @@ test('mutations: patch types, their bodies and expressions; expressions that do 
         { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b"), value: "c"}]' } },
         { applyConfiguration: { expression: 'Object{}' } },
         { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' }, jsonPatch: { expression: '[]' } },
+        { patchType: 'constructor', applyConfiguration: { expression: 'Object{}' } },
       ],
     }),
   });
@@ -165,6 +166,7 @@ test('mutations: patch types, their bodies and expressions; expressions that do 
   t.deepEqual(causes.slice(4), [
     'spec.mutations[6].patchType: Required value',
     'spec.mutations[7].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration',
+    'spec.mutations[8].patchType: Unsupported value: "constructor": supported values: "ApplyConfiguration", "JSONPatch"',
   ]);
 });
 
