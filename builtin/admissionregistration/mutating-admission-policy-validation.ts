@@ -29,7 +29,8 @@ export interface MutatingPolicyExpressionCompiler {
 }
 
 export interface MutatingPolicyExpressionChecker {
-  forPolicy(opts: { hasParams: boolean; hasVariables: boolean }): MutatingPolicyExpressionCompiler;
+  /** kube compiles a mutating policy in a composition environment: `variables` is declared even when it has none. */
+  forPolicy(opts: { hasParams: boolean }): MutatingPolicyExpressionCompiler;
 }
 
 export type PatchType = 'ApplyConfiguration' | 'JSONPatch';
@@ -75,7 +76,7 @@ export function validateMutatingAdmissionPolicy(policy: MutatingAdmissionPolicy,
   const spec = policy.spec ?? {};
   const path = 'spec';
   const variables = arr(spec.variables);
-  const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined, hasVariables: variables.length > 0 });
+  const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined });
   const causes = validateFailurePolicy(spec.failurePolicy, `${path}.failurePolicy`);
   if (spec.paramKind !== undefined) appendCauses(causes, validateParamKind(spec.paramKind, `${path}.paramKind`));
   appendCauses(causes, validateMatchConstraints(spec.matchConstraints, `${path}.matchConstraints`, true));

@@ -197,6 +197,12 @@ test("mutation expressions compile as they run, to what their patch type applies
     "spec.mutations[4].applyConfiguration.expression: Invalid value: \"Object{spec: params.spec}\": compilation failed: ERROR: <input>:1:14: undeclared reference to 'params' (in container '')\n | Object{spec: params.spec}\n | .............^",
     "spec.mutations[5].jsonPatch.expression: Invalid value: \"[JSONPatch{op: \\\"add\\\", path: \\\"/metadata/labels/owner\\\", value: variables.onwer}]\": compilation failed: ERROR: <input>:1:71: undefined field 'onwer'\n | [JSONPatch{op: \"add\", path: \"/metadata/labels/owner\", value: variables.onwer}]\n | ......................................................................^",
   ]);
+  // without variables, `variables` is still declared (kube compiles mutating policies in a composition environment)
+  const noVariables = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`compile-${suffix()}`, { mutations: [apply('Object{metadata: variables.meta}')] }) });
+  expectStatus(t, noVariables, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(noVariables), [
+    "spec.mutations[0].applyConfiguration.expression: Invalid value: \"Object{metadata: variables.meta}\": compilation failed: ERROR: <input>:1:27: undefined field 'meta'\n | Object{metadata: variables.meta}\n | ..........................^",
+  ]);
   // with params, the same expression compiles
   const withParams = await server.request('POST', mapPath('v1'), {
     body: mutatingPolicy(`compile-${suffix()}`, { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [apply('Object{spec: params.spec}')] }),
