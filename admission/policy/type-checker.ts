@@ -3,7 +3,8 @@
  * kind its matchConstraints' resourceRules name exactly (no wildcards, no subresources; at most 10, sorted by group,
  * version, kind), each validation's expression and messageExpression is compiled with `object` and `oldObject`
  * typed by that kind's schema and `params` by the paramKind's; compile errors become status warnings
- * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked.
+ * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked. The kind resolution
+ * (kindsToCheck) also gives MutatingAdmissionPolicies the kinds their mutations are type-checked against.
  */
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
