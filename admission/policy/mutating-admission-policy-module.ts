@@ -15,21 +15,23 @@ import { objectsFollower } from '../objects-follower.js';
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-mutating-policy.js';
 import { MutatingAdmissionPolicyPlugin } from './mutating-admission-policy-plugin.js';
 import { mutatingPolicyExpressionChecker } from './mutating-policy-expression-checker.js';
+import { mutatingPolicyTypeWarnings } from './mutating-policy-type-warnings.js';
 import { followParamsInUse, ParamInformers } from './param-informers.js';
 import { policyManifests } from './policy-manifests.js';
 import { PolicySource } from './policy-source.js';
 
 /**
- * Registers the MutatingAdmissionPolicy(Binding) resources, the informers that follow them from storage and the
- * `MutatingAdmissionPolicy` admission plugin; adds the plugin's static manifests to `manifests`.
+ * Registers the MutatingAdmissionPolicy(Binding) resources (a policy's mutations type-checked against the kinds it
+ * matches, as warnings), the informers that follow them from storage and the `MutatingAdmissionPolicy` admission
+ * plugin; adds the plugin's static manifests to `manifests`.
  */
 export function registerMutatingAdmissionPolicy(c: DependencyContainer, manifests: StaticManifestPlugin[]): void {
-  const policyResource = mutatingAdmissionPolicyResource(mutatingPolicyExpressionChecker);
+  const registry = resolveLater(c, Tokens.Registry);
+  const policyResource = mutatingAdmissionPolicyResource(mutatingPolicyExpressionChecker, (policy) => mutatingPolicyTypeWarnings(policy, registry()));
   const bindingResource = mutatingAdmissionPolicyBindingResource();
   c.register(Tokens.BuiltinResource, { useValue: policyResource });
   c.register(Tokens.BuiltinResource, { useValue: bindingResource });
 
-  const registry = resolveLater(c, Tokens.Registry);
   const informers = resolveLater(c, Tokens.Informers);
   const source = new PolicySource<CompiledMutatingPolicy>(compileMutatingPolicy);
   const staticSource = new PolicySource<CompiledMutatingPolicy>(compileMutatingPolicy);

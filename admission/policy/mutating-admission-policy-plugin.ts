@@ -30,6 +30,7 @@ import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activ
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
+import { mutatedObjectDecoding, type MutatedObjectDecoding } from './mutation/mutated-object-decoding.js';
 import { mutate } from './mutation/mutate.js';
 import { objectMergeModel } from './object-merge-model.js';
 import { collectParams } from './param-collection.js';
@@ -89,6 +90,12 @@ function withObject(inputs: AdmissionInputs, object: KubeObject): AdmissionInput
   };
 }
 
+/** What mutations need of the kind a request writes. */
+interface MutationTarget {
+  model?: MergeModel;
+  decoding: MutatedObjectDecoding;
+}
+
 /** An invocation's key in the reinvocation bookkeeping (kube's policy, binding and param names). */
 function invocationKey(policy: CompiledMutatingPolicy, binding: BindingHook, param: KubeObject | null): string {
   const p = param ? `${param.metadata?.namespace ?? ''}/${param.metadata?.name ?? ''}` : '';
@@ -142,7 +149,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     let current: { object: KubeObject; inputs: AdmissionInputs } | undefined;
     const inputsOf = (object: KubeObject) => (current?.object === object ? current : (current = { object, inputs: withObject(inputs, object) })).inputs;
     let namespaceObject: Value | undefined;
-    let model: MergeModel | null | undefined;
+    let target: MutationTarget | undefined;
 
     try {
       for (const { policy, bindings } of hooks) {
@@ -188,7 +195,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
             const before = attrs.object;
             for (const mutation of policy.mutations) {
               const activation = new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs);
-              const result = mutation ? mutate(mutation, activation, attrs.object, (model ??= this.modelOf(attrs))) : { error: 'unsupported patch type' };
+              target ??= this.targetOf(attrs);
+              const result = mutation ? mutate(mutation, activation, attrs.object, target.model, target.decoding) : { error: 'unsupported patch type' };
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
               else if (result.object !== attrs.object) {
                 applyVersionDefaults(this.registry(), attrs.resource, result.object);
@@ -211,9 +219,13 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     if (failures.length) throw policyErrorStatus(attrs, failures);
   }
 
-  /** The merge model of the request's version schema (ApplyConfiguration merges by it); null for schemaless kinds. */
-  private modelOf(attrs: AdmissionAttributes): MergeModel | null {
+  /**
+   * The kind the request writes: the merge model of its version's schema (ApplyConfiguration merges by it; none for
+   * schemaless kinds) and how the objects mutations leave decode into it.
+   */
+  private targetOf(attrs: AdmissionAttributes): MutationTarget {
     const { group, version, resource } = attrs.resource;
-    return objectMergeModel(this.registry().lookup(group, version, resource), version) ?? null;
+    const rt = this.registry().lookup(group, version, resource);
+    return { model: objectMergeModel(rt, version), decoding: mutatedObjectDecoding(rt, version) };
   }
 }

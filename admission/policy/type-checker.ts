@@ -3,12 +3,13 @@
  * kind its matchConstraints' resourceRules name exactly (no wildcards, no subresources; at most 10, sorted by group,
  * version, kind), each validation's expression and messageExpression is compiled with `object` and `oldObject`
  * typed by that kind's schema and `params` by the paramKind's; compile errors become status warnings
- * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked.
+ * (`example.com/v1, Kind=Widget: ERROR: <input>:1:…`). Kinds without a schema are not checked. The kind resolution
+ * (kindsToCheck) also gives MutatingAdmissionPolicies the kinds their mutations are type-checked against.
  */
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
-import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
+import type { ExpressionWarning, MatchResources, ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
 import { celTypeOf, schemaDeclType } from '../../schemas/cel/schema-decl.js';
 import { T, type Type } from '../../lib/cel/types.js';
@@ -19,14 +20,14 @@ import { parseApiVersion } from './param-informers.js';
 
 const MAX_TYPES_TO_CHECK = 10;
 
-interface Gvk {
+export interface Gvk {
   group: string;
   version: string;
   kind: string;
 }
 
 /** schema.GroupVersionKind's String(). */
-const gvkString = (g: Gvk): string => `${g.group}/${g.version}, Kind=${g.kind}`;
+export const gvkString = (g: Gvk): string => `${g.group}/${g.version}, Kind=${g.kind}`;
 
 const str: JSONSchemaProps = { type: 'string' };
 const strMap: JSONSchemaProps = { type: 'object', additionalProperties: { type: 'string' } };
@@ -79,18 +80,27 @@ export function kindSchema(schema: JSONSchemaProps): JSONSchemaProps {
   return s;
 }
 
-/** The kind's CEL type (object named like kube's unique type names), or undefined without a schema. */
-function kindType(rt: ResourceType | undefined, version: string, kind: string): Type | undefined {
-  const schema = rt?.versions.find((v) => v.name === version)?.schema;
-  if (!schema) return undefined;
+/** The CEL type of a kind's version schema (an object named like kube's unique type names), if it has one. */
+function kindType(schema: JSONSchemaProps, kind: string): Type | undefined {
   const decl = schemaDeclType(kindSchema(schema), true);
   return decl && celTypeOf(decl, `${kind}${process.hrtime()[1]}`);
 }
 
-/** The kinds a policy's resource rules name, as kube's typesToCheck resolves them. */
-function typesToCheck(policy: ValidatingAdmissionPolicy, registry: ResourceRegistry): { gvk: Gvk; type: Type }[] {
+const versionSchema = (rt: ResourceType | undefined, version: string) => rt?.versions.find((v) => v.name === version)?.schema;
+
+/** A kind a policy is type-checked against: its group/version/kind and its version's schema. */
+export interface KindToCheck {
+  gvk: Gvk;
+  schema: JSONSchemaProps;
+}
+
+/**
+ * The kinds a policy's matchConstraints name, as kube's typesToCheck resolves them: exact resource rules only (no
+ * wildcards, no subresources), at most 10, sorted by group, version and kind; kinds without a schema are left out.
+ */
+export function kindsToCheck(constraints: MatchResources | undefined, registry: ResourceRegistry): KindToCheck[] {
   const found = new Map<string, { gvk: Gvk; rt: ResourceType }>();
-  outer: for (const rule of policy.spec?.matchConstraints?.resourceRules ?? []) {
+  outer: for (const rule of constraints?.resourceRules ?? []) {
     const groups = rule.apiGroups ?? [];
     const versions = rule.apiVersions ?? [];
     if (groups.some((g) => g.includes('*')) || versions.some((v) => v.includes('*'))) continue;
@@ -109,8 +119,8 @@ function typesToCheck(policy: ValidatingAdmissionPolicy, registry: ResourceRegis
   return [...found.values()]
     .sort((a, b) => cmp(a.gvk.group, b.gvk.group) || cmp(a.gvk.version, b.gvk.version) || cmp(a.gvk.kind, b.gvk.kind))
     .flatMap(({ gvk, rt }) => {
-      const type = kindType(rt, gvk.version, gvk.kind);
-      return type ? [{ gvk, type }] : [];
+      const schema = versionSchema(rt, gvk.version);
+      return schema ? [{ gvk, schema }] : [];
     });
 }
 
@@ -136,13 +146,17 @@ function typedEnv(objectType: Type, paramsType: Type | undefined, variables: { n
 
 export function typeCheckPolicy(policy: ValidatingAdmissionPolicy, registry: ResourceRegistry): ExpressionWarning[] {
   const spec = policy.spec ?? {};
-  const kinds = typesToCheck(policy, registry);
+  const kinds = kindsToCheck(spec.matchConstraints, registry).flatMap(({ gvk, schema }) => {
+    const type = kindType(schema, gvk.kind);
+    return type ? [{ gvk, type }] : [];
+  });
   if (!kinds.length) return [];
   let paramsType: Type | undefined;
   if (spec.paramKind?.apiVersion && spec.paramKind.kind) {
     const { group, version } = parseApiVersion(spec.paramKind.apiVersion);
     const rt = registry.all().find((r) => r.group === group && r.names.kind === spec.paramKind!.kind);
-    paramsType = kindType(rt, version, spec.paramKind.kind);
+    const schema = versionSchema(rt, version);
+    paramsType = schema && kindType(schema, spec.paramKind.kind);
   }
   const envs = kinds.map((k) => ({ gvk: k.gvk, env: typedEnv(k.type, paramsType, spec.variables ?? []) }));
   const check = (expression: string): string | undefined => {

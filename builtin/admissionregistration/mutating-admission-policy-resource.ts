@@ -15,12 +15,16 @@ import {
 /** kube 1.36 serves the mutating policy kinds in v1 (stored) and, with the same shape, in v1beta1 and v1alpha1. */
 const ALSO_SERVED = ['v1beta1', 'v1alpha1'];
 
+/** The warnings about a valid policy sent when it is created or updated (its mutations type-checked by kind). */
+export type MutatingPolicyWarnings = (policy: MutatingAdmissionPolicy) => string[];
+
 /**
  * admissionregistration.k8s.io MutatingAdmissionPolicy: cluster-scoped, no status. `checker` compiles the policy's
- * CEL expressions for validation.
+ * CEL expressions for validation; `warnings`, when given, are the strategy's warnings on create and update.
  */
-export function mutatingAdmissionPolicyResource(checker: MutatingPolicyExpressionChecker): ResourceType {
+export function mutatingAdmissionPolicyResource(checker: MutatingPolicyExpressionChecker, warnings?: MutatingPolicyWarnings): ResourceType {
   const prepare = (obj: object) => defaultMutatingAdmissionPolicy(obj as MutatingAdmissionPolicy);
+  const warn = warnings && ((obj: object) => warnings(obj as MutatingAdmissionPolicy));
   return admissionRegistrationResource(
     'MutatingAdmissionPolicy',
     mutatingAdmissionPolicyGoType,
@@ -32,6 +36,7 @@ export function mutatingAdmissionPolicyResource(checker: MutatingPolicyExpressio
         ...validateMutatingAdmissionPolicy(obj as MutatingAdmissionPolicy, old as MutatingAdmissionPolicy | undefined, checker),
         ...(old ? [] : reservedStaticNameCauses(obj)),
       ],
+      ...(warn ? { warningsOnCreate: warn, warningsOnUpdate: warn } : {}),
     },
     ALSO_SERVED,
   );

@@ -24,31 +24,38 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation 
 export interface MutatingPolicyExpressionCompiler {
   variable(name: string, expression: string): ExpressionProblem | undefined;
   matchCondition(expression: string): ExpressionProblem | undefined;
-  /** A mutation's expression (an apply configuration or JSON patch operations). */
-  mutation(expression: string): ExpressionProblem | undefined;
+  /** A mutation's expression, which must evaluate to what its patch type applies (`Object`, `list(JSONPatch)`). */
+  mutation(patchType: PatchType, expression: string): ExpressionProblem | undefined;
 }
 
 export interface MutatingPolicyExpressionChecker {
-  forPolicy(opts: { hasParams: boolean; hasVariables: boolean }): MutatingPolicyExpressionCompiler;
+  /** kube compiles a mutating policy in a composition environment: `variables` is declared even when it has none. */
+  forPolicy(opts: { hasParams: boolean }): MutatingPolicyExpressionCompiler;
 }
+
+export type PatchType = 'ApplyConfiguration' | 'JSONPatch';
 
 // kube lists supported values sorted
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
 type PatchBody = 'applyConfiguration' | 'jsonPatch';
-const BODIES: Record<string, [own: PatchBody, other: PatchBody]> = {
+const BODIES: Record<PatchType, [own: PatchBody, other: PatchBody]> = {
   ApplyConfiguration: ['applyConfiguration', 'jsonPatch'],
   JSONPatch: ['jsonPatch', 'applyConfiguration'],
 };
 
-/** validateMutation: a patch type, its own body with an expression that compiles (trimmed), and not the other body. */
+/**
+ * validateMutation: a patch type, its own body with an expression that compiles (trimmed) to what the patch type
+ * applies, and not the other body.
+ */
 function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompiler, path: string): StatusCause[] {
   const patchType = str(m.patchType);
   if (!patchType) return [fieldErrors.required(`${path}.patchType`)];
-  const bodies = BODIES[patchType];
-  if (!bodies) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
-  const [own, other] = bodies;
+  // own keys only: a patch type such as "constructor" is as unsupported as any other
+  if (!Object.hasOwn(BODIES, patchType)) return [goNotSupported(`${path}.patchType`, patchType, PATCH_TYPES)];
+  const type = patchType as PatchType;
+  const [own, other] = BODIES[type];
   const causes: StatusCause[] = [];
   const patch = m[own];
   if (patch === undefined) causes.push(fieldErrors.required(`${path}.${own}`, `must be specified when patchType is ${patchType}`));
@@ -56,7 +63,7 @@ function validateMutation(m: Mutation, compiler: MutatingPolicyExpressionCompile
     const expression = str(patch.expression).trim();
     if (!expression) causes.push(fieldErrors.required(`${path}.${own}.expression`));
     else {
-      const problem = compiler.mutation(expression);
+      const problem = compiler.mutation(type, expression);
       if (problem) causes.push(expressionCause(`${path}.${own}.expression`, expression, problem));
     }
   }
@@ -69,7 +76,7 @@ export function validateMutatingAdmissionPolicy(policy: MutatingAdmissionPolicy,
   const spec = policy.spec ?? {};
   const path = 'spec';
   const variables = arr(spec.variables);
-  const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined, hasVariables: variables.length > 0 });
+  const compiler = checker.forPolicy({ hasParams: spec.paramKind !== undefined });
   const causes = validateFailurePolicy(spec.failurePolicy, `${path}.failurePolicy`);
   if (spec.paramKind !== undefined) appendCauses(causes, validateParamKind(spec.paramKind, `${path}.paramKind`));
   appendCauses(causes, validateMatchConstraints(spec.matchConstraints, `${path}.matchConstraints`, true));

@@ -70,6 +70,13 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** Extra validation; the causes of a 422 (empty when valid). `subresource`: '' for the main resource. */
   validate?(obj: T, old: T | undefined, subresource: string): StatusCause[];
   /**
+   * Warnings about a valid new object (kube's WarningsOnCreate): sent to the client as `Warning` headers (kubectl
+   * prints them), dry-run included; they never refuse the write. Called after validation, before canonicalize.
+   */
+  warningsOnCreate?(obj: T): string[];
+  /** Warnings about a valid update (kube's WarningsOnUpdate), as warningsOnCreate; `subresource` as for validate. */
+  warningsOnUpdate?(obj: T, old: T, subresource: string): string[];
+  /**
    * Normalizes a valid object into its canonical form (kube's Canonicalize): called on every create and update
    * (subresources included) after validation has passed, before validating admission and storage.
    */

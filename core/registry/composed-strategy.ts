@@ -3,8 +3,8 @@ import type { StatusCause } from '../contracts/status.js';
 
 /**
  * One strategy that runs `strategies` in order: each hook calls every strategy's in turn (each sees what the ones
- * before it changed), `validate` concatenates their causes, finalizers are the union in order. A hook none of them
- * has stays absent.
+ * before it changed), `validate` concatenates their causes and `warningsOn…` their warnings, finalizers are the
+ * union in order. A hook none of them has stays absent.
  */
 export function composeStrategies(strategies: readonly ResourceStrategy[]): ResourceStrategy {
   const having = <K extends keyof ResourceStrategy>(hook: K) => strategies.filter((s) => s[hook] !== undefined);
@@ -20,6 +20,10 @@ export function composeStrategies(strategies: readonly ResourceStrategy[]): Reso
   if (finalizeUpdating.length) composed.prepareForFinalizeUpdate = (obj, old) => finalizeUpdating.forEach((s) => s.prepareForFinalizeUpdate!(obj, old));
   const validating = having('validate');
   if (validating.length) composed.validate = (obj, old, subresource) => validating.flatMap((s): StatusCause[] => s.validate!(obj, old, subresource));
+  const warningCreating = having('warningsOnCreate');
+  if (warningCreating.length) composed.warningsOnCreate = (obj) => warningCreating.flatMap((s) => s.warningsOnCreate!(obj));
+  const warningUpdating = having('warningsOnUpdate');
+  if (warningUpdating.length) composed.warningsOnUpdate = (obj, old, subresource) => warningUpdating.flatMap((s) => s.warningsOnUpdate!(obj, old, subresource));
   const canonicalizing = having('canonicalize');
   if (canonicalizing.length) composed.canonicalize = (obj) => canonicalizing.forEach((s) => s.canonicalize!(obj));
   const deleting = having('prepareForDeletion');

@@ -5,8 +5,9 @@ import { customResourceSchemaCauses } from '../handlers/schema-stage.js';
 
 /**
  * Validation of every write: ObjectMeta rules, a custom resource's schema, and the resource's own rules. All
- * violations are reported together in one 422. A valid object is then put in its canonical form by the strategy
- * (kube's rest.BeforeCreate/BeforeUpdate end with Canonicalize), so validating admission and storage see that form.
+ * violations are reported together in one 422. A valid object then gets the strategy's warnings and is put in its
+ * canonical form (kube's rest.BeforeCreate/BeforeUpdate end with WarningsOn… and Canonicalize), so validating
+ * admission and storage see that form.
  */
 export const validationStage: WriteStage = {
   name: 'validation',
@@ -21,6 +22,8 @@ export const validationStage: WriteStage = {
     if (causes.length) {
       throw errors.invalid({ group: rt.group, resource: rt.names.plural, kind: rt.names.kind, name: object.metadata?.name ?? attrs.name }, causes);
     }
+    const warnings = oldObject ? rt.strategy?.warningsOnUpdate?.(object, oldObject, attrs.subresource) : rt.strategy?.warningsOnCreate?.(object);
+    if (warnings) attrs.warnings.push(...warnings);
     rt.strategy?.canonicalize?.(object);
   },
 };

@@ -151,6 +151,7 @@ test('mutations: patch types, their bodies and expressions; expressions that do 
         { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("a/b"), value: "c"}]' } },
         { applyConfiguration: { expression: 'Object{}' } },
         { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' }, jsonPatch: { expression: '[]' } },
+        { patchType: 'constructor', applyConfiguration: { expression: 'Object{}' } },
       ],
     }),
   });
@@ -165,7 +166,48 @@ test('mutations: patch types, their bodies and expressions; expressions that do 
   t.deepEqual(causes.slice(4), [
     'spec.mutations[6].patchType: Required value',
     'spec.mutations[7].jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration',
+    'spec.mutations[8].patchType: Unsupported value: "constructor": supported values: "ApplyConfiguration", "JSONPatch"',
   ]);
+});
+
+test("mutation expressions compile as they run, to what their patch type applies: kube's 422 texts", async (t) => {
+  const apply = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
+  const jsonPatch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
+  const res = await server.request('POST', mapPath('v1'), {
+    body: mutatingPolicy(`compile-${suffix()}`, {
+      variables: [{ name: 'owner', expression: '"team-a"' }],
+      mutations: [
+        apply('"abc"'),
+        apply(' [1] '),
+        jsonPatch('Object{}'),
+        jsonPatch('[]'),
+        apply('Object{spec: params.spec}'),
+        jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/owner", value: variables.onwer}]'),
+        apply('Object{metadata: Object.metadata{labels: {"owner": variables.owner}}}'),
+        jsonPatch('authorizer.group("").resource("pods").check("get").allowed() ? [JSONPatch{op: "remove", path: "/spec"}] : []'),
+      ],
+    }),
+  });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(res), [
+    'spec.mutations[0].applyConfiguration.expression: Invalid value: "\\"abc\\"": must evaluate to Object but got string',
+    'spec.mutations[1].applyConfiguration.expression: Invalid value: "[1]": must evaluate to Object but got list(int)',
+    'spec.mutations[2].jsonPatch.expression: Invalid value: "Object{}": must evaluate to list(JSONPatch) but got Object',
+    'spec.mutations[3].jsonPatch.expression: Invalid value: "[]": must evaluate to list(JSONPatch) but got list(dyn)',
+    "spec.mutations[4].applyConfiguration.expression: Invalid value: \"Object{spec: params.spec}\": compilation failed: ERROR: <input>:1:14: undeclared reference to 'params' (in container '')\n | Object{spec: params.spec}\n | .............^",
+    "spec.mutations[5].jsonPatch.expression: Invalid value: \"[JSONPatch{op: \\\"add\\\", path: \\\"/metadata/labels/owner\\\", value: variables.onwer}]\": compilation failed: ERROR: <input>:1:71: undefined field 'onwer'\n | [JSONPatch{op: \"add\", path: \"/metadata/labels/owner\", value: variables.onwer}]\n | ......................................................................^",
+  ]);
+  // without variables, `variables` is still declared (kube compiles mutating policies in a composition environment)
+  const noVariables = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`compile-${suffix()}`, { mutations: [apply('Object{metadata: variables.meta}')] }) });
+  expectStatus(t, noVariables, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(noVariables), [
+    "spec.mutations[0].applyConfiguration.expression: Invalid value: \"Object{metadata: variables.meta}\": compilation failed: ERROR: <input>:1:27: undefined field 'meta'\n | Object{metadata: variables.meta}\n | ..........................^",
+  ]);
+  // with params, the same expression compiles
+  const withParams = await server.request('POST', mapPath('v1'), {
+    body: mutatingPolicy(`compile-${suffix()}`, { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations: [apply('Object{spec: params.spec}')] }),
+  });
+  t.is(withParams.status, 201, withParams.text);
 });
 
 test('binding validation: policyName required, paramRef name xor selector, matchResources', async (t) => {
@@ -207,7 +249,7 @@ test('tables: MUTATIONS and PARAMKIND; POLICYNAME and PARAMREF', async (t) => {
   const id = suffix();
   const mutations = [
     { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
-    { patchType: 'JSONPatch', jsonPatch: { expression: '[]' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' } },
   ];
   t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`table-${id}`, { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, mutations }) })).status, 201);
   t.is((await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`table-nop-${id}`) })).status, 201);
@@ -242,4 +284,19 @@ test('values of the wrong type are refused as kube decodes them (400), never a c
   const nested = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, { mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: 7 } }] }) });
   expectStatus(t, nested, { code: 400, reason: 'BadRequest' });
   t.regex(nested.body.message, /cannot unmarshal number into Go struct field JSONPatch\.spec\.mutations\.jsonPatch\.expression of type string$/);
+  const cases: [Record<string, unknown>, string][] = [
+    [{ mutations: [{ patchType: 5 }] }, 'cannot unmarshal number into Go struct field Mutation.spec.mutations.patchType of type v1.PatchType'],
+    [{ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: 'Object{}' }] }, 'cannot unmarshal string into Go struct field Mutation.spec.mutations.applyConfiguration of type v1.ApplyConfiguration'],
+    [{ reinvocationPolicy: true }, 'cannot unmarshal bool into Go struct field MutatingAdmissionPolicySpec.spec.reinvocationPolicy of type v1.ReinvocationPolicyType'],
+    [{ paramKind: 'v1/ConfigMap' }, 'cannot unmarshal string into Go struct field MutatingAdmissionPolicySpec.spec.paramKind of type v1.ParamKind'],
+  ];
+  for (const [spec, error] of cases) {
+    const res = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, spec) });
+    expectStatus(t, res, { code: 400, reason: 'BadRequest' });
+    t.is(res.body.message, `MutatingAdmissionPolicy in version "v1" cannot be handled as a MutatingAdmissionPolicy: json: ${error}`);
+  }
+  // a null mutation decodes as Go's zero Mutation: no patch type
+  const zero = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`types-${suffix()}`, { mutations: [null] }) });
+  expectStatus(t, zero, { code: 422, reason: 'Invalid' });
+  t.deepEqual(causesOf(zero), ['spec.mutations[0].patchType: Required value']);
 });

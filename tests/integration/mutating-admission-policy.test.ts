@@ -1,8 +1,9 @@
 // The MutatingAdmissionPolicy admission plugin over HTTP: ApplyConfiguration and JSONPatch mutations of created
 // widgets, params from a custom resource, dry run, failurePolicy Fail (kube's Status) and Ignore, schema validation
-// of the mutated object, and policies that do not match.
+// of the mutated object, and policies that do not match; a policy's mutations type-checked against the kinds it
+// matches, as warnings when it is written.
 import test from 'ava';
-import { expectStatus, installCrd, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
+import { expectStatus, installCrd, suffix, useTestServer, widget, widgetsPath, type TestResponse } from '../helpers/test-server.js';
 import { oneVersionCrd } from '../helpers/crd.js';
 import { installMutatingPolicy, mapbPath, mapPath, mutatingBinding, mutatingPolicy } from '../helpers/map.js';
 import { scopedNamespace } from '../helpers/vap.js';
@@ -153,4 +154,41 @@ test('a policy that does not match leaves objects alone', async (t) => {
   const res = await create(ns, 'w', { labels: { keep: 'me' } });
   t.is(res.status, 201, res.text);
   t.deepEqual(res.body.metadata.labels, { keep: 'me' });
+});
+
+test("a policy's mutations are type-checked against the schemas of the kinds it matches: one warning per mutation, never a refusal", async (t) => {
+  const resourceRules = [
+    { apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] },
+    { apiGroups: ['params.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['teams'] },
+  ];
+  const name = `typed-${suffix()}`;
+  const policy = mutatingPolicy(name, {
+    matchConstraints: { resourceRules },
+    mutations: [
+      applyConfiguration(LABEL),
+      applyConfiguration('Object{spec: Object.spec{color: "red"}}'),
+      applyConfiguration('Object{spec: Object.spec{colour: "red"}}'),
+      { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/spec", value: Object.spec.owner{}}]' } },
+    ],
+  });
+  const expected = [
+    "spec.mutations[1].applyConfiguration.expression: params.example.com/v1, Kind=Team: ERROR: <input>:1:31: undefined field 'color'",
+    "spec.mutations[2].applyConfiguration.expression: example.com/v1, Kind=Widget: ERROR: <input>:1:32: undefined field 'colour'; params.example.com/v1, Kind=Team: ERROR: <input>:1:32: undefined field 'colour'",
+    "spec.mutations[3].jsonPatch.expression: example.com/v1, Kind=Widget: ERROR: <input>:1:62: undeclared reference to 'Object.spec.owner' (in container ''); params.example.com/v1, Kind=Team: ERROR: <input>:1:62: undeclared reference to 'Object.spec.owner' (in container '')",
+  ];
+  const header = (res: TestResponse) => res.headers.warning;
+  const asHeader = (texts: string[]) => texts.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
+  const dry = await server.request('POST', `${mapPath('v1')}?dryRun=All`, { body: policy });
+  t.is(dry.status, 201, dry.text);
+  t.is(header(dry), asHeader(expected));
+  const created = await server.request('POST', mapPath('v1'), { body: policy });
+  t.is(created.status, 201, created.text);
+  t.is(header(created), asHeader(expected));
+  const fixed = { ...created.body, spec: { ...created.body.spec, mutations: created.body.spec.mutations.slice(0, 2) } };
+  const updated = await server.request('PUT', `${mapPath('v1')}/${name}`, { body: fixed });
+  t.is(updated.status, 200, updated.text);
+  t.is(header(updated), asHeader(expected.slice(0, 1)));
+  const clean = await server.request('POST', mapPath('v1'), { body: mutatingPolicy(`typed-${suffix()}`, { mutations: [applyConfiguration('Object{spec: Object.spec{replicas: 2}}')] }) });
+  t.is(clean.status, 201, clean.text);
+  t.is(header(clean), undefined);
 });

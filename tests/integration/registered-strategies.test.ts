@@ -1,7 +1,7 @@
 /**
  * Strategy hooks registered by group/kind (defineStrategy, Tokens.Strategy), over HTTP: for a CRD-defined kind whose
- * CRD is created after the server started (prepareForCreate, validate, canonicalize through every write verb), and for
- * a built-in kind, where they run after the built-in's own hooks.
+ * CRD is created after the server started (prepareForCreate, validate, warnings, canonicalize through every write
+ * verb), and for a built-in kind, where they run after the built-in's own hooks.
  */
 import test from 'ava';
 import { defineStrategy, fieldErrors, Tokens, type KubeObject, type Module } from '../../index.js';
@@ -28,6 +28,7 @@ const widgetLifecycle = defineStrategy<Widget>({
     const replicas = w.spec?.replicas ?? 0;
     return replicas > 10 ? [fieldErrors.invalid('spec.replicas', replicas, 'must be no more than 10')] : [];
   },
+  warningsOnCreate: (w) => (w.spec?.replicas === 0 ? [`widget ${w.metadata?.name} has no replicas`] : []),
   canonicalize(w) {
     if (w.spec?.color) w.spec.color = w.spec.color.toLowerCase();
   },
@@ -41,6 +42,8 @@ const widgetColors = defineStrategy<Widget>({
     w.status = { ...w.status, replicas: 0 };
   },
   validate: (w) => (w.spec?.color ? [] : [fieldErrors.required('spec.color', 'every widget has a color')]),
+  warningsOnCreate: (w) => (w.spec?.replicas === 0 ? ['idle widgets cost money'] : []),
+  warningsOnUpdate: (w, old, subresource) => (subresource === '' && w.spec?.color !== old.spec?.color ? [`color changes from ${old.spec?.color} to ${w.spec?.color}`] : []),
 });
 
 const frozenLabel = 'example.com/frozen';
@@ -106,6 +109,31 @@ test('validate refuses an update too, and the stored object stays', async (t) =>
   const put = await server.request('PUT', widgetsPath(ns, name), { body: { ...created, spec: { color: 'red', replicas: 12 } } });
   expectStatus(t, put, { code: 422, reason: 'Invalid', message: `Widget.example.com "${name}" is invalid: spec.replicas: Invalid value: 12: must be no more than 10` });
   t.deepEqual((await server.request('GET', widgetsPath(ns, name))).body.spec, { color: 'red', replicas: 1 });
+});
+
+test('warningsOnCreate and warningsOnUpdate of every registration go out as Warning headers for valid writes only, dry-run included', async (t) => {
+  const ns = await createNamespace(server, 'strategy');
+  const name = `w-${suffix()}`;
+  const idle = widget(name, { spec: { color: 'red', replicas: 0 } });
+  const expected = `299 - "widget ${name} has no replicas", 299 - "idle widgets cost money"`;
+  const dry = await server.request('POST', `${widgetsPath(ns)}?dryRun=All`, { body: idle });
+  t.is(dry.status, 201, dry.text);
+  t.is(dry.headers.warning, expected);
+  const created = await server.request('POST', widgetsPath(ns), { body: idle });
+  t.is(created.status, 201, created.text);
+  t.is(created.headers.warning, expected);
+  const invalid = await server.request('POST', widgetsPath(ns), { body: widget(`w-${suffix()}`, { spec: { replicas: 0 } }) });
+  expectStatus(t, invalid, { code: 422, reason: 'Invalid' });
+  t.is(invalid.headers.warning, undefined, 'an invalid object gets no warnings');
+  const busy = await server.request('POST', widgetsPath(ns), { body: widget(`w-${suffix()}`, { spec: { color: 'red', replicas: 1 } }) });
+  t.is(busy.headers.warning, undefined);
+
+  const updated = await server.request('PATCH', widgetsPath(ns, name), { body: { spec: { color: 'blue' } }, contentType: 'application/merge-patch+json' });
+  t.is(updated.status, 200, updated.text);
+  t.is(updated.headers.warning, '299 - "color changes from red to blue"', 'warningsOnCreate is not called on update');
+  const status = await server.request('PATCH', `${widgetsPath(ns, name)}/status`, { body: { status: { ready: true } }, contentType: 'application/merge-patch+json' });
+  t.is(status.status, 200, status.text);
+  t.is(status.headers.warning, undefined);
 });
 
 test('canonicalize normalizes what is stored on create, PUT, merge and JSON patch, and server-side apply', async (t) => {

@@ -1,8 +1,9 @@
 /**
  * Applies what an ApplyConfiguration mutation evaluated to (kube's applyConfigPatcher and ApplyStructuredMergeDiff):
  * the `Object{…}` value, its nested type names checked against their field paths, becomes an apply configuration
- * of the object's apiVersion and kind; it must fit the object's schema and set no atomic value; it is then merged
- * into the object with server-side apply's merge, without recording any field manager.
+ * of the object's apiVersion and kind; it must fit the object's schema (lists where it has lists, maps where it has
+ * maps, declared fields) and set no atomic value; it is then merged into the object with server-side apply's merge,
+ * without recording any field manager.
  */
 import type { KubeObject } from '../../../core/contracts/resource-type.js';
 import { celToJson, NotJsonError } from '../../../lib/cel/json-native.js';
@@ -13,6 +14,7 @@ import type { JsonObject } from '../../../schemas/structured-merge/json-value.js
 import { mergeObjects } from '../../../schemas/structured-merge/merge-values.js';
 import { toFieldSet } from '../../../schemas/structured-merge/to-field-set.js';
 import { TypedValueError } from '../../../schemas/structured-merge/typed-errors.js';
+import { valueKindErrors } from '../../../schemas/structured-merge/value-kinds.js';
 import { atomicPaths } from './atomic-fields.js';
 import type { MutationResult } from './mutation-result.js';
 
@@ -31,11 +33,14 @@ export function applyConfigurationMutation(result: Val, object: KubeObject, mode
   config.apiVersion = object.apiVersion;
   config.kind = object.kind;
   const failed = (message: string): MutationResult => ({ error: `error applying patch: ${message}` });
+  const notTyped = (e: TypedValueError) => failed(`failed to convert patch object to typed object: ${e.message}`);
+  const kindErrors = valueKindErrors(config, model);
+  if (kindErrors.length) return notTyped(new TypedValueError(kindErrors));
   try {
     toFieldSet(config, model, true);
   } catch (e) {
     if (!(e instanceof TypedValueError)) throw e;
-    return failed(`failed to convert patch object to typed object: ${e.message}`);
+    return notTyped(e);
   }
   const atomics = atomicPaths(config, model);
   if (atomics.length) return failed(`invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);

@@ -7,10 +7,11 @@
 import { JSON_PATCH_TYPE } from '../../../lib/cel/k8s-jsonpatch.js';
 import { dynamicObjectType, OBJECT_TYPE_NAME } from '../../../lib/cel/k8s-object-val.js';
 import { T } from '../../../lib/cel/types.js';
+import type { PatchType } from '../../../builtin/admissionregistration/mutating-admission-policy-validation.js';
 import type { CompiledExpression } from '../cel/compiled-expression.js';
 import type { CompositionEnv } from '../cel/composition-env.js';
 
-export type PatchType = 'ApplyConfiguration' | 'JSONPatch';
+export type { PatchType };
 
 /** A policy's `spec.mutations[i]` as the API serves it. */
 export interface Mutation {
@@ -35,5 +36,10 @@ export function compileMutation(mutation: Mutation, composition: CompositionEnv)
   if (patchType !== 'ApplyConfiguration' && patchType !== 'JSONPatch') return undefined;
   const expression = patchType === 'ApplyConfiguration' ? mutation.applyConfiguration?.expression : mutation.jsonPatch?.expression;
   if (expression === undefined) return undefined;
-  return { patchType, compiled: composition.compileMutation(expression, RETURN_TYPES[patchType]) };
+  return { patchType, compiled: compilePatchExpression(patchType, expression, composition) };
+}
+
+/** A mutation's expression compiled for its patch type, its result type checked (kube's ReturnTypes of the patch type). */
+export function compilePatchExpression(patchType: PatchType, expression: string, composition: CompositionEnv): CompiledExpression {
+  return composition.compileMutation(expression, RETURN_TYPES[patchType]);
 }

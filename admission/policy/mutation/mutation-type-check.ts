@@ -1,7 +1,7 @@
 /**
- * Type checking of a mutation against the schema of a kind it mutates, in the manner of kube's type checking of
- * validating policies: the policy's variables and the mutation compile with `Object…` types from the kind's
- * schema, so misspelt fields are cel-go's `undefined field` errors before any request. kube compiles mutations
+ * Type checking of a policy's mutations against the schema of a kind it mutates, in the manner of kube's type
+ * checking of validating policies: the policy's variables and the mutations compile with `Object…` types from the
+ * kind's schema, so misspelt fields are cel-go's `undefined field` errors before any request. kube compiles mutations
  * with dyn-typed Object types only (such a field fails when the mutation runs), so the result is a warning, never
  * a reason to refuse the policy.
  */
@@ -15,9 +15,17 @@ export interface TypeCheckContext {
   variables: readonly { name: string; expression: string }[];
 }
 
-/** The compiler's text when the mutation does not type-check against `schema` (the kind's version schema). */
-export function typeCheckMutation(mutation: Mutation, schema: JSONSchemaProps, ctx: TypeCheckContext): string | undefined {
+const COMPILATION_FAILED = 'compilation failed: ';
+
+/**
+ * For each mutation, the compiler's text when it does not type-check against `schema` (the kind's version schema):
+ * cel-go's issues (`ERROR: <input>:1:…` with their source snippets), or the result type that does not fit.
+ */
+export function typeCheckMutations(mutations: readonly Mutation[], schema: JSONSchemaProps, ctx: TypeCheckContext): (string | undefined)[] {
   const composition = new CompositionEnv(ctx.hasParams, true, schemaObjectTypes(schema));
   for (const v of ctx.variables) composition.addVariable(v.name, v.expression);
-  return compileMutation(mutation, composition)?.compiled.error?.detail;
+  return mutations.map((m) => {
+    const detail = compileMutation(m, composition)?.compiled.error?.detail;
+    return detail?.startsWith(COMPILATION_FAILED) ? detail.slice(COMPILATION_FAILED.length) : detail;
+  });
 }

@@ -97,6 +97,15 @@ test('fields the schema does not declare, and map-list items without their key, 
   );
 });
 
+test("values of another kind than the schema's (a map for a list, a list or a string for a map) are refused as SMD words it", (t) => {
+  const notTyped = 'error applying patch: failed to convert patch object to typed object: ';
+  t.is(apply('Object{spec: Object.spec{ports: {"http": 80}}}').error, `${notTyped}.spec.ports: expected list, got &{map[http:80]}`);
+  t.is(apply('Object{spec: Object.spec{settings: ["fast"]}}').error, `${notTyped}.spec.settings: expected map, got &{[fast]}`);
+  t.is(apply('Object{spec: Object.spec{template: "nginx"}}').error, `${notTyped}.spec.template: expected map, got &{nginx}`);
+  t.is(apply('Object{metadata: Object.metadata{finalizers: {"a": "b"}}}').error, `${notTyped}.metadata.finalizers: expected list, got &{map[a:b]}`);
+  t.is(apply('Object{spec: Object.spec{ports: [Object.spec.ports{name: "http", port: 80}], settings: {"mode": "slow"}}}').error, undefined);
+});
+
 test('without a schema objects merge as deduced: maps granular, lists replaced', (t) => {
   const r = applyWithoutSchema('Object{spec: Object.spec{template: Object.spec.template{image: "nginx:3"}, anything: 1}}');
   t.deepEqual(r.object?.spec, { ...(widget().spec as object), template: { image: 'nginx:3', pullPolicy: 'Always' }, anything: 1 });
