@@ -46,13 +46,18 @@ test.serial('create serviceaccount, then get sa shows NAME SECRETS AGE beside th
   t.deepEqual(row(rows, 'default')?.slice(0, 2), ['default', '0'], describe(res));
 });
 
-test.serial('a new namespace gets its default ServiceAccount', async (t) => {
+test.serial('a new namespace gets its default ServiceAccount, and is deleted with it', async (t) => {
   t.is((await kapi.kubectl(['create', 'namespace', 'team-a'])).code, 0);
   const res = await eventually(
     () => kapi.kubectl(['get', 'serviceaccount', 'default', '-n', 'team-a', '-o', 'name']),
     (r) => r.code === 0,
   );
   t.is(res.stdout, 'serviceaccount/default\n', describe(res));
+  // the namespace still goes away: its accounts are deleted with it and not created again while it terminates
+  const deleted = await kapi.kubectl(['delete', 'namespace', 'team-a', '--timeout=30s']);
+  t.is(deleted.code, 0, describe(deleted));
+  const gone = await kapi.kubectl(['get', 'namespace', 'team-a']);
+  t.regex(gone.stderr, /namespaces "team-a" not found/, describe(gone));
 });
 
 test.serial('create token, and kubectl with that token alone reaches the API as the account', async (t) => {

@@ -2,8 +2,7 @@
 // TokenRequest subresource, the token authenticator and OpenID discovery, over HTTPS as clients see them.
 import test from 'ava';
 import { createPrivateKey } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import type { AdmissionPlugin, Module, UserInfo } from '../../index.js';
@@ -256,27 +255,6 @@ test('OpenID discovery: the configuration and the key set, with which a relying 
   t.is(decodeProtectedHeader(token).kid, set.keys[0]!.kid);
   const { payload } = await jwtVerify(token, createLocalJWKSet(set as never), { issuer: conf.body.issuer, audience: 'https://relying-party.example.com' });
   t.is(payload.sub, `system:serviceaccount:${ns}:${name}`);
-});
-
-test('a restart keeps the signing key: tokens issued before it still authenticate', async (t) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'kapi-it-sa-'));
-  try {
-    const first = await startTestServer({ dataDir, serviceAccountTokens: {} });
-    t.is((await createAccount(first, 'default', 'survivor')).status, 201);
-    const issued = await first.request('POST', tokenPath('default', 'survivor'), { body: tokenRequest() });
-    const key = await readFile(join(dataDir, 'pki', 'sa.key'), 'utf8');
-    await first.close();
-    const second = await startTestServer({ dataDir, serviceAccountTokens: {} });
-    try {
-      t.is(await readFile(join(dataDir, 'pki', 'sa.key'), 'utf8'), key);
-      const res = await second.request('GET', '/api/v1/namespaces/default/serviceaccounts/survivor', { token: issued.body.status.token });
-      t.is(res.status, 200, res.text);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
 });
 
 test('--service-account-max-token-expiration shortens longer requests with kube warning', async (t) => {
