@@ -10,6 +10,9 @@ import type { Module } from './core/contracts/module.js';
 import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
 import { configMapsModule } from './builtin/configmaps/configmaps-module.js';
 import { secretsModule } from './builtin/secrets/secrets-module.js';
+import { serviceAccountsModule, type ServiceAccountsOptions } from './builtin/serviceaccounts/serviceaccounts-module.js';
+import { serviceAccountTokenAuth } from './plugins/auth/service-account-token-authenticator.js';
+import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-config.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -57,9 +60,11 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
+export { serviceAccountTokenAuth };
+export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
 export interface DefaultModulesOptions {
@@ -77,17 +82,23 @@ export interface DefaultModulesOptions {
    * plugins' static manifests directories (see builtinAdmission).
    */
   admissionControlConfigFile?: string;
+  /**
+   * How ServiceAccount tokens are issued and verified: with it, `serviceaccounts/token`, OpenID discovery and the
+   * token authenticator (after `authModules`' authenticators, kube's chain order) are served.
+   */
+  serviceAccountTokens?: ServiceAccountTokenConfig;
 }
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps and Secrets, the built-in admission plugins, CRDs, discovery, OpenAPI,
- * health.
+ * media types in this order), namespaces, ConfigMaps, Secrets and ServiceAccounts, the built-in admission plugins, CRDs,
+ * discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
     ...(opts.authModules ?? []),
+    ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),
@@ -95,6 +106,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     namespacesModule(),
     configMapsModule(),
     secretsModule(),
+    serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

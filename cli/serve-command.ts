@@ -8,11 +8,15 @@ import {
   defaultModules,
   ensureAdminToken,
   ensurePki,
+  ensureServiceAccountSigningKey,
+  readServiceAccountPublicKeys,
+  readServiceAccountSigningKey,
   staticTokenAuth,
   writeKubeconfig,
   type ApiServer,
+  type ServiceAccountTokenConfig,
 } from '../index.js';
-import { parseServeFlags, serveUsage, type ServeOptions } from './serve-flags.js';
+import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -36,6 +40,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   await chmod(opts.dataDir, 0o700);
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
+  const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
   const server = createApiServer({
     config: {
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
@@ -49,6 +54,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+      serviceAccountTokens,
     }),
   });
   const { host, port } = await listen(server, opts, pki);
@@ -64,6 +70,20 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   });
   process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
   return server;
+}
+
+/** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */
+async function serviceAccountTokenConfig(dataDir: string, o: ServiceAccountServeOptions): Promise<ServiceAccountTokenConfig> {
+  const signingKey = o.signingKeyFile ? await readServiceAccountSigningKey(o.signingKeyFile) : await ensureServiceAccountSigningKey(join(dataDir, 'pki', 'sa.key'));
+  const verificationKeys = (await Promise.all(o.keyFiles.map((f) => readServiceAccountPublicKeys(f)))).flat();
+  return {
+    issuers: o.issuers,
+    audiences: o.audiences,
+    signingKey,
+    verificationKeys,
+    maxExpirationSeconds: o.maxExpirationSeconds,
+    ...(o.jwksUri ? { jwksUri: o.jwksUri } : {}),
+  };
 }
 
 async function listen(server: ApiServer, opts: ServeOptions, tls: { certPem: string; keyPem: string }) {

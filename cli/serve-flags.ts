@@ -34,6 +34,20 @@ Flags:
                               always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
 ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --tls-min-version VERSION   oldest TLS version served: VersionTLS12 or VersionTLS13 (default VersionTLS12)
+  --service-account-issuer URL
+                              the iss of ServiceAccount tokens; repeatable: the first signs, all are accepted (default
+                              https://kubernetes.default.svc.cluster.local, as kubeadm sets it)
+  --api-audiences A,B         audiences a token must name to authenticate; a TokenRequest without audiences gets them
+                              (default: the first issuer)
+  --service-account-signing-key-file FILE
+                              PEM RSA or ECDSA private key tokens are signed with (default: <data-dir>/pki/sa.key, an
+                              RSA key generated at first start)
+  --service-account-key-file FILE
+                              PEM public or private keys that also verify tokens; repeatable
+  --service-account-max-token-expiration DURATION
+                              longest validity a TokenRequest gets, between 1h and 2^32s (default: no maximum)
+  --service-account-jwks-uri URL
+                              jwks_uri of the OpenID discovery document (default: this server's /openid/v1/jwks)
   -h, --help                  show this help
 `;
 
@@ -59,6 +73,20 @@ export interface ServeOptions {
   tlsCipherSuites?: string[];
   /** `--tls-min-version`; absent: TLS 1.2. */
   tlsMinVersion?: TlsMinVersion;
+  serviceAccounts: ServiceAccountServeOptions;
+}
+
+/** The `--service-account-*` flags and `--api-audiences`. */
+export interface ServiceAccountServeOptions {
+  issuers: string[];
+  audiences: string[];
+  /** Absolute; absent: the key kapi keeps in its data directory. */
+  signingKeyFile?: string;
+  /** Absolute. */
+  keyFiles: string[];
+  /** 0: no maximum. */
+  maxExpirationSeconds: number;
+  jwksUri?: string;
 }
 
 export interface EtcdServeOptions {
@@ -94,7 +122,46 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
+    serviceAccounts: parseServiceAccountFlags(values),
   };
+}
+
+/** kubeadm's issuer: kube-apiserver has no default and requires the flag. */
+const defaultIssuer = 'https://kubernetes.default.svc.cluster.local';
+
+function parseServiceAccountFlags(values: ReturnType<typeof parse>['values']): ServiceAccountServeOptions {
+  const issuers = values['service-account-issuer'] ?? [defaultIssuer];
+  const seen = new Set<string>();
+  for (const issuer of issuers) {
+    if (issuer === '') throw new UsageError('service-account-issuer should not be an empty string');
+    // kube's check: an issuer with a ':' must parse as a URL
+    if (issuer.includes(':') && !URL.canParse(issuer)) throw new UsageError(`service-account-issuer "${issuer}" contained a ':' but was not a valid URL`);
+    if (seen.has(issuer)) throw new UsageError(`service-account-issuer "${issuer}" is already specified`);
+    seen.add(issuer);
+  }
+  const audiences = values['api-audiences'] !== undefined ? parseList(values['api-audiences']) : [];
+  const signingKeyFile = values['service-account-signing-key-file'];
+  const maxExpiration = values['service-account-max-token-expiration'];
+  const jwksUri = values['service-account-jwks-uri'];
+  return {
+    issuers,
+    audiences: audiences.length > 0 ? audiences : [issuers[0]!],
+    ...(signingKeyFile ? { signingKeyFile: resolve(signingKeyFile) } : {}),
+    keyFiles: (values['service-account-key-file'] ?? []).map((f) => resolve(f)),
+    maxExpirationSeconds: maxExpiration === undefined ? 0 : parseMaxTokenExpiration(maxExpiration),
+    ...(jwksUri ? { jwksUri } : {}),
+  };
+}
+
+/** kube-apiserver's `--service-account-max-token-expiration`: a Go duration from 1h to 2^32 seconds (0: no maximum). */
+function parseMaxTokenExpiration(text: string): number {
+  const nanos = parseGoDuration(text);
+  if (nanos === undefined) throw new UsageError(`invalid --service-account-max-token-expiration "${text}": must be a duration such as 24h`);
+  const seconds = Number(nanos / 1_000_000_000n);
+  if (nanos !== 0n && (seconds < 3600 || seconds > 2 ** 32)) {
+    throw new UsageError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
+  return seconds;
 }
 
 function parse(args: string[]) {
@@ -120,6 +187,12 @@ function parse(args: string[]) {
         'watch-cache-history-size': { type: 'string' },
         'tls-cipher-suites': { type: 'string' },
         'tls-min-version': { type: 'string' },
+        'service-account-issuer': { type: 'string', multiple: true },
+        'api-audiences': { type: 'string' },
+        'service-account-signing-key-file': { type: 'string' },
+        'service-account-key-file': { type: 'string', multiple: true },
+        'service-account-max-token-expiration': { type: 'string' },
+        'service-account-jwks-uri': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

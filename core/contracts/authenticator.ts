@@ -17,7 +17,9 @@ export interface AuthenticationRequest {
 
 /**
  * An authenticator plugin. Returns the user when it recognises the credentials, `null` when the request carries no
- * credentials it handles (the next authenticator is asked), and throws an `ApiError` (401) when they are invalid.
+ * credentials it handles (the next authenticator is asked), and throws an `ApiError` (401) when they are invalid. As
+ * kube's union authenticator, the next ones are still asked after a refusal; the first refusal is the answer when none
+ * accepts the request.
  */
 export interface Authenticator {
   readonly name: string;

@@ -126,7 +126,10 @@ export interface ResourceType {
    * another database, an external API): its verbs are the storage's, and it has no watch cache.
    */
   storage?: RestStorage;
-  /** Subresources served by storages of their own, by name (`<plural>/<name>` in discovery); only with `storage`. */
+  /**
+   * Subresources served by storages of their own, by name (`<plural>/<name>` in discovery), whether the resource itself
+   * has its own `storage` or is kapi's generic store (a ServiceAccount's `token`).
+   */
   storageSubresources?: Record<string, RestStorage>;
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;

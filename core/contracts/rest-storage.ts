@@ -69,6 +69,8 @@ export interface RestContext {
   signal: AbortSignal;
   /** A dry-run write: validate everything, store nothing. */
   dryRun: boolean;
+  /** Adds a `Warning` header to the answer (kube's warning.AddWarning). */
+  warn?(text: string): void;
 }
 
 /** A list's or watch's options, parsed and checked by kapi (kube's ListOptions). */

@@ -70,10 +70,17 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
 
 async function authenticate(ctx: Context, authenticators: Authenticator[]): Promise<UserInfo> {
   const req = { headers: ctx.headers, socket: ctx.req.socket as TLSSocket };
+  // kube's union authenticator: one that refuses the credentials does not stop the others from accepting them.
+  let refused: unknown;
   for (const a of authenticators) {
-    const user = await a.authenticate(req);
-    if (user) return user;
+    try {
+      const user = await a.authenticate(req);
+      if (user) return user;
+    } catch (err) {
+      refused ??= err;
+    }
   }
+  if (refused !== undefined) throw refused;
   if (authenticators.length === 0 || publicPaths.some((p) => p.test(ctx.path))) return anonymous;
   throw errors.unauthorized();
 }

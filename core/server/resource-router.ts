@@ -59,7 +59,8 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
   const accept = ctx.get('accept');
   const negotiated = isPlainJsonAccept(accept) ? deps.codecs.plainJson : negotiate(accept, deps.codecs, endpoint(rt, info));
   if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
-  if (rt.storage) {
+  // A storage's subresource may belong to a resource of the generic store too (a ServiceAccount's token).
+  if (rt.storage || (info.subresource && rt.storageSubresources?.[info.subresource])) {
     const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs };
     return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }

@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module } from '../../index.js';
+import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module, type ServiceAccountTokenConfig } from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/contracts/server-config.js';
-import { adminUser, ensureAdminToken, ensurePki } from '../../plugins/auth/index.js';
+import { adminUser, ensureAdminToken, ensurePki, ensureServiceAccountSigningKey } from '../../plugins/auth/index.js';
 
 export interface StartOptions {
   storage?: 'sqlite' | 'memory' | 'etcd';
@@ -35,7 +35,15 @@ export interface StartOptions {
   modules?: Module[];
   /** An AdmissionConfiguration file (`kapi serve --admission-control-config-file`). */
   admissionControlConfigFile?: string;
+  /**
+   * Serve ServiceAccount tokens (TokenRequest, OpenID discovery, the authenticator) signed by the data directory's
+   * `pki/sa.key`, with kapi serve's default issuer and audiences unless given here.
+   */
+  serviceAccountTokens?: Partial<Pick<ServiceAccountTokenConfig, 'issuers' | 'audiences' | 'maxExpirationSeconds'>>;
 }
+
+/** `kapi serve`'s default service-account issuer (kubeadm's). */
+export const defaultIssuer = 'https://kubernetes.default.svc.cluster.local';
 
 export interface RequestOptions {
   /** Sent as JSON (Content-Type application/json unless `contentType` says otherwise). */
@@ -97,6 +105,15 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'kapi-it-')));
   const token = await ensureAdminToken(dataDir);
   const pki = await ensurePki(join(dataDir, 'pki'), { hosts: ['127.0.0.1'] });
+  const sa = opts.serviceAccountTokens;
+  const issuers = sa?.issuers ?? [defaultIssuer];
+  const serviceAccountTokens: ServiceAccountTokenConfig | undefined = sa && {
+    issuers,
+    audiences: sa.audiences ?? [issuers[0]!],
+    signingKey: await ensureServiceAccountSigningKey(join(dataDir, 'pki', 'sa.key')),
+    verificationKeys: [],
+    maxExpirationSeconds: sa.maxExpirationSeconds ?? 0,
+  };
   const server = createApiServer({
     config: opts.config,
     modules: [
@@ -107,6 +124,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
         authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+        ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
       }),
       ...(opts.modules ?? []),
     ],

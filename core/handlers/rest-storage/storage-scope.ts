@@ -1,5 +1,6 @@
 import type { ResourceScope } from '../request-scope.js';
 import type { RestContext, RestStorage } from '../../contracts/rest-storage.js';
+import { addWarnings } from '../warnings.js';
 
 /** A request to a resource (or subresource) served by its own RestStorage. */
 export interface StorageScope extends ResourceScope {
@@ -13,5 +14,12 @@ export interface StorageScope extends ResourceScope {
 
 /** The context a storage call gets for this request. */
 export function restContext(scope: StorageScope, dryRun: boolean): RestContext {
-  return { namespace: scope.info.namespace, name: scope.info.name, user: scope.user, signal: scope.signal, dryRun };
+  return {
+    namespace: scope.info.namespace,
+    name: scope.info.name,
+    user: scope.user,
+    signal: scope.signal,
+    dryRun,
+    warn: (text) => addWarnings(scope.ctx, [text]),
+  };
 }

@@ -29,7 +29,8 @@ const byKind = (group: string, pkg: string, kinds: string[]): [string, ProtobufK
  * is its own message). Table has none (`+protobuf=false` in Kubernetes).
  */
 const staticKinds = new Map<string, ProtobufKind>([
-  ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList', 'ConfigMap', 'ConfigMapList', 'Secret', 'SecretList']),
+  ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList', 'ConfigMap', 'ConfigMapList', 'Secret', 'SecretList', 'ServiceAccount', 'ServiceAccountList']),
+  ...byKind('authentication.k8s.io/v1', packages.authenticationV1, ['TokenRequest']),
   ...byKind('v1', packages.metaV1, ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']),
   ...byKind('apiextensions.k8s.io/v1', packages.apiextensionsV1, ['CustomResourceDefinition', 'CustomResourceDefinitionList']),
   ...byKind('admissionregistration.k8s.io/v1', packages.admissionregistrationV1, [

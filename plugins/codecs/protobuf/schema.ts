@@ -2,6 +2,7 @@ import protobuf from 'protobufjs';
 import { admissionregistrationMutatingPolicyProto } from './protos/admissionregistration-policy-messages.js';
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
+import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
 import { intstrProto } from './protos/intstr.js';
 import { metaV1Proto, metaV1beta1Proto } from './protos/meta-v1.js';
@@ -20,6 +21,7 @@ function buildRoot(): protobuf.Root {
     metaV1Proto,
     metaV1beta1Proto,
     coreV1Proto,
+    authenticationV1Proto,
     apiextensionsV1Proto,
     admissionregistrationV1Proto,
     admissionregistrationMutatingPolicyProto('v1beta1'),
@@ -40,6 +42,7 @@ export const packages = {
   metaV1: 'k8s.io.apimachinery.pkg.apis.meta.v1',
   metaV1beta1: 'k8s.io.apimachinery.pkg.apis.meta.v1beta1',
   coreV1: 'k8s.io.api.core.v1',
+  authenticationV1: 'k8s.io.api.authentication.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',
   admissionregistrationV1beta1: 'k8s.io.api.admissionregistration.v1beta1',

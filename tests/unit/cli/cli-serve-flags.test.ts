@@ -3,6 +3,14 @@ import { resolve } from 'node:path';
 import { parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
 import { UsageError } from '../../../cli/usage-error.js';
 
+/** The ServiceAccount token settings without flags: kubeadm's issuer, which is also the one API audience. */
+const defaultServiceAccounts = {
+  issuers: ['https://kubernetes.default.svc.cluster.local'],
+  audiences: ['https://kubernetes.default.svc.cluster.local'],
+  keyFiles: [],
+  maxExpirationSeconds: 0,
+};
+
 test('defaults', (t) => {
   t.deepEqual(parseServeFlags([]), {
     dataDir: resolve('.kapi'),
@@ -10,6 +18,7 @@ test('defaults', (t) => {
     bindAddress: '127.0.0.1',
     storage: 'sqlite',
     crdPaths: [],
+    serviceAccounts: defaultServiceAccounts,
   });
 });
 
@@ -21,6 +30,7 @@ test('all flags', (t) => {
     bindAddress: '0.0.0.0',
     storage: 'memory',
     crdPaths: [resolve('a.yaml'), '/crds'],
+    serviceAccounts: defaultServiceAccounts,
   });
 });
 
@@ -58,6 +68,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     storage: 'etcd',
     etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
     crdPaths: [],
+    serviceAccounts: defaultServiceAccounts,
   });
   const args = [
     '--storage=etcd',
@@ -156,4 +167,34 @@ test('bad --tls-cipher-suites and --tls-min-version values are usage errors with
     [['--tls-min-version', 'VersionTLS10'], '--tls-min-version VersionTLS10 is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)'],
   ];
   for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
+
+test('--service-account-* flags and --api-audiences as kube-apiserver takes them', (t) => {
+  const args = [
+    '--service-account-issuer', 'https://issuer.example.com',
+    '--service-account-issuer=https://old.example.com',
+    '--service-account-signing-key-file', 'sa.key',
+    '--service-account-key-file', 'old.pub',
+    '--service-account-key-file=/keys/other.pub',
+    '--service-account-max-token-expiration', '24h',
+    '--service-account-jwks-uri', 'https://issuer.example.com/keys',
+  ];
+  t.deepEqual((parseServeFlags(args) as ServeOptions).serviceAccounts, {
+    issuers: ['https://issuer.example.com', 'https://old.example.com'],
+    audiences: ['https://issuer.example.com'],
+    signingKeyFile: resolve('sa.key'),
+    keyFiles: [resolve('old.pub'), '/keys/other.pub'],
+    maxExpirationSeconds: 86400,
+    jwksUri: 'https://issuer.example.com/keys',
+  });
+  t.deepEqual((parseServeFlags(['--api-audiences', 'api, vault']) as ServeOptions).serviceAccounts.audiences, ['api', 'vault']);
+});
+
+test('bad --service-account-* flags are usage errors with kube-apiserver\'s reason', (t) => {
+  const refused = (args: string[], message: string) => t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+  refused(['--service-account-issuer', ''], 'service-account-issuer should not be an empty string');
+  refused(['--service-account-issuer', 'https://a', '--service-account-issuer', 'https://a'], 'service-account-issuer "https://a" is already specified');
+  refused(['--service-account-issuer', 'http://[::1'], 'service-account-issuer "http://[::1" contained a \':\' but was not a valid URL');
+  refused(['--service-account-max-token-expiration', '30m'], 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  refused(['--service-account-max-token-expiration', 'soon'], 'invalid --service-account-max-token-expiration "soon": must be a duration such as 24h');
 });

@@ -1,4 +1,4 @@
-/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace, ConfigMap, Secret). */
+/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace, ConfigMap, Secret, ServiceAccount). */
 export const coreV1Proto = `
 syntax = "proto2";
 package k8s.io.api.core.v1;
@@ -54,5 +54,31 @@ message Secret {
 message SecretList {
   optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
   repeated Secret items = 2;
+}
+
+message LocalObjectReference {
+  optional string name = 1;
+}
+
+message ObjectReference {
+  optional string kind = 1;
+  optional string namespace = 2;
+  optional string name = 3;
+  optional string uid = 4;
+  optional string apiVersion = 5;
+  optional string resourceVersion = 6;
+  optional string fieldPath = 7;
+}
+
+message ServiceAccount {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  repeated ObjectReference secrets = 2;
+  repeated LocalObjectReference imagePullSecrets = 3;
+  optional bool automountServiceAccountToken = 4;
+}
+
+message ServiceAccountList {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated ServiceAccount items = 2;
 }
 `;

@@ -77,10 +77,8 @@ test('more than one document is 400; an empty trailing document is not one', (t)
 
 test('hostile nesting is 400 before the parser runs, without exhausting memory', (t) => {
   const hostile = ['['.repeat(1_500_000), '{a: '.repeat(400_000), '- '.repeat(1_000_000), Array.from({ length: 2_100 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')];
-  for (const text of hostile) {
-    const ms = timed(() => refused(t, text, `${text.slice(0, 10)}… (${text.length} chars)`));
-    t.true(ms < 3000, `${ms}ms`);
-  }
+  // refused by the lexer's nesting bound (linear), not by the parser, which would exhaust the heap on them
+  for (const text of hostile) t.regex(refused(t, text, `${text.slice(0, 10)}… (${text.length} chars)`), /nesting exceeds the maximum depth of 1000$/);
   // Deep but reasonable nesting decodes; deeper than the core's limit is 400 for YAML as for JSON.
   const nested = (depth: number) => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}k:`).join('\n') + ' 1';
   t.truthy(decode(nested(100)));

@@ -1,0 +1,90 @@
+import { createPublicKey } from 'node:crypto';
+import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/contracts/authenticator.js';
+import { ApiError, errors } from '../../core/contracts/api-error.js';
+import { defineModule, resolveLater, type Module } from '../../core/contracts/module.js';
+import type { ObjectClients } from '../../core/contracts/object-client.js';
+import type { KubeObject } from '../../core/contracts/kube-object.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import type { ServiceAccountTokenConfig } from '../../lib/serviceaccount/token-config.js';
+import { TokenRejected, verifyServiceAccountToken, type VerifiedClaims } from '../../lib/serviceaccount/token-verification.js';
+import type { ClaimReference } from '../../lib/serviceaccount/token-claims.js';
+import { credentialIdExtraKey, credentialIdForJti, serviceAccountGroups, serviceAccountUsername } from '../../lib/serviceaccount/service-account-names.js';
+
+/**
+ * Authenticates ServiceAccount tokens (JWTs of the configured issuers) as kube's service-account authenticator with
+ * `--service-account-lookup` (its default): signature, issuer, audience and expiry, then the ServiceAccount — and the
+ * Secret a token is bound to — must still exist, undeleted, with the uid the token names. Bearer tokens that are not
+ * JWTs of these issuers are left to the other authenticators.
+ */
+export class ServiceAccountTokenAuthenticator implements Authenticator {
+  readonly name = 'service-account-token';
+  private readonly keys;
+
+  constructor(
+    private readonly config: ServiceAccountTokenConfig,
+    private readonly objects: () => ObjectClients,
+  ) {
+    this.keys = [createPublicKey(config.signingKey), ...config.verificationKeys];
+  }
+
+  async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!match) return null;
+    try {
+      const claims = await verifyServiceAccountToken(match[1]!, {
+        issuers: this.config.issuers,
+        audiences: this.config.audiences,
+        keys: this.keys,
+        now: Math.floor(Date.now() / 1000),
+      });
+      return claims ? await this.user(claims) : null;
+    } catch (err) {
+      if (err instanceof TokenRejected) throw errors.unauthorized();
+      throw err;
+    }
+  }
+
+  /** kube's claim validator: the objects the token names must be the live ones. */
+  private async user(claims: VerifiedClaims): Promise<UserInfo> {
+    const k8s = claims['kubernetes.io'];
+    const namespace = k8s?.namespace;
+    const account = k8s?.serviceaccount;
+    if (!namespace || !isReference(account)) throw new TokenRejected('service account token claims are incomplete');
+    if (k8s.pod || k8s.node) throw new TokenRejected('tokens bound to pods or nodes name objects kapi does not serve');
+    await this.requireLive('serviceaccounts', namespace, account);
+    if (k8s.secret !== undefined) {
+      if (!isReference(k8s.secret)) throw new TokenRejected('service account token claims are incomplete');
+      await this.requireLive('secrets', namespace, k8s.secret);
+    }
+    return {
+      username: serviceAccountUsername(namespace, account.name),
+      uid: account.uid,
+      groups: [...serviceAccountGroups(namespace), 'system:authenticated'],
+      ...(claims.jti ? { extra: { [credentialIdExtraKey]: [credentialIdForJti(claims.jti)] } } : {}),
+    };
+  }
+
+  private async requireLive(resource: string, namespace: string, ref: ClaimReference): Promise<void> {
+    let obj: KubeObject | undefined;
+    try {
+      obj = await this.objects().forResource({ group: '', resource }).get(namespace, ref.name);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) obj = undefined; // not served
+      else throw err;
+    }
+    if (!obj || obj.metadata?.deletionTimestamp) throw new TokenRejected(`${resource} ${namespace}/${ref.name} has been deleted`);
+    if (obj.metadata?.uid !== ref.uid) throw new TokenRejected(`${resource} ${namespace}/${ref.name} UID (${obj.metadata?.uid}) does not match claim (${ref.uid})`);
+  }
+}
+
+function isReference(value: unknown): value is ClaimReference {
+  const ref = value as Partial<ClaimReference> | undefined;
+  return typeof ref?.name === 'string' && ref.name !== '' && typeof ref.uid === 'string';
+}
+
+/** Registers the ServiceAccount token authenticator (after the static tokens, as in kube's authenticator chain). */
+export function serviceAccountTokenAuth(config: ServiceAccountTokenConfig): Module {
+  return defineModule('service-account-token-auth', (container) => {
+    container.register(Tokens.Authenticator, { useValue: new ServiceAccountTokenAuthenticator(config, resolveLater(container, Tokens.Objects)) });
+  });
+}
