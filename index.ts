@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Module } from './core/contracts/module.js';
 import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
+import { leasesModule } from './builtin/leases/leases-module.js';
+import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
@@ -55,8 +57,8 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions };
+export { namespacesModule, leasesModule, eventsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions, EventsModuleOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
@@ -75,11 +77,13 @@ export interface DefaultModulesOptions {
    * plugins' static manifests directories (see builtinAdmission).
    */
   admissionControlConfigFile?: string;
+  /** How long Events are kept after their last write, as kube-apiserver's `--event-ttl` (default one hour). */
+  eventTtlMs?: number;
 }
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, leases, events, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -90,6 +94,8 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     kubeProtobufCodec(),
     cborCodec(),
     namespacesModule(),
+    leasesModule(),
+    eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),
