@@ -35,6 +35,8 @@ export interface StartOptions {
   modules?: Module[];
   /** An AdmissionConfiguration file (`kapi serve --admission-control-config-file`). */
   admissionControlConfigFile?: string;
+  /** How long Events are kept (`kapi serve --event-ttl`); default kube's hour. */
+  eventTtlMs?: number;
 }
 
 export interface RequestOptions {
@@ -106,6 +108,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         ...(opts.etcd ? { etcd: opts.etcd } : {}),
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+        ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
         authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       }),
       ...(opts.modules ?? []),
