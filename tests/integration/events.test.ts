@@ -4,6 +4,8 @@
  */
 import test from 'ava';
 import { createNamespace, expectStatus, names, startTestServer, useTestServer } from '../helpers/test-server.js';
+import { sendBinary } from '../helpers/binary-request.js';
+import { KubeProtobufClient } from '../helpers/kube-protobuf-client.js';
 
 const server = useTestServer();
 
@@ -199,6 +201,42 @@ test("the Table has kube's Event columns, the same through both groups", async (
   t.deepEqual(core.body.rows[0].cells.slice(1), ['Normal', 'Tested', 'configmap/target', '', 'tester, node-1', 'a test event', core.body.rows[0].cells[7], 2, 'tab']);
   const v1 = await server.request('GET', v1Path(ns), { headers: accept });
   t.deepEqual(v1.body.rows[0].cells.slice(1, 7), core.body.rows[0].cells.slice(1, 7));
+});
+
+/** core/v1 Event's messages with kube's field numbers, enough to see which fields are on the wire. */
+const eventProto = `
+syntax = "proto2";
+package k8s.io.api.core.v1;
+message MicroTime { optional int64 seconds = 1; optional int32 nanos = 2; }
+message ObjectReference { optional string kind = 1; optional string namespace = 2; optional string name = 3; }
+message EventSeries { optional int32 count = 1; optional MicroTime lastObservedTime = 2; }
+message Event {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional ObjectReference involvedObject = 2;
+  optional string message = 4;
+  optional int32 count = 8;
+  optional MicroTime eventTime = 10;
+  optional EventSeries series = 11;
+  optional ObjectReference related = 13;
+  optional string reportingComponent = 14;
+}
+`;
+
+test('protobuf: a core/v1 Event has no series or related on the wire unless set (kubectl describe reads series)', async (t) => {
+  const ns = await createNamespace(server, 'ev');
+  await server.request('POST', corePath(ns), { body: coreEvent(ns, 'pb') });
+  await server.request('POST', v1Path(ns), { body: newEvent(ns, 'pb-series', { series: { count: 3, lastObservedTime: '2026-01-01T00:00:02.000003Z' } }) });
+  const client = new KubeProtobufClient(eventProto, 'k8s.io.api.core.v1');
+  const get = async (name: string) => client.decode((await sendBinary(server, 'GET', corePath(ns, name), { accept: 'application/vnd.kubernetes.protobuf' })).bytes);
+  const plain = await get('pb');
+  t.is(plain.kind, 'Event');
+  t.is(plain.message.message, 'a test event');
+  t.is(plain.message.count, 2);
+  t.false('series' in plain.message);
+  t.false('related' in plain.message);
+  const series = await get('pb-series');
+  t.deepEqual(series.message.series, { count: 3, lastObservedTime: { seconds: 1767225602, nanos: 3000 } });
+  t.is(series.message.reportingComponent, 'example.com/controller');
 });
 
 test('Events expire --event-ttl after their last write, whichever group wrote them', async (t) => {
