@@ -239,6 +239,15 @@ test('protobuf: a core/v1 Event has no series or related on the wire unless set 
   t.is(series.message.reportingComponent, 'example.com/controller');
 });
 
+test("deleting a namespace deletes its Events, whichever group wrote them", async (t) => {
+  const ns = await createNamespace(server, 'ev');
+  await server.request('POST', corePath(ns), { body: coreEvent(ns, 'a') });
+  await server.request('POST', v1Path(ns), { body: newEvent(ns, 'b') });
+  t.is((await server.request('DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
+  await server.waitFor(async () => (await server.request('GET', `/api/v1/namespaces/${ns}`)).status === 404, 15_000, `namespace ${ns} to be gone`);
+  t.deepEqual(names((await server.request('GET', corePath(ns))).body), []);
+});
+
 test('Events expire --event-ttl after their last write, whichever group wrote them', async (t) => {
   const short = await startTestServer({ storage: 'memory', eventTtlMs: 1500 });
   try {
