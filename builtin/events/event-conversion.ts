@@ -1,15 +1,18 @@
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { ObjectConverter } from '../../core/contracts/object-converter.js';
+import { canonicalMicroTime } from '../../lib/go/micro-time.js';
 import type { CoreEvent, EventsV1Event } from './event-types.js';
 
 export const coreEventApiVersion = 'v1';
 export const eventsV1ApiVersion = 'events.k8s.io/v1';
 
 /**
- * The fields Go's encoding/json always writes for a core/v1 Event (no omitempty, or a struct or metav1 time that
- * omitempty does not omit): what kube answers for an Event that does not set them.
+ * A core/v1 Event as kube stores it: its MicroTimes in UTC with six fraction digits, and the fields Go's encoding/json
+ * always writes (no omitempty, or a struct or metav1 time that omitempty does not omit) set when the Event has none.
  */
-export function withCoreEventShape(e: CoreEvent): CoreEvent {
+export function canonicalCoreEvent(e: CoreEvent): CoreEvent {
+  if (e.eventTime) e.eventTime = canonicalMicroTime(e.eventTime) ?? e.eventTime;
+  if (e.series?.lastObservedTime) e.series.lastObservedTime = canonicalMicroTime(e.series.lastObservedTime) ?? e.series.lastObservedTime;
   e.involvedObject ??= {};
   e.source ??= {};
   e.firstTimestamp ??= null;
@@ -20,7 +23,7 @@ export function withCoreEventShape(e: CoreEvent): CoreEvent {
   return e;
 }
 
-/** The same for an events.k8s.io/v1 Event. */
+/** The fields Go's encoding/json always writes for an events.k8s.io/v1 Event, set when it has none. */
 function withEventsV1Shape(e: EventsV1Event): EventsV1Event {
   e.eventTime ??= null;
   e.regarding ??= {};
@@ -55,7 +58,7 @@ export function eventsV1ToCore(e: EventsV1Event): CoreEvent {
   const from = e as Record<string, unknown>;
   for (const f of sameNames) carry(from, f, out, f);
   for (const [v1, core] of renamed) carry(from, v1, out, core);
-  return withCoreEventShape(out as CoreEvent);
+  return canonicalCoreEvent(out as CoreEvent);
 }
 
 /** A core/v1 Event as events.k8s.io/v1 serves it. */

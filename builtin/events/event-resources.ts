@@ -1,7 +1,7 @@
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { coreEventGoType, eventsV1EventGoType } from './event-go-types.js';
-import { coreEventApiVersion, eventConverter, eventsV1ToCore, withCoreEventShape } from './event-conversion.js';
+import { coreEventApiVersion, eventConverter, eventsV1ToCore, canonicalCoreEvent } from './event-conversion.js';
 import { eventTablePrinter } from './event-printer.js';
 import { coreEventFieldAttributes, eventsV1EventFieldAttributes } from './event-selectable-fields.js';
 import { validateEventCreate, validateEventUpdate } from './event-validation.js';
@@ -36,7 +36,7 @@ export function coreEventResource(): ResourceType {
     ],
     strategy: {
       validate: (obj, old) => (old ? validateEventUpdate(obj, old, false) : validateEventCreate(obj, false)),
-      canonicalize: (obj) => void withCoreEventShape(obj),
+      canonicalize: (obj) => void canonicalCoreEvent(obj),
     },
   };
 }

@@ -46,9 +46,9 @@ function newEvent(ns: string, name: string, extra: Record<string, unknown> = {})
   };
 }
 
-test('an Event created through events.k8s.io/v1 is the core/v1 Event of the same name, field by field', async (t) => {
+test('an Event created through events.k8s.io/v1 is the core/v1 Event of the same name, field by field, its MicroTimes in UTC', async (t) => {
   const ns = await createNamespace(server, 'ev');
-  const created = await server.request('POST', v1Path(ns), { body: newEvent(ns, 'e1', { series: { count: 2, lastObservedTime: '2026-01-01T00:00:02.000000Z' } }) });
+  const created = await server.request('POST', v1Path(ns), { body: newEvent(ns, 'e1', { series: { count: 2, lastObservedTime: '2026-01-01T01:00:02.000000+01:00' } }) });
   t.is(created.status, 201, created.text);
   t.is(created.body.apiVersion, 'events.k8s.io/v1');
   const core = await server.request('GET', corePath(ns, 'e1'));
@@ -114,6 +114,15 @@ test('a watch of either group sees the writes of the other', async (t) => {
     coreWatch.close();
     v1Watch.close();
   }
+});
+
+test('a core/v1 Event keeps its eventTime in UTC with six fraction digits', async (t) => {
+  const ns = await createNamespace(server, 'ev');
+  const res = await server.request('POST', corePath(ns), {
+    body: { ...coreEvent(ns, 'micro'), eventTime: '2026-01-01T02:00:00.000001+02:00', reportingComponent: 'example.com/c', reportingInstance: 'c-0', action: 'Act' },
+  });
+  t.is(res.status, 201, res.text);
+  t.is(res.body.eventTime, '2026-01-01T00:00:00.000001Z');
 });
 
 test("core/v1: kube's legacy validation (involvedObject namespace, new-style events' reporting fields)", async (t) => {
