@@ -14,6 +14,8 @@ import { serviceAccountsModule, type ServiceAccountsOptions } from './builtin/se
 import { serviceAccountTokenAuth } from './plugins/auth/service-account-token-authenticator.js';
 import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-config.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
+import { leasesModule } from './builtin/leases/leases-module.js';
+import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
@@ -60,8 +62,8 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, leasesModule, eventsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth };
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
@@ -87,12 +89,14 @@ export interface DefaultModulesOptions {
    * token authenticator (after `authModules`' authenticators, kube's chain order) are served.
    */
   serviceAccountTokens?: ServiceAccountTokenConfig;
+  /** How long Events are kept after their last write, as kube-apiserver's `--event-ttl` (default one hour). */
+  eventTtlMs?: number;
 }
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets and ServiceAccounts, the built-in admission plugins, CRDs,
- * discovery, OpenAPI, health.
+ * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, leases, events, the built-in admission
+ * plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -107,6 +111,8 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     configMapsModule(),
     secretsModule(),
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
+    leasesModule(),
+    eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

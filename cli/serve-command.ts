@@ -53,6 +53,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+      ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       serviceAccountTokens,
     }),

@@ -25,6 +25,7 @@ Flags:
   --watch-cache-history-size SIZE
                               bytes of memory each resource's watch cache keeps as history to resume watches from
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
+  --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
@@ -73,6 +74,8 @@ export interface ServeOptions {
   tlsCipherSuites?: string[];
   /** `--tls-min-version`; absent: TLS 1.2. */
   tlsMinVersion?: TlsMinVersion;
+  /** From `--event-ttl`; absent: the events module's default (one hour). */
+  eventTtlMs?: number;
   serviceAccounts: ServiceAccountServeOptions;
 }
 
@@ -109,6 +112,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   const historySize = values['watch-cache-history-size'];
   const cipherSuites = values['tls-cipher-suites'];
   const minVersion = values['tls-min-version'];
+  const eventTtl = values['event-ttl'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -123,6 +127,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
+    ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
   };
 }
 
@@ -193,6 +198,7 @@ function parse(args: string[]) {
         'service-account-key-file': { type: 'string', multiple: true },
         'service-account-max-token-expiration': { type: 'string' },
         'service-account-jwks-uri': { type: 'string' },
+        'event-ttl': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -262,6 +268,15 @@ function parseCompactionInterval(text: string): number {
   const ms = nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
   if (ms > maxTimerMs) throw invalid('must be at most 596h');
   return ms;
+}
+
+/** kube-apiserver's `--event-ttl`: a positive Go duration (`1h0m0s`, `30m`). */
+function parseEventTtl(text: string): number {
+  const nanos = parseGoDuration(text);
+  const invalid = (why: string) => new UsageError(`invalid --event-ttl "${text}": ${why}`);
+  if (nanos === undefined) throw invalid('must be a duration such as 30m or 2h');
+  if (nanos <= 0n) throw invalid('must be positive');
+  return Math.max(1, Number(nanos / 1_000_000n));
 }
 
 /** kube-apiserver's `--tls-cipher-suites`: IANA names, comma-separated ("" or absent: the default profile). */

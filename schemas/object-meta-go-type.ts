@@ -1,7 +1,15 @@
 import { goTypes as t, type GoStructType, type GoType } from '../lib/go/json-decoding.js';
+import { parseMicroTimeOrError } from '../lib/go/micro-time.js';
 
 /** metav1.Time: a string (null leaves it unset), decoded by its own UnmarshalJSON. */
 export const goTime = t.unmarshaler('v1.Time', () => t.string());
+
+/** metav1.MicroTime: a string in RFC3339Micro (six fraction digits), or Go's parse error. */
+export const goMicroTime = t.unmarshaler('v1.MicroTime', (value) => {
+  if (typeof value !== 'string') return t.string();
+  const parsed = parseMicroTimeOrError(value);
+  return typeof parsed === 'string' ? parsed : undefined;
+});
 
 /** k8s.io/apimachinery meta/v1 ObjectMeta, the `metadata` of every built-in kind. */
 export const objectMetaGoType: GoStructType = t.struct('v1.ObjectMeta', {

@@ -1,4 +1,4 @@
-import type { KubeObject } from './resource-type.js';
+import type { KubeObject } from './kube-object.js';
 
 /** A value, or the promise of one: a converter that needs no I/O answers at once, without a microtask hop. */
 export type MaybePromise<T> = T | Promise<T>;

@@ -5,6 +5,7 @@ import type { StatusCause } from './status.js';
 import type { CustomResourceConversion } from './conversion-settings.js';
 import type { KubeObject } from './kube-object.js';
 import type { RestStorage } from './rest-storage.js';
+import type { ObjectConverter } from './object-converter.js';
 
 export type { KubeObject, ObjectMeta } from './kube-object.js';
 
@@ -40,6 +41,12 @@ export interface ResourceVersionDef {
   subresources?: { status?: boolean; scale?: ScaleSubresource; finalize?: boolean };
   /** Fields a field selector may name beyond metadata.name (and metadata.namespace): a CRD's, or a built-in kind's own. */
   selectableFields?: { jsonPath: string }[];
+  /**
+   * A built-in kind's field-selector fields computed from the stored object, by name (kube's GetAttrs): for names that
+   * are no JSON path of the object (`source`, an events.k8s.io Event's `regarding.name`) or values drawn from several
+   * fields. Supported beside metadata.name, metadata.namespace and `selectableFields`.
+   */
+  fieldSelectorAttributes?: Record<string, (stored: KubeObject) => string>;
 }
 
 export interface ResourceNames {
@@ -131,6 +138,13 @@ export interface ResourceType {
    * has its own `storage` or is kapi's generic store (a ServiceAccount's `token`).
    */
   storageSubresources?: Record<string, RestStorage>;
+  /**
+   * The resource whose stored objects these are (kube's cohabitating resources: an events.k8s.io Event is a core/v1
+   * Event): kept under that resource's storage keys, in its `apiVersion`, and converted by `converter` between that
+   * form and this resource's versions. Both resources then share one watch cache: a write through either is seen by
+   * reads and watches of both.
+   */
+  storedAs?: { group: string; plural: string; apiVersion: string; converter: ObjectConverter };
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;
 }

@@ -18,8 +18,12 @@ export function conversionWebhookTimeoutMs(): number {
 /** One converter per ResourceType object: a changed CRD registers a new ResourceType, and so gets a new converter. */
 const converters = new WeakMap<ResourceType, ObjectConverter>();
 
-/** The converter of a resource type, chosen from its CRD's conversion strategy (None for built-in kinds). */
+/**
+ * The converter of a resource type: a resource stored as another's own, else chosen from its CRD's conversion strategy
+ * (None for built-in kinds).
+ */
 export function converterFor(rt: ResourceType): ObjectConverter {
+  if (rt.storedAs) return rt.storedAs.converter;
   let converter = converters.get(rt);
   if (!converter) {
     const webhook = rt.conversion?.strategy === 'Webhook' ? rt.conversion.webhook : undefined;

@@ -51,7 +51,7 @@ export function convertsSynchronously(rt: ResourceType): boolean {
 
 /** An object about to be written (in the request's version) in the storage version. */
 export function toStorageVersion(rt: ResourceType, obj: KubeObject): MaybePromise<KubeObject> {
-  return converterFor(rt).convertObject(obj, apiVersionOf(rt.group, storageVersion(rt).name));
+  return converterFor(rt).convertObject(obj, rt.storedAs?.apiVersion ?? apiVersionOf(rt.group, storageVersion(rt).name));
 }
 
 /** Per resource type and apiVersion: the compiled schema when it has defaults, else null (looked up once: reads are hot). */

@@ -36,6 +36,7 @@ export function selectableFields(scope: ResourceScope): string[] {
   const fields = ['metadata.name'];
   if (scope.rt.scope === 'Namespaced') fields.push('metadata.namespace');
   for (const f of scope.versionDef.selectableFields ?? []) fields.push(f.jsonPath.replace(/^\./, ''));
+  fields.push(...Object.keys(scope.versionDef.fieldSelectorAttributes ?? {}));
   return fields;
 }
 
@@ -48,8 +49,14 @@ export function selectorFilter(scope: ResourceScope): ((obj: KubeObject) => bool
   const fields = parseFieldSelector(fieldText);
   const supported = selectableFields(scope);
   validateFieldSelector(fields, supported, scope.rt.names.kind);
-  const extraPaths = supported.filter((f) => !f.startsWith('metadata.')).map((f) => `.${f}`);
-  return (obj) => labels.matches(obj.metadata?.labels) && (fields.isEmpty() || fields.matches(objectFieldSet(obj, extraPaths)));
+  const computed = Object.entries(scope.versionDef.fieldSelectorAttributes ?? {});
+  const extraPaths = (scope.versionDef.selectableFields ?? []).map((f) => f.jsonPath);
+  const fieldSet = (obj: KubeObject) => {
+    const set = objectFieldSet(obj, extraPaths);
+    for (const [name, value] of computed) set[name] = value(obj);
+    return set;
+  };
+  return (obj) => labels.matches(obj.metadata?.labels) && (fields.isEmpty() || fields.matches(fieldSet(obj)));
 }
 
 /** labelSelector as kube reads it: what does not parse is a 400 with labels.Parse's text. */

@@ -40,7 +40,8 @@ export class WatchEventEncoder {
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
     if (!converterFor(scope.rt).synchronous) this.conversion = new EventConversion(scope.rt, scope.version);
-    const version = this.conversion ? this.conversion.id : scope.version;
+    // The group too: resources stored as another (ResourceType.storedAs) share its cache events, in other versions.
+    const version = this.conversion ? this.conversion.id : apiVersionOf(scope.rt.group, scope.version);
     this.representation = `${scope.negotiated.codec.mediaType}|${version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
     this.keys = { ADDED: `${this.representation}|ADDED`, MODIFIED: `${this.representation}|MODIFIED`, DELETED: `${this.representation}|DELETED` };
   }

@@ -6,7 +6,9 @@ import type { ResourceType } from '../contracts/resource-type.js';
  *   /registry/{group}/{resource}/{name}               (cluster-scoped)
  */
 export function resourcePrefix(rt: ResourceType): string {
-  return rt.group ? `/registry/${rt.group}/${rt.names.plural}/` : `/registry/${rt.names.plural}/`;
+  // A resource stored as another (ResourceType.storedAs) lives under that one's keys.
+  const { group, plural } = rt.storedAs ?? { group: rt.group, plural: rt.names.plural };
+  return group ? `/registry/${group}/${plural}/` : `/registry/${plural}/`;
 }
 
 /** The prefix of a collection: all namespaces when `namespace` is empty. */

@@ -1,5 +1,6 @@
 // The official Kubernetes Python client (Debian's python3-kubernetes) against `kapi serve` over TLS with the admin
-// kubeconfig: lists and watches (typed, custom objects, dynamic), a watch resumed after 410 Gone, and errors.
+// kubeconfig: lists and watches (typed, custom objects, dynamic), a watch resumed after 410 Gone, errors, and Leases
+// and Events through the typed APIs.
 import test from 'ava';
 import { describe, removeDir, setUpWidgets, startKapi, tempDir, type KapiProcess } from '../helpers/kapi-process.js';
 import { pythonClientTests, runPythonScenario } from '../helpers/python-client.js';
@@ -91,5 +92,20 @@ pythonClientTests(() => {
     t.deepEqual(out.listed, ['w1', 'w2']);
     t.deepEqual(out.events, [['ADDED', 'resumed', 'dict']]);
     t.deepEqual(out.errors, []);
+  });
+
+  test.serial('CoordinationV1Api and the Event APIs: MicroTimes round-trip, a stale Lease update is a 409, one Event in both groups', async (t) => {
+    await kubectl(['create', 'namespace', 'py-leases']);
+    const out = await runPythonScenario(kapi!.kubeconfig, 'leases-and-events', 'py-leases');
+    t.deepEqual(out, {
+      renewTime: '2026-01-02T03:04:06.123456+00:00',
+      holder: 'py-a',
+      staleUpdate: 409,
+      selected: ['py-event', 'py-modern'],
+      message: 'from events.k8s.io',
+      involvedObject: 'w2',
+      reportingComponent: 'example.com/py',
+      eventTime: '2026-01-02T03:04:05.123456+00:00',
+    });
   });
 });

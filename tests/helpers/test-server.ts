@@ -40,6 +40,8 @@ export interface StartOptions {
    * `pki/sa.key`, with kapi serve's default issuer and audiences unless given here.
    */
   serviceAccountTokens?: Partial<Pick<ServiceAccountTokenConfig, 'issuers' | 'audiences' | 'maxExpirationSeconds'>>;
+  /** How long Events are kept (`kapi serve --event-ttl`); default kube's hour. */
+  eventTtlMs?: number;
 }
 
 /** `kapi serve`'s default service-account issuer (kubeadm's). */
@@ -123,6 +125,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         ...(opts.etcd ? { etcd: opts.etcd } : {}),
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+        ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
         authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
         ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
       }),

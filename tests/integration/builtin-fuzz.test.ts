@@ -1,7 +1,7 @@
 /**
  * A seeded fuzz run over the other built-in kinds (Namespaces, ConfigMaps, Secrets, Validating- and
- * MutatingAdmissionPolicies and their bindings, webhook configurations): mutated bodies and merge patches are answered
- * 2xx or 4xx, and a refused create stores nothing.
+ * MutatingAdmissionPolicies and their bindings, webhook configurations, Leases, Events of both groups): mutated bodies
+ * and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
  */
 import test from 'ava';
 import { useTestServer } from '../helpers/test-server.js';
@@ -113,6 +113,41 @@ const kinds: Record<string, (name: string) => any> = {
         reinvocationPolicy: 'Never',
       },
     ],
+  }),
+  '/apis/coordination.k8s.io/v1/namespaces/kube-public/leases': (name) => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name },
+    spec: { holderIdentity: 'a', leaseDurationSeconds: 10, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:01.000000Z', leaseTransitions: 1 },
+  }),
+  // Both Event APIs store the same objects: each fuzzes its own namespace, so their counts stay apart.
+  '/api/v1/namespaces/default/events': (name) => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'p', uid: 'u', apiVersion: 'v1', fieldPath: 'spec' },
+    reason: 'R',
+    message: 'm',
+    source: { component: 'c', host: 'h' },
+    firstTimestamp: '2026-01-01T00:00:00Z',
+    lastTimestamp: '2026-01-01T00:00:00Z',
+    count: 1,
+    type: 'Normal',
+    related: { kind: 'Node', name: 'n' },
+  }),
+  '/apis/events.k8s.io/v1/namespaces/kube-system/events': (name) => ({
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name },
+    eventTime: '2026-01-01T00:00:00.000000Z',
+    series: { count: 2, lastObservedTime: '2026-01-01T00:00:01.000000Z' },
+    reportingController: 'example.com/c',
+    reportingInstance: 'i',
+    action: 'A',
+    reason: 'R',
+    regarding: { kind: 'Pod', namespace: 'kube-system', name: 'p' },
+    note: 'n',
+    type: 'Warning',
   }),
 };
 

@@ -4,7 +4,8 @@ import { packages } from './schema.js';
  * What the protobuf declarations do not say but the Go structs behind them do, and both of kube's encodings depend
  * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
  * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
- * (meta/v1), k8s.io/api (core/v1, authentication/v1, admissionregistration/v1, v1beta1, v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
+ * (meta/v1), k8s.io/api (core/v1, authentication/v1, coordination/v1, events/v1, admissionregistration/v1, v1beta1,
+ * v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
  */
 export interface GoFieldFacts {
   /** Pointer fields (`*T`): on the wire only when set, in JSON whenever set, their zero value included. */
@@ -22,6 +23,8 @@ const core = (name: string) => `${packages.coreV1}.${name}`;
 const authn = (name: string) => `${packages.authenticationV1}.${name}`;
 const ext = (name: string) => `${packages.apiextensionsV1}.${name}`;
 const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
+const coordination = (name: string) => `${packages.coordinationV1}.${name}`;
+const events = (name: string) => `${packages.eventsV1}.${name}`;
 const list: GoFieldFacts = { required: ['items'] };
 
 /** The policy messages each admissionregistration version has (protos/admissionregistration-policy-messages.ts). */
@@ -81,6 +84,17 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [authn('TokenRequest')]: { required: ['spec'] },
   [authn('TokenRequestSpec')]: { required: ['audiences', 'boundObjectRef'], pointers: ['expirationSeconds', 'boundObjectRef'] },
   [authn('TokenRequestStatus')]: { required: ['token', 'expirationTimestamp'] },
+  [core('Event')]: { required: ['metadata', 'involvedObject', 'reportingComponent', 'reportingInstance'], pointers: ['series', 'related'] },
+  [core('EventList')]: list,
+
+  [coordination('LeaseSpec')]: {
+    pointers: ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder'],
+  },
+  [coordination('LeaseList')]: list,
+
+  [events('Event')]: { required: ['eventTime'], pointers: ['series', 'related'] },
+  [events('EventList')]: list,
+  [events('EventSeries')]: { required: ['count', 'lastObservedTime'] },
 
   [ext('CustomResourceColumnDefinition')]: { required: ['name', 'type', 'jsonPath'] },
   [ext('CustomResourceConversion')]: { required: ['strategy'], pointers: ['webhook'] },

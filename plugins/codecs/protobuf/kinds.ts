@@ -29,8 +29,10 @@ const byKind = (group: string, pkg: string, kinds: string[]): [string, ProtobufK
  * is its own message). Table has none (`+protobuf=false` in Kubernetes).
  */
 const staticKinds = new Map<string, ProtobufKind>([
-  ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList', 'ConfigMap', 'ConfigMapList', 'Secret', 'SecretList', 'ServiceAccount', 'ServiceAccountList']),
+  ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList', 'ConfigMap', 'ConfigMapList', 'Secret', 'SecretList', 'ServiceAccount', 'ServiceAccountList', 'Event', 'EventList']),
   ...byKind('authentication.k8s.io/v1', packages.authenticationV1, ['TokenRequest']),
+  ...byKind('coordination.k8s.io/v1', packages.coordinationV1, ['Lease', 'LeaseList']),
+  ...byKind('events.k8s.io/v1', packages.eventsV1, ['Event', 'EventList']),
   ...byKind('v1', packages.metaV1, ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']),
   ...byKind('apiextensions.k8s.io/v1', packages.apiextensionsV1, ['CustomResourceDefinition', 'CustomResourceDefinitionList']),
   ...byKind('admissionregistration.k8s.io/v1', packages.admissionregistrationV1, [

@@ -3,7 +3,9 @@ import { admissionregistrationMutatingPolicyProto } from './protos/admissionregi
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
+import { coordinationV1Proto } from './protos/coordination-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
+import { eventsV1Proto } from './protos/events-v1.js';
 import { intstrProto } from './protos/intstr.js';
 import { metaV1Proto, metaV1beta1Proto } from './protos/meta-v1.js';
 import { runtimeProto } from './protos/runtime.js';
@@ -22,6 +24,8 @@ function buildRoot(): protobuf.Root {
     metaV1beta1Proto,
     coreV1Proto,
     authenticationV1Proto,
+    coordinationV1Proto,
+    eventsV1Proto,
     apiextensionsV1Proto,
     admissionregistrationV1Proto,
     admissionregistrationMutatingPolicyProto('v1beta1'),
@@ -43,6 +47,8 @@ export const packages = {
   metaV1beta1: 'k8s.io.apimachinery.pkg.apis.meta.v1beta1',
   coreV1: 'k8s.io.api.core.v1',
   authenticationV1: 'k8s.io.api.authentication.v1',
+  coordinationV1: 'k8s.io.api.coordination.v1',
+  eventsV1: 'k8s.io.api.events.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',
   admissionregistrationV1beta1: 'k8s.io.api.admissionregistration.v1beta1',

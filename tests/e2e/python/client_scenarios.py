@@ -5,6 +5,7 @@ Usage: python3 client_scenarios.py KUBECONFIG SCENARIO NAMESPACE [ARG]
 Each scenario prints one JSON object on stdout: what the client saw, for the test to assert on. A scenario that
 cannot finish (a watch that never delivers what it waits for) ends by its watch's timeout_seconds.
 """
+import datetime
 import json
 import sys
 import tempfile
@@ -128,7 +129,56 @@ def api_errors(namespace, _arg):
     return out
 
 
-SCENARIOS = {'typed-watch': typed_watch, 'dynamic-watch': dynamic_watch, 'resume-after-gone': resume_after_gone, 'errors': api_errors}
+def leases_and_events(namespace, _arg):
+    """CoordinationV1Api: a Lease with MicroTimes, a stale update refused; CoreV1Api and EventsV1Api: one Event, both views."""
+    coordination = client.CoordinationV1Api()
+    renew = datetime.datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=datetime.timezone.utc)
+    lease = coordination.create_namespaced_lease(namespace, client.V1Lease(
+        metadata=client.V1ObjectMeta(name='leader'),
+        spec=client.V1LeaseSpec(holder_identity='py-a', lease_duration_seconds=10, acquire_time=renew, renew_time=renew, lease_transitions=0)))
+    stale = lease.metadata.resource_version
+    lease.spec.renew_time = renew + datetime.timedelta(seconds=1)
+    renewed = coordination.replace_namespaced_lease('leader', namespace, lease)
+    lease.metadata.resource_version = stale
+    lease.spec.holder_identity = 'py-b'
+    try:
+        coordination.replace_namespaced_lease('leader', namespace, lease)
+        stale_update = None
+    except ApiException as e:
+        stale_update = e.status
+    core = client.CoreV1Api()
+    core.create_namespaced_event(namespace, client.CoreV1Event(
+        metadata=client.V1ObjectMeta(name='py-event'),
+        involved_object=client.V1ObjectReference(kind='Widget', namespace=namespace, name='w1'),
+        reason='Tested', message='from python', type='Normal', count=1,
+        source=client.V1EventSource(component='py'), first_timestamp=renew, last_timestamp=renew))
+    # A new-style Event through events.k8s.io/v1, read as a core/v1 one (the client cannot read an old-style Event through
+    # EventsV1Api: its model refuses the null eventTime kube answers with).
+    client.EventsV1Api().create_namespaced_event(namespace, client.EventsV1Event(
+        metadata=client.V1ObjectMeta(name='py-modern'), event_time=renew, reporting_controller='example.com/py',
+        reporting_instance='py-0', action='Test', reason='Tested', note='from events.k8s.io', type='Normal',
+        regarding=client.V1ObjectReference(kind='Widget', namespace=namespace, name='w2')))
+    selected = core.list_namespaced_event(namespace, field_selector='involvedObject.kind=Widget')
+    legacy = core.read_namespaced_event('py-modern', namespace)
+    return {
+        'renewTime': renewed.spec.renew_time.isoformat(),
+        'holder': renewed.spec.holder_identity,
+        'staleUpdate': stale_update,
+        'selected': sorted(e.metadata.name for e in selected.items),
+        'message': legacy.message,
+        'involvedObject': legacy.involved_object.name,
+        'reportingComponent': legacy.reporting_component,
+        'eventTime': legacy.event_time.isoformat(),
+    }
+
+
+SCENARIOS = {
+    'typed-watch': typed_watch,
+    'dynamic-watch': dynamic_watch,
+    'resume-after-gone': resume_after_gone,
+    'errors': api_errors,
+    'leases-and-events': leases_and_events,
+}
 
 
 def main():

@@ -198,3 +198,12 @@ test('bad --service-account-* flags are usage errors with kube-apiserver\'s reas
   refused(['--service-account-max-token-expiration', '30m'], 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
   refused(['--service-account-max-token-expiration', 'soon'], 'invalid --service-account-max-token-expiration "soon": must be a duration such as 24h');
 });
+
+test('--event-ttl takes a positive Go duration as kube-apiserver does', (t) => {
+  const ttl = (value: string) => (parseServeFlags(['--event-ttl', value]) as ServeOptions).eventTtlMs;
+  t.is(ttl('1h0m0s'), 3_600_000);
+  t.is(ttl('90s'), 90_000);
+  t.false('eventTtlMs' in (parseServeFlags([]) as object), 'absent: the events module default');
+  t.throws(() => parseServeFlags(['--event-ttl', '5']), { instanceOf: UsageError, message: 'invalid --event-ttl "5": must be a duration such as 30m or 2h' });
+  t.throws(() => parseServeFlags(['--event-ttl', '0s']), { instanceOf: UsageError, message: 'invalid --event-ttl "0s": must be positive' });
+});

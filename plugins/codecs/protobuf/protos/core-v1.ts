@@ -1,4 +1,4 @@
-/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace, ConfigMap, Secret, ServiceAccount). */
+/** k8s.io/api/core/v1/generated.proto: the core kinds kapi serves (Namespace, ConfigMap, Secret, ServiceAccount, Event) and the types they use. */
 export const coreV1Proto = `
 syntax = "proto2";
 package k8s.io.api.core.v1;
@@ -41,6 +41,39 @@ message NamespaceSpec {
 message NamespaceStatus {
   optional string phase = 1;
   repeated NamespaceCondition conditions = 2;
+}
+
+message Event {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional ObjectReference involvedObject = 2;
+  optional string reason = 3;
+  optional string message = 4;
+  optional EventSource source = 5;
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.Time firstTimestamp = 6;
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTimestamp = 7;
+  optional int32 count = 8;
+  optional string type = 9;
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime eventTime = 10;
+  optional EventSeries series = 11;
+  optional string action = 12;
+  optional ObjectReference related = 13;
+  optional string reportingComponent = 14;
+  optional string reportingInstance = 15;
+}
+
+message EventList {
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated Event items = 2;
+}
+
+message EventSeries {
+  optional int32 count = 1;
+  optional .k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime lastObservedTime = 2;
+}
+
+message EventSource {
+  optional string component = 1;
+  optional string host = 2;
 }
 
 message Secret {

@@ -1,0 +1,54 @@
+import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
+import { goMicroTime, goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+
+const objectReference = t.struct('v1.ObjectReference', {
+  kind: t.string(),
+  namespace: t.string(),
+  name: t.string(),
+  uid: t.string('types.UID'),
+  apiVersion: t.string(),
+  resourceVersion: t.string(),
+  fieldPath: t.string(),
+});
+
+const eventSource = t.struct('v1.EventSource', { component: t.string(), host: t.string() });
+
+const eventSeries = (name: string) => t.struct(name, { count: t.int32, lastObservedTime: goMicroTime });
+
+/** core/v1 Event as kube's decoder sees it. */
+export const coreEventGoType: GoStructType = t.struct('v1.Event', {
+  metadata: objectMetaGoType,
+  involvedObject: objectReference,
+  reason: t.string(),
+  message: t.string(),
+  source: eventSource,
+  firstTimestamp: goTime,
+  lastTimestamp: goTime,
+  count: t.int32,
+  type: t.string(),
+  eventTime: goMicroTime,
+  series: eventSeries('v1.EventSeries'),
+  action: t.string(),
+  related: objectReference,
+  reportingComponent: t.string(),
+  reportingInstance: t.string(),
+});
+
+/** events.k8s.io/v1 Event as kube's decoder sees it. */
+export const eventsV1EventGoType: GoStructType = t.struct('v1.Event', {
+  metadata: objectMetaGoType,
+  eventTime: goMicroTime,
+  series: eventSeries('v1.EventSeries'),
+  reportingController: t.string(),
+  reportingInstance: t.string(),
+  action: t.string(),
+  reason: t.string(),
+  regarding: objectReference,
+  related: objectReference,
+  note: t.string(),
+  type: t.string(),
+  deprecatedSource: eventSource,
+  deprecatedFirstTimestamp: goTime,
+  deprecatedLastTimestamp: goTime,
+  deprecatedCount: t.int32,
+});
