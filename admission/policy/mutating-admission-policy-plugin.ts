@@ -30,7 +30,7 @@ import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activ
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
-import { mutatedObjectDecoding, type MutatedObjectDecoding } from './mutation/mutated-object-decoding.js';
+import { mutatedObjectDecoding, type MutatedObjectDecoding } from '../mutated-object-decoding.js';
 import { mutate } from './mutation/mutate.js';
 import { objectMergeModel } from './object-merge-model.js';
 import { collectParams } from './param-collection.js';

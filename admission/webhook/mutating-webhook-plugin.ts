@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AdmissionAttributes, AdmissionReinvocation } from '../../core/contracts/admission-attributes.js';
 import { errors } from '../../core/contracts/api-error.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
+import { mutatedObjectDecoding } from '../mutated-object-decoding.js';
 import { applyVersionDefaults } from '../version-defaults.js';
 import { addAuditAnnotation, callWebhook } from './webhook-call.js';
 import { WebhookCallFailed } from './webhook-errors.js';
@@ -111,7 +112,9 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
         if (err instanceof JsonPatchError) throw errors.internal(err.message);
         throw err;
       }
-      if (typeof patched.kind !== 'string' || !patched.kind) throw errors.internal(`Object 'Kind' is missing in '${JSON.stringify(patched)}'`);
+      const rt = this.ctx.registry.get(invocation.resource.group, invocation.resource.resource);
+      const decodeError = mutatedObjectDecoding(rt, invocation.resource.version).patched(patched);
+      if (decodeError) throw errors.internal(decodeError);
       changed = !isDeepStrictEqual(versioned, patched);
       applyVersionDefaults(this.ctx.registry, invocation.resource, patched);
       attrs.object = await objectInVersion(patched, attrs.resource, this.ctx.registry);

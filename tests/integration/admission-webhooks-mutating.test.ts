@@ -208,3 +208,17 @@ test('a webhook matched through an equivalent version patches that version; the 
   t.is(res.body.apiVersion, 'example.com/v2');
   t.deepEqual(res.body.metadata.labels, { 'patched-in': 'v1' });
 });
+
+test("a patch leaving metadata that does not decode is kube's 500 naming the field, and nothing is stored", async (t) => {
+  const id = suffix();
+  const ns = await namespace(server);
+  hooks.handle(`/fin-${id}`, patch([{ op: 'add', path: '/metadata/finalizers', value: { a: 'b' } }]));
+  await install(ns, `/fin-${id}`, webhookConfiguration('Mutating', `fin-${id}`, { path: `/fin-${id}` }));
+  const res = await server.request('POST', widgetsPath(ns), { body: widget('w') });
+  expectStatus(t, res, {
+    code: 500,
+    reason: 'InternalError',
+    message: 'Internal error occurred: json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type []string',
+  });
+  t.is((await server.request('GET', widgetsPath(ns, 'w'))).status, 404);
+});

@@ -13,7 +13,7 @@ import { applyConfigurationMutation } from './apply-configuration-mutation.js';
 import type { CompiledMutation } from './compiled-mutation.js';
 import { applyJsonPatchMutation } from './json-patch-mutation.js';
 import type { MutationResult } from './mutation-result.js';
-import type { MutatedObjectDecoding } from './mutated-object-decoding.js';
+import type { MutatedObjectDecoding } from '../../mutated-object-decoding.js';
 
 /**
  * `activation` must resolve `object` to `object` (the object as the previous mutations left it). `model` is the

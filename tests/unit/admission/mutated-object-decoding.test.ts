@@ -1,8 +1,8 @@
 import test from 'ava';
-import { mutatedObjectDecoding } from '../../../../../admission/policy/mutation/mutated-object-decoding.js';
-import type { KubeObject, ResourceType } from '../../../../../core/contracts/resource-type.js';
-import type { JSONSchemaProps } from '../../../../../lib/openapi/json-schema-props.js';
-import { namespaceGoType } from '../../../../../builtin/namespaces/namespace-go-type.js';
+import { mutatedObjectDecoding } from '../../../admission/mutated-object-decoding.js';
+import type { KubeObject, ResourceType } from '../../../core/contracts/resource-type.js';
+import type { JSONSchemaProps } from '../../../lib/openapi/json-schema-props.js';
+import { namespaceGoType } from '../../../builtin/namespaces/namespace-go-type.js';
 
 const schema: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } };
 

@@ -1,17 +1,16 @@
 /**
- * The object a mutation left, decoded into its kind as kube decodes a mutated object (the JSONPatch patcher decodes
- * the patched JSON; an apply configuration is converted to the kind's typed value): a patched object must name its
- * kind; a built-in kind's object must fit its Go type, a custom resource's metadata ObjectMeta. kube answers a 500
- * for a patched object it cannot decode; here it is the mutation's error, handled per the policy's failurePolicy, so
- * nothing malformed reaches validation or storage. A patched custom resource also loses its unknown fields, as kube's
- * decoder prunes them.
+ * The object a mutation left (a webhook's or a policy's JSON patch, a policy's apply configuration), decoded into its
+ * kind as kube decodes a mutated object: a patched object must name its kind; a built-in kind's object must fit its Go
+ * type, a custom resource's metadata ObjectMeta. kube answers a 500 for a patched object it cannot decode (webhooks
+ * do here too); a policy's mutation fails per its failurePolicy instead. Either way nothing malformed reaches
+ * validation or storage. A patched custom resource also loses its unknown fields, as kube's decoder prunes them.
  */
-import { schemaTyped, servedVersion, type KubeObject, type ResourceType } from '../../../core/contracts/resource-type.js';
-import { goDecode, goDecodeError } from '../../../lib/go/json-decoding.js';
-import { goJSON } from '../../../lib/go/go-values.js';
-import { pruneUnknownObjectMetaFields } from '../../../schemas/object-meta-fields.js';
-import { objectMetaGoType } from '../../../schemas/object-meta-go-type.js';
-import { compileSchema } from '../../../schemas/structural-schema.js';
+import { schemaTyped, servedVersion, type KubeObject, type ResourceType } from '../core/contracts/resource-type.js';
+import { goDecode, goDecodeError } from '../lib/go/json-decoding.js';
+import { goJSON } from '../lib/go/go-values.js';
+import { pruneUnknownObjectMetaFields } from '../schemas/object-meta-fields.js';
+import { objectMetaGoType } from '../schemas/object-meta-go-type.js';
+import { compileSchema } from '../schemas/structural-schema.js';
 
 /** The decoding of the objects mutations leave for one kind; each answers the decoder's error, or undefined. */
 export interface MutatedObjectDecoding {
