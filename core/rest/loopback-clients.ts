@@ -3,7 +3,7 @@ import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import { errors } from '../contracts/api-error.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import { apiVersionOf, storageVersion, schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
-import type { ObjectClients, ResourceClient, ResourceClientOptions } from '../contracts/object-client.js';
+import type { ObjectClients, ObjectDeleteOptions, ResourceClient, ResourceClientOptions } from '../contracts/object-client.js';
 import { ResourceStore } from '../store/resource-store.js';
 import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 import { decodeTyped } from '../handlers/typed-decoding.js';
@@ -74,8 +74,13 @@ class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
     return this.inVersion(object) as Promise<T>;
   }
 
-  async delete(namespace: string, name: string): Promise<{ object: T; deleted: boolean }> {
-    const { object, deleted } = await this.store.delete(this.request(namespace, name, ''), { preconditions: {}, admissionOptions: {} });
+  async delete(namespace: string, name: string, options: ObjectDeleteOptions = {}): Promise<{ object: T; deleted: boolean }> {
+    const { propagationPolicy, uid } = options;
+    const { object, deleted } = await this.store.delete(this.request(namespace, name, ''), {
+      preconditions: { uid },
+      admissionOptions: { propagationPolicy },
+      propagation: { propagationPolicy },
+    });
     return { object: (await this.inVersion(object)) as T, deleted };
   }
 
