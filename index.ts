@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import type { Module } from './core/contracts/module.js';
 import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
+import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -46,7 +47,7 @@ export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
 export type { Informer, InformerEvent, Informers } from './core/contracts/informer.js';
-export type { ObjectClients, ResourceClient, ResourceClientOptions } from './core/contracts/object-client.js';
+export type { ObjectClients, ObjectDeleteOptions, ResourceClient, ResourceClientOptions } from './core/contracts/object-client.js';
 export type { WriteStage, WriteAttributes } from './core/rest/write-pipeline.js';
 export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/contracts/admission-plugin.js';
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/contracts/admission-attributes.js';
@@ -55,7 +56,7 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
@@ -79,7 +80,7 @@ export interface DefaultModulesOptions {
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -90,6 +91,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     kubeProtobufCodec(),
     cborCodec(),
     namespacesModule(),
+    garbageCollectorModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),
