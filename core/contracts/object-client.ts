@@ -49,6 +49,7 @@ export interface ResourceClientOptions {
 /**
  * Clients for any resource: a served one by its group and plural (`{ group: '', resource: 'namespaces' }`; kube's 404
  * when it is not served), or a resource type itself (served or not: a CRD's objects are cleaned up while it goes away).
+ * A resource with its own storage is read and written through that storage (what it cannot do is kube's 405).
  */
 export interface ObjectClients {
   forResource<T extends KubeObject = KubeObject>(resource: ResourceType | { group: string; resource: string }, options?: ResourceClientOptions): ResourceClient<T>;
