@@ -24,7 +24,8 @@ const collectorClient: ResourceClientOptions = {
 type Outcome = 'done' | 'retry';
 
 /**
- * kube's garbage collector: follows the objects of every resource kapi stores (CRDs' included, as they come and go)
+ * kube's garbage collector: follows the objects of every resource served (CRDs' included, as they come and go, and
+ * resources with their own storage that list and watch)
  * into a graph of owner references, and
  * - deletes dependents whose owners are all gone (in the background; in the foreground when an owner being deleted in
  *   the foreground waits for them and they have dependents of their own),
@@ -72,11 +73,14 @@ export class GarbageCollector implements Controller {
     this.followed.clear();
   }
 
-  /** Follows every resource kapi stores that can be listed, watched and deleted; forgets those no longer served. */
+  /**
+   * Follows every resource that can be listed, watched and deleted — kept by kapi or by its own storage — and forgets
+   * those no longer served.
+   */
   private followServedResources(): void {
     const served = new Map<string, ResourceType>();
     for (const rt of this.registry.all()) {
-      if (!rt.storage && ['delete', 'list', 'watch'].every((verb) => rt.verbs.includes(verb))) served.set(resourceKey(rt), rt);
+      if (['delete', 'list', 'watch'].every((verb) => rt.verbs.includes(verb))) served.set(resourceKey(rt), rt);
     }
     for (const [key, rt] of served) if (!this.followed.has(key)) this.follow(key, rt);
     for (const [key, unsubscribe] of this.followed) {
@@ -246,7 +250,7 @@ export class GarbageCollector implements Controller {
   private clientFor(node: GraphNode): ResourceClient | undefined {
     const slash = node.resource.lastIndexOf('/');
     const rt = this.registry.get(node.resource.slice(0, slash), node.resource.slice(slash + 1));
-    return rt && !rt.storage ? this.objects.forResource(rt, collectorClient) : undefined;
+    return rt && this.objects.forResource(rt, collectorClient);
   }
 
   /** kube records a warning Event (OwnerRefInvalidNamespace); kapi logs it, once per object. */

@@ -37,8 +37,7 @@ export function ownerResource(registry: ResourceRegistry, ref: Pick<OwnerLink, '
  */
 export async function ownerState(registry: ResourceRegistry, objects: ObjectClients, namespace: string, ref: OwnerLink): Promise<OwnerState> {
   const rt = ownerResource(registry, ref);
-  // A resource with its own storage is read through it, not through the object clients: not followed.
-  if (!rt || rt.storage) throw new UnresolvableOwnerError(`no served resource for ${ref.kind} in ${ref.apiVersion}`);
+  if (!rt?.verbs.includes('get')) throw new UnresolvableOwnerError(`no served resource for ${ref.kind} in ${ref.apiVersion} to get`);
   const namespaced = rt.scope === 'Namespaced';
   if (namespaced && namespace === '') {
     throw new NamespacedOwnerOfClusterScopedObjectError(`a cluster-scoped object refers to a namespaced owner ${ref.kind} ${ref.name}`);
