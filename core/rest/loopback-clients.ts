@@ -88,9 +88,13 @@ class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
 
   async delete(namespace: string, name: string, options: ObjectDeleteOptions = {}): Promise<{ object: T; deleted: boolean }> {
     const { propagationPolicy, uid } = options;
+    // What delete admission sees: the DeleteOptions a client sending these would send.
+    const admissionOptions: Record<string, unknown> = {};
+    if (propagationPolicy) admissionOptions.propagationPolicy = propagationPolicy;
+    if (uid) admissionOptions.preconditions = { uid };
     const { object, deleted } = await this.writer.delete(this.request(namespace, name, ''), {
       preconditions: { uid },
-      admissionOptions: { propagationPolicy },
+      admissionOptions,
       propagation: { propagationPolicy },
     });
     return { object: (await this.inVersion(object)) as T, deleted };
