@@ -300,3 +300,20 @@ test('a cluster-scoped custom resource owns a Namespace, widgets and gadgets of 
   await server.request('DELETE', widgetsPath(ns, 'gadget-owner'));
   await gone(gadgetsPath(ns, 'g2'));
 });
+
+test('a Namespace deleted in the foreground waits for its dependents, wherever they are', async (t) => {
+  const owner = await createNamespace(server, 'gc-ns-owner');
+  const elsewhere = await createNamespace(server, 'gc-ns-other');
+  const nsObject = (await get(`/api/v1/namespaces/${owner}`)).body;
+  await createWidget(elsewhere, 'owned-by-ns', [ownerRef(nsObject, { blockOwnerDeletion: true })], [hold]);
+
+  const del = await server.request('DELETE', `/api/v1/namespaces/${owner}?propagationPolicy=Foreground`);
+  t.is(del.status, 200);
+  t.deepEqual(del.body.metadata.finalizers, ['foregroundDeletion']);
+  t.is(del.body.status.phase, 'Terminating');
+
+  await until(widgetsPath(elsewhere, 'owned-by-ns'), (w) => Boolean(w.metadata.deletionTimestamp), 'the dependent to be deleting');
+  t.is((await get(`/api/v1/namespaces/${owner}`)).status, 200, 'the namespace waits for its blocking dependent');
+  await unhold(widgetsPath(elsewhere, 'owned-by-ns'));
+  await gone(`/api/v1/namespaces/${owner}`);
+});
