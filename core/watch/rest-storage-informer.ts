@@ -5,8 +5,9 @@ import { listAllPages, listEverything } from '../rest/stored-objects.js';
 import { loopbackUser } from '../rest/loopback-clients.js';
 import { InformerObjects } from './informer-objects.js';
 
-/** How long the informer waits before it lists again after the storage's watch ended or failed. */
+/** How long the informer waits before it lists again after the storage's watch ended; doubled after each failure. */
 const relistDelayMs = 1000;
+const maxRelistDelayMs = 60_000;
 
 /**
  * The informer of a resource served from its own RestStorage (which has no watch cache): it lists the storage, then
@@ -48,6 +49,7 @@ export class RestStorageInformer implements Informer {
 
   private async follow(): Promise<void> {
     const ctx: RestContext = { namespace: '', name: '', user: loopbackUser, signal: this.stopping.signal, dryRun: false };
+    let failures = 0;
     while (!this.stopping.signal.aborted) {
       try {
         const resourceVersion = await this.relist(ctx);
@@ -55,12 +57,20 @@ export class RestStorageInformer implements Informer {
         for await (const e of this.storage.watch(ctx, { ...listEverything, resourceVersion })) {
           if (e.type !== 'BOOKMARK') this.objects.apply([{ key: keyOf(e.object), type: e.type, object: e.object }]);
         }
+        failures = 0;
       } catch (err) {
+        failures++;
         if (!this.stopping.signal.aborted) console.error(`kapi: following ${this.rt.names.plural}.${this.rt.group} failed (${err instanceof Error ? err.message : String(err)}); listing again`);
       }
+      const delay = Math.min(maxRelistDelayMs, relistDelayMs * 2 ** Math.min(failures, 16));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, relistDelayMs).unref();
-        this.stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        const done = () => {
+          clearTimeout(timer);
+          this.stopping.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, delay).unref();
+        this.stopping.signal.addEventListener('abort', done, { once: true });
       });
     }
   }
