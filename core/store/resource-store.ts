@@ -183,7 +183,7 @@ export class ResourceStore {
       const current = decodeStored(kv);
       checkDeletePreconditions(this.rt, current, preconditions);
       const marked: KubeObject = structuredClone(current);
-      const finalizers = finalizersForDeletion(marked.metadata!.finalizers ?? [], opts.propagation ?? {});
+      const finalizers = finalizersForDeletion(marked.metadata!.finalizers ?? [], opts.propagation ?? {}, this.rt.garbageCollectionPolicy);
       if (finalizers?.length) marked.metadata!.finalizers = finalizers;
       else if (finalizers) delete marked.metadata!.finalizers;
       const alreadyDeleting = Boolean(marked.metadata!.deletionTimestamp);

@@ -19,3 +19,12 @@ test('a policy asked for replaces the one the object carries; none asked for kee
   t.is(finalizersForDeletion(['orphan', hold], {}), undefined);
   t.is(finalizersForDeletion([hold, 'foregroundDeletion'], { propagationPolicy: 'Foreground' }), undefined, 'same set, other order: unchanged');
 });
+
+test('a kind’s default policy applies when neither the request nor the object says (kube’s DefaultGarbageCollectionPolicy)', (t) => {
+  t.deepEqual(finalizersForDeletion([], {}, 'OrphanDependents'), ['orphan']);
+  t.is(finalizersForDeletion([], { propagationPolicy: 'Background' }, 'OrphanDependents'), undefined);
+  t.is(finalizersForDeletion(['foregroundDeletion'], {}, 'OrphanDependents'), undefined, 'the object’s own finalizer wins');
+  // A kind that does not support garbage collection (kube's Events) never keeps an object for the collector.
+  t.is(finalizersForDeletion([hold], { propagationPolicy: 'Foreground' }, 'Unsupported'), undefined);
+  t.deepEqual(finalizersForDeletion(['orphan', hold], { orphanDependents: true }, 'Unsupported'), [hold]);
+});
