@@ -317,3 +317,17 @@ test('a Namespace deleted in the foreground waits for its dependents, wherever t
   await unhold(widgetsPath(elsewhere, 'owned-by-ns'));
   await gone(`/api/v1/namespaces/${owner}`);
 });
+
+test('owners of each other (a cycle) deleted in the foreground both go', async (t) => {
+  const ns = await createNamespace(server, 'gc-cycle');
+  const a = await createWidget(ns, 'a');
+  const b = await createWidget(ns, 'b', [ownerRef(a, { blockOwnerDeletion: true })]);
+  const patched = await server.request('PATCH', widgetsPath(ns, 'a'), {
+    body: { metadata: { ownerReferences: [ownerRef(b, { blockOwnerDeletion: true })] } },
+    contentType: 'application/merge-patch+json',
+  });
+  t.is(patched.status, 200);
+  t.is((await server.request('DELETE', `${widgetsPath(ns, 'a')}?propagationPolicy=Foreground`)).status, 200);
+  await gone(widgetsPath(ns, 'a'));
+  await gone(widgetsPath(ns, 'b'));
+});
