@@ -10,7 +10,7 @@ import { ApiError } from '../../core/contracts/api-error.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../lib/k8s/finalizers.js';
 import { RetryingWorkQueue } from '../../lib/async/retrying-work-queue.js';
 import { DependencyGraph, nodeOf, type GraphNode, type OwnerLink } from './dependency-graph.js';
-import { NamespacedOwnerOfClusterScopedObjectError, ownerState, UnresolvableOwnerError, type OwnerState } from './owner-references.js';
+import { invalidNamespaceMessage, NamespacedOwnerOfClusterScopedObjectError, ownerState, UnresolvableOwnerError, type OwnerState } from './owner-references.js';
 
 /** Who the collector writes as: kube-controller-manager's garbage collector. */
 const collectorClient: ResourceClientOptions = {
@@ -176,6 +176,12 @@ export class GarbageCollector implements Controller {
       }
       throw err;
     }
+    current.owners.forEach((ref, i) => {
+      const seen = this.graph.get(ref.uid);
+      if (states[i] === 'dangling' && seen && seen.namespace !== '' && seen.namespace !== current.namespace) {
+        this.report(current, invalidNamespaceMessage(current.namespace, ref)); // an owner in another namespace
+      }
+    });
     const solid = current.owners.filter((_, i) => states[i] === 'solid');
     const stale = current.owners.filter((_, i) => states[i] !== 'solid');
     const waiting = current.owners.filter((_, i) => states[i] === 'waiting');
@@ -257,7 +263,8 @@ export class GarbageCollector implements Controller {
   private report(node: GraphNode, message: string): void {
     if (this.reported.has(node.uid)) return;
     this.reported.add(node.uid);
-    console.warn(`kapi: garbage collector: ${node.resource} ${node.name}: ${message}; the reference is ignored`);
+    const name = node.namespace ? `${node.namespace}/${node.name}` : node.name;
+    console.warn(`kapi: garbage collector: OwnerRefInvalidNamespace on ${node.resource} ${name}: ${message}`);
   }
 }
 

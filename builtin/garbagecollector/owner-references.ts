@@ -13,6 +13,11 @@ export class UnresolvableOwnerError extends Error {}
  */
 export class NamespacedOwnerOfClusterScopedObjectError extends Error {}
 
+/** kube's OwnerRefInvalidNamespace message about a dependent in `namespace` ('' when cluster-scoped). */
+export function invalidNamespaceMessage(namespace: string, ref: OwnerLink): string {
+  return `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${namespace}"`;
+}
+
 /** How the collector sees one owner of a dependent (kube's classifyReferences). */
 export type OwnerState =
   /** Exists with the referenced uid. */
@@ -40,7 +45,7 @@ export async function ownerState(registry: ResourceRegistry, objects: ObjectClie
   if (!rt?.verbs.includes('get')) throw new UnresolvableOwnerError(`no served resource for ${ref.kind} in ${ref.apiVersion} to get`);
   const namespaced = rt.scope === 'Namespaced';
   if (namespaced && namespace === '') {
-    throw new NamespacedOwnerOfClusterScopedObjectError(`a cluster-scoped object refers to a namespaced owner ${ref.kind} ${ref.name}`);
+    throw new NamespacedOwnerOfClusterScopedObjectError(invalidNamespaceMessage(namespace, ref));
   }
   const owner: KubeObject | undefined = await objects.forResource(rt).get(namespaced ? namespace : '', ref.name);
   if (!owner || owner.metadata?.uid !== ref.uid) return 'dangling';
