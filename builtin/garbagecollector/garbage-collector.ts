@@ -10,6 +10,7 @@ import { ApiError } from '../../core/contracts/api-error.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../lib/k8s/finalizers.js';
 import { RetryingWorkQueue } from '../../lib/async/retrying-work-queue.js';
 import { DependencyGraph, nodeOf, type GraphNode, type OwnerLink } from './dependency-graph.js';
+import { AbsentOwners } from './absent-owners.js';
 import { invalidNamespaceMessage, NamespacedOwnerOfClusterScopedObjectError, ownerState, UnresolvableOwnerError, type OwnerState } from './owner-references.js';
 
 /** Who the collector writes as: kube-controller-manager's garbage collector. */
@@ -22,6 +23,9 @@ const collectorClient: ResourceClientOptions = {
 };
 
 type Outcome = 'done' | 'retry';
+
+/** How many owners seen deleted are remembered (kube's absentOwnerCache size). */
+const absentOwnersKept = 500;
 
 /**
  * kube's garbage collector: follows the objects of every resource served (CRDs' included, as they come and go, and
@@ -46,6 +50,7 @@ export class GarbageCollector implements Controller {
   private readonly syncing = new Set<string>();
   /** Dependents with an owner of a kind not served: looked at again when the served resources change. */
   private readonly unresolved = new Set<string>();
+  private readonly absent = new AbsentOwners(absentOwnersKept);
   /** Dependents already reported for an invalid reference (reported once). */
   private readonly reported = new Set<string>();
   private unsubscribeRegistry?: () => void;
@@ -88,7 +93,8 @@ export class GarbageCollector implements Controller {
       unsubscribe();
       this.followed.delete(key);
       this.syncing.delete(key);
-      for (const node of this.graph.ofResource(key)) this.forget(node.uid);
+      // Not known gone: its objects are simply no longer seen (a deleted CRD's were deleted, and seen so, before).
+      for (const node of this.graph.ofResource(key)) this.graph.delete(node.uid);
     }
     // An owner kind that was not served may be now.
     for (const uid of this.unresolved) this.queue.add(uid);
@@ -143,6 +149,7 @@ export class GarbageCollector implements Controller {
 
   /** An object is gone: its dependents may have lost their last owner, its owners may wait for it no longer. */
   private afterDeletion(node: GraphNode): void {
+    this.absent.add(node.uid, node.namespace);
     for (const dep of this.graph.dependents(node.uid)) this.queue.add(dep.uid);
     for (const owner of node.owners) if (this.graph.get(owner.uid)?.deletingDependents) this.queue.add(owner.uid);
   }
@@ -164,7 +171,9 @@ export class GarbageCollector implements Controller {
 
     let states: OwnerState[];
     try {
-      states = await Promise.all(current.owners.map((ref) => ownerState(this.registry, this.objects, current.namespace, ref)));
+      states = await Promise.all(
+        current.owners.map((ref) => (this.absent.has(ref.uid, current.namespace) ? 'dangling' : ownerState(this.registry, this.objects, current.namespace, ref))),
+      );
     } catch (err) {
       if (err instanceof UnresolvableOwnerError) {
         this.unresolved.add(uid);

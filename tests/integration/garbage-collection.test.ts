@@ -331,3 +331,22 @@ test('owners of each other (a cycle) deleted in the foreground both go', async (
   await gone(widgetsPath(ns, 'a'));
   await gone(widgetsPath(ns, 'b'));
 });
+
+test('an owner seen deleted stays known gone after its kind is no longer served (kube\'s absent-owner cache)', async (t) => {
+  const crewsCrd = structuredClone(fleetsCrd);
+  Object.assign(crewsCrd.metadata, { name: 'crews.example.net' });
+  Object.assign(crewsCrd.spec, { names: { plural: 'crews', singular: 'crew', kind: 'Crew' } });
+  await installCrd(server, crewsCrd);
+  const crew = await create('/apis/example.net/v1/crews', { apiVersion: 'example.net/v1', kind: 'Crew', metadata: { name: 'crew' } });
+  const ns = await createNamespace(server, 'gc-crd-gone');
+  await createWidget(ns, 'member', [ownerRef(crew)]);
+
+  // The crew goes with its CRD; its dependent follows.
+  t.is((await server.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crews.example.net')).status, 200);
+  await gone('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crews.example.net', 'the CRD');
+  await gone(widgetsPath(ns, 'member'));
+
+  // Crews are no longer served, but this crew was seen deleted: a new reference to it is dangling, not unresolvable.
+  await createWidget(ns, 'late-member', [ownerRef(crew)]);
+  await gone(widgetsPath(ns, 'late-member'));
+});
