@@ -13,6 +13,7 @@ import { secretsModule } from './builtin/secrets/secrets-module.js';
 import { serviceAccountsModule, type ServiceAccountsOptions } from './builtin/serviceaccounts/serviceaccounts-module.js';
 import { serviceAccountTokenAuth } from './plugins/auth/service-account-token-authenticator.js';
 import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-config.js';
+import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
@@ -53,7 +54,7 @@ export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
 export type { Informer, InformerEvent, Informers } from './core/contracts/informer.js';
-export type { ObjectClients, ResourceClient, ResourceClientOptions } from './core/contracts/object-client.js';
+export type { ObjectClients, ObjectDeleteOptions, ResourceClient, ResourceClientOptions } from './core/contracts/object-client.js';
 export type { WriteStage, WriteAttributes } from './core/rest/write-pipeline.js';
 export type { AdmissionPlugin, AdmissionRule, SideEffects } from './core/contracts/admission-plugin.js';
 export type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource } from './core/contracts/admission-attributes.js';
@@ -62,7 +63,7 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, leasesModule, eventsModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions };
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth };
@@ -95,8 +96,8 @@ export interface DefaultModulesOptions {
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, leases, events, the built-in admission
- * plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, leases, events, the garbage collector,
+ * the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -113,6 +114,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     leasesModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
+    garbageCollectorModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

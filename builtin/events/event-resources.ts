@@ -22,6 +22,8 @@ export function coreEventResource(): ResourceType {
     nameValidation: 'path-segment',
     allowUnconditionalUpdate: true,
     withoutGeneration: true,
+    // kube's Event strategy: no propagation policy keeps an Event for the garbage collector
+    garbageCollectionPolicy: 'Unsupported',
     goType: coreEventGoType,
     verbs,
     versions: [
@@ -55,6 +57,7 @@ export function eventsV1EventResource(): ResourceType {
     scope: 'Namespaced',
     allowUnconditionalUpdate: true,
     withoutGeneration: true,
+    garbageCollectionPolicy: 'Unsupported',
     goType: eventsV1EventGoType,
     verbs,
     versions: [

@@ -21,7 +21,15 @@ export interface ResourceClient<T extends KubeObject = KubeObject> {
    */
   update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, options?: { subresource?: 'status' | 'finalize' }): Promise<T>;
   /** Deletes the object, or starts its graceful deletion while finalizers remain (`deleted: false`). */
-  delete(namespace: string, name: string): Promise<{ object: T; deleted: boolean }>;
+  delete(namespace: string, name: string, options?: ObjectDeleteOptions): Promise<{ object: T; deleted: boolean }>;
+}
+
+/** A delete's options, as a DeleteOptions body's (kube's 409 Conflict when a precondition does not hold). */
+export interface ObjectDeleteOptions {
+  /** What happens to the object's dependents (default: Background, as kube's registry.Store). */
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** The uid the object must have: one recreated under its name is left alone. */
+  uid?: string;
 }
 
 export interface ResourceClientOptions {
@@ -41,6 +49,7 @@ export interface ResourceClientOptions {
 /**
  * Clients for any resource: a served one by its group and plural (`{ group: '', resource: 'namespaces' }`; kube's 404
  * when it is not served), or a resource type itself (served or not: a CRD's objects are cleaned up while it goes away).
+ * A resource with its own storage is read and written through that storage (what it cannot do is kube's 405).
  */
 export interface ObjectClients {
   forResource<T extends KubeObject = KubeObject>(resource: ResourceType | { group: string; resource: string }, options?: ResourceClientOptions): ResourceClient<T>;

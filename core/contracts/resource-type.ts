@@ -117,6 +117,12 @@ export interface ResourceType {
    * with what it deleted.
    */
   returnDeletedObject?: boolean;
+  /**
+   * What a DELETE without a propagation policy does with the object's dependents (kube's
+   * DefaultGarbageCollectionPolicy): `DeleteDependents` (the default: in the background), `OrphanDependents`, or
+   * `Unsupported` (kube's Events: no policy ever keeps the object for the garbage collector).
+   */
+  garbageCollectionPolicy?: 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
   /** Whether stored objects get their stored version's schema defaults when read (kube does this for custom resources). */
   defaultOnRead?: boolean;
   /**

@@ -1,5 +1,5 @@
 import type { ResourceScope } from './request-scope.js';
-import { readDeleteOptions, deleteAdmissionOptions } from './delete-options.js';
+import { readDeleteOptions, deleteAdmissionOptions, deletePropagation } from './delete-options.js';
 import { selectorFilter } from './read-options.js';
 import { respondList } from './respond.js';
 import { writeRequestOf } from './write-request-of.js';
@@ -13,12 +13,13 @@ export async function handleDeleteCollection(scope: ResourceScope, maxBodyBytes:
   const selection = { labelSelector: scope.query.get('labelSelector') ?? '', fieldSelector: scope.query.get('fieldSelector') ?? '', matches };
   const list = await scope.writer.select(writeRequestOf(scope, opts.dryRun), selection);
   const admissionOptions = deleteAdmissionOptions(opts);
+  const propagation = deletePropagation(opts);
   const deleted: KubeObject[] = [];
   for (const item of list.items) {
     const meta = item.metadata!;
     try {
       const req = writeRequestOf(scope, opts.dryRun, { namespace: meta.namespace ?? '', name: meta.name! });
-      deleted.push((await scope.writer.delete(req, { preconditions: {}, admissionOptions })).object);
+      deleted.push((await scope.writer.delete(req, { preconditions: {}, admissionOptions, propagation })).object);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err; // already gone: fine
     }

@@ -1,5 +1,5 @@
 import type { ResourceScope } from './request-scope.js';
-import { readDeleteOptions, deleteAdmissionOptions } from './delete-options.js';
+import { readDeleteOptions, deleteAdmissionOptions, deletePropagation } from './delete-options.js';
 import { encodeBody, respondObject } from './respond.js';
 import { writeRequestOf } from './write-request-of.js';
 import type { KubeObject } from '../contracts/resource-type.js';
@@ -13,7 +13,11 @@ import type { KubeObject } from '../contracts/resource-type.js';
 export async function handleDelete(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const opts = await readDeleteOptions(scope.ctx, scope.query, maxBodyBytes, scope.codecs);
   const req = writeRequestOf(scope, opts.dryRun);
-  const { object, deleted } = await scope.writer.delete(req, { preconditions: opts.preconditions, admissionOptions: deleteAdmissionOptions(opts) });
+  const { object, deleted } = await scope.writer.delete(req, {
+    preconditions: opts.preconditions,
+    admissionOptions: deleteAdmissionOptions(opts),
+    propagation: deletePropagation(opts),
+  });
   if (deleted && !scope.rt.returnDeletedObject && !scope.rt.storage) {
     respondSuccessStatus(scope, object);
     return;

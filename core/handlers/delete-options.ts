@@ -7,14 +7,12 @@ import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
 import { parseDryRun, parseInt64Param } from './query-options.js';
 import type { DeletePreconditions } from '../store/resource-store.js';
+import type { DeletePropagation } from '../store/deletion-propagation.js';
 
-export interface DeleteOptions {
+export interface DeleteOptions extends DeletePropagation {
   dryRun: boolean;
   preconditions: DeletePreconditions;
-  propagationPolicy?: string;
   gracePeriodSeconds?: number;
-  /** Deprecated; kube answers 202 for a pending deletion only when it is explicitly false. */
-  orphanDependents?: boolean;
 }
 
 /** In kube's order (its NotSupported message lists them so). */
@@ -37,11 +35,11 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
   }
   const bodyDryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : [];
   const dryRun = parseDryRun([...query.getAll('dryRun'), ...bodyDryRun]);
-  const propagationPolicy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
+  const policy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
   const pre = (body.preconditions ?? {}) as Record<string, unknown>;
   const gracePeriodSeconds = parseInt64Param(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
   const orphanDependents = queryBool(query, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
-  validateDeleteOptions(propagationPolicy, orphanDependents);
+  const propagationPolicy = validateDeleteOptions(policy, orphanDependents);
   return {
     dryRun,
     preconditions: {
@@ -54,8 +52,8 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
   };
 }
 
-/** kube's ValidateDeleteOptions: 422 Invalid on `DeleteOptions.meta.k8s.io ""`. */
-function validateDeleteOptions(propagationPolicy: string | undefined, orphanDependents: boolean | undefined): void {
+/** kube's ValidateDeleteOptions: 422 Invalid on `DeleteOptions.meta.k8s.io ""`; returns the policy, now known valid. */
+function validateDeleteOptions(propagationPolicy: string | undefined, orphanDependents: boolean | undefined): DeletePropagation['propagationPolicy'] {
   const causes: StatusCause[] = [];
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
     causes.push(fieldErrors.invalid('propagationPolicy', propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
@@ -64,6 +62,12 @@ function validateDeleteOptions(propagationPolicy: string | undefined, orphanDepe
     causes.push(fieldErrors.notSupported('propagationPolicy', propagationPolicy, [...policies, 'nil']));
   }
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: 'DeleteOptions', kind: 'DeleteOptions', name: '' }, causes);
+  return propagationPolicy as DeletePropagation['propagationPolicy'];
+}
+
+/** What the generic store passes on to the garbage collector. */
+export function deletePropagation({ propagationPolicy, orphanDependents }: DeleteOptions): DeletePropagation {
+  return { propagationPolicy, orphanDependents };
 }
 
 /** What delete admission sees in the write's DeleteOptions beyond dryRun. */

@@ -47,7 +47,7 @@ export class GenericStore implements ResourceWriter {
     // kube reads the object into the request's version before deleting: a failing conversion fails the delete.
     const current = await this.read(req);
     await admitDelete(req, current, opts.admissionOptions);
-    return this.storage.delete(req.namespace, req.name, opts.preconditions, { dryRun: req.dryRun });
+    return this.storage.delete(req.namespace, req.name, opts.preconditions, { dryRun: req.dryRun, propagation: opts.propagation });
   }
 
   /** The stored object in the request's version (404 when there is none). */

@@ -3,18 +3,22 @@ import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import { errors } from '../contracts/api-error.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import { apiVersionOf, storageVersion, schemaTyped, type KubeObject, type ResourceType } from '../contracts/resource-type.js';
-import type { ObjectClients, ResourceClient, ResourceClientOptions } from '../contracts/object-client.js';
+import type { ObjectClients, ObjectDeleteOptions, ResourceClient, ResourceClientOptions } from '../contracts/object-client.js';
 import { ResourceStore } from '../store/resource-store.js';
 import { listToRequestVersion, toRequestVersion } from '../conversion/versioned-objects.js';
 import { decodeTyped } from '../handlers/typed-decoding.js';
 import { requireTypeMeta } from '../handlers/type-meta.js';
 import { decodeCustomResource } from '../handlers/schema-stage.js';
 import { GenericStore } from './generic-store.js';
+import { RestStorageWriter } from './rest-storage-writer.js';
+import type { ResourceWriter } from './resource-writer.js';
+import { kvObjects, restStorageObjects, type StoredObjects } from './stored-objects.js';
+import type { RestContext } from '../contracts/rest-storage.js';
 import type { WritePipeline } from './write-pipeline.js';
 import type { WriteRequest } from './write-request.js';
 
 /** kube-apiserver's loopback identity. */
-const loopbackUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
+export const loopbackUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };
 
 /**
  * The object clients of a server (`Tokens.Objects`): usable once the server listens, when storage and the write
@@ -33,49 +37,66 @@ export class LoopbackClients implements ObjectClients {
     if (!this.wiring) throw new Error('object clients are available once the server listens (take them in a controller’s start)');
     const { kv, pipeline } = this.wiring;
     const rt = 'names' in resource ? resource : this.registry.get(resource.group, resource.resource);
-    if (!rt || rt.storage) throw errors.pathNotFound(); // a resource with its own storage is written through it
-    return new LoopbackClient<T>(new GenericStore(new ResourceStore(kv, rt)), options.skipAdmission ? pipeline.withoutAdmission() : pipeline, options);
+    if (!rt) throw errors.pathNotFound();
+    const version = options.version ?? storageVersion(rt).name;
+    const writes = options.skipAdmission ? pipeline.withoutAdmission() : pipeline;
+    if (!rt.storage) {
+      const store = new ResourceStore(kv, rt);
+      return new LoopbackClient<T>(rt, version, new GenericStore(store), kvObjects(store), writes, options);
+    }
+    // A resource with its own storage is read and written through it, as its requests are.
+    const typed = (obj: KubeObject): KubeObject => ({ ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(rt.group, version), kind: obj.kind ?? rt.names.kind });
+    const user = options.user ?? loopbackUser;
+    const context = (namespace: string): RestContext => ({ namespace, name: '', user, signal: neverAborted, dryRun: false });
+    return new LoopbackClient<T>(rt, version, new RestStorageWriter(rt, rt.storage, neverAborted, typed), restStorageObjects(rt.storage, context, typed), writes, options);
   }
 }
 
-class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
-  private readonly version: string;
+/** A loopback call is not a connection that can go away. */
+const neverAborted = new AbortController().signal;
 
+class LoopbackClient<T extends KubeObject> implements ResourceClient<T> {
   constructor(
-    private readonly store: GenericStore,
+    private readonly rt: ResourceType,
+    private readonly version: string,
+    private readonly writer: ResourceWriter,
+    private readonly stored: StoredObjects,
     private readonly pipeline: WritePipeline,
     private readonly options: ResourceClientOptions,
-  ) {
-    this.version = options.version ?? storageVersion(store.storage.rt).name;
-  }
-
-  private get rt(): ResourceType {
-    return this.store.storage.rt;
-  }
+  ) {}
 
   async get(namespace: string, name: string): Promise<T | undefined> {
-    const stored = await this.store.storage.find(namespace, name);
+    const stored = await this.stored.find(namespace, name);
     return stored && (this.inVersion(stored) as Promise<T>);
   }
 
   async list(namespace = ''): Promise<T[]> {
-    return (await listToRequestVersion(this.rt, this.version, (await this.store.storage.list(namespace)).items)) as T[];
+    return (await listToRequestVersion(this.rt, this.version, await this.stored.list(namespace))) as T[];
   }
 
   async create(object: T): Promise<T> {
     const obj = this.decoded(structuredClone(object));
     const req = this.request(obj.metadata?.namespace ?? '', '', '');
-    return this.inVersion(await this.store.create(req, obj)) as Promise<T>;
+    return this.inVersion(await this.writer.create(req, obj)) as Promise<T>;
   }
 
   async update(namespace: string, name: string, mutate: (current: T) => T | Promise<T>, options: { subresource?: 'status' | 'finalize' } = {}): Promise<T> {
     const req = this.request(namespace, name, options.subresource ?? '');
-    const { object } = await this.store.update(req, async (live) => this.decoded(structuredClone(await mutate(structuredClone(live) as T))));
+    const { object } = await this.writer.update(req, async (live) => this.decoded(structuredClone(await mutate(structuredClone(live) as T))));
     return this.inVersion(object) as Promise<T>;
   }
 
-  async delete(namespace: string, name: string): Promise<{ object: T; deleted: boolean }> {
-    const { object, deleted } = await this.store.delete(this.request(namespace, name, ''), { preconditions: {}, admissionOptions: {} });
+  async delete(namespace: string, name: string, options: ObjectDeleteOptions = {}): Promise<{ object: T; deleted: boolean }> {
+    const { propagationPolicy, uid } = options;
+    // What delete admission sees: the DeleteOptions a client sending these would send.
+    const admissionOptions: Record<string, unknown> = {};
+    if (propagationPolicy) admissionOptions.propagationPolicy = propagationPolicy;
+    if (uid) admissionOptions.preconditions = { uid };
+    const { object, deleted } = await this.writer.delete(this.request(namespace, name, ''), {
+      preconditions: { uid },
+      admissionOptions,
+      propagation: { propagationPolicy },
+    });
     return { object: (await this.inVersion(object)) as T, deleted };
   }
 

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../contracts/resource-type.js';
 import type { DeletePreconditions } from '../store/delete-preconditions.js';
+import type { DeletePropagation } from '../store/deletion-propagation.js';
 import type { WriteRequest } from './write-request.js';
 import type { FieldTracker } from './write-stages.js';
 
@@ -14,6 +15,8 @@ export interface WriterDeleteOptions {
   preconditions: DeletePreconditions;
   /** What delete admission sees in the DeleteOptions beyond dryRun (propagationPolicy, gracePeriodSeconds, …). */
   admissionOptions: Record<string, unknown>;
+  /** What the garbage collector does with the object's dependents (the generic store's `orphan` / `foregroundDeletion`). */
+  propagation?: DeletePropagation;
 }
 
 /** The objects a collection delete removes: those both selectors match (the texts go to storages that apply them). */

@@ -7,6 +7,7 @@ import { decodeStored, encodeStored, withResourceVersion } from './object-codec.
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
+import { finalizersForDeletion, type DeletePropagation } from './deletion-propagation.js';
 
 export interface ListOptions {
   limit?: number;
@@ -29,6 +30,11 @@ export type { DeletePreconditions } from './delete-preconditions.js';
 export interface WriteOptions {
   /** dryRun=All: run everything, persist nothing. */
   dryRun?: boolean;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  /** The garbage collector's policy for the object's dependents (DeleteOptions.propagationPolicy, orphanDependents). */
+  propagation?: DeletePropagation;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -165,25 +171,32 @@ export class ResourceStore {
 
   /**
    * Deletes an object. With finalizers it only gets a deletionTimestamp (graceful) and stays until they are removed.
+   * `propagation` sets the garbage collector's `orphan` / `foregroundDeletion` finalizers as kube's registry.Store does,
+   * also on an object already being deleted (a later delete may change its policy, or remove the last one).
    * Returns the object as last stored and whether it is gone.
    */
-  async delete(namespace: string, name: string, preconditions: DeletePreconditions = {}, opts: WriteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  async delete(namespace: string, name: string, preconditions: DeletePreconditions = {}, opts: DeleteOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
     const key = objectKey(this.rt, namespace, name);
     let { kv } = await this.kv.get(key);
     for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
       const current = decodeStored(kv);
       checkDeletePreconditions(this.rt, current, preconditions);
-      const meta = current.metadata!;
-      if (meta.deletionTimestamp) return { object: current, deleted: false };
-      // Graceful deletion (like rest.BeforeDelete): the strategy may add finalizers (a CRD's cleanup) first.
       const marked: KubeObject = structuredClone(current);
-      this.rt.strategy?.prepareForDeletion?.(marked);
+      const finalizers = finalizersForDeletion(marked.metadata!.finalizers ?? [], opts.propagation ?? {}, this.rt.garbageCollectionPolicy);
+      if (finalizers?.length) marked.metadata!.finalizers = finalizers;
+      else if (finalizers) delete marked.metadata!.finalizers;
+      const alreadyDeleting = Boolean(marked.metadata!.deletionTimestamp);
+      if (alreadyDeleting && !finalizers && this.hasFinalizers(marked)) return { object: current, deleted: false };
+      // Graceful deletion (like rest.BeforeDelete): the strategy may add finalizers (a CRD's cleanup) first.
+      if (!alreadyDeleting) this.rt.strategy?.prepareForDeletion?.(marked);
       if (this.hasFinalizers(marked)) {
-        const m = marked.metadata!;
-        m.deletionTimestamp = formatDateRFC3339(new Date());
-        m.deletionGracePeriodSeconds = 0;
-        if (m.generation) m.generation += 1; // as kube's BeforeDelete: only objects that track a generation
+        const m = marked.metadata!; // read after the strategy, which may have replaced it
+        if (!alreadyDeleting) {
+          m.deletionTimestamp = formatDateRFC3339(new Date());
+          m.deletionGracePeriodSeconds = 0;
+          if (m.generation) m.generation += 1; // as kube's markAsDeleting: only objects that track a generation
+        }
         if (opts.dryRun) return { object: marked, deleted: false };
         const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
         if (res.succeeded) return { object: withResourceVersion(marked, String(res.revision)), deleted: false };

@@ -4,6 +4,8 @@ import { resourcePrefix } from '../store/keys.js';
 import type { CacheEvent } from './cache-event.js';
 import type { CacheWatcher } from './watch-cache.js';
 import type { WatchCaches } from './watch-caches.js';
+import { InformerObjects } from './informer-objects.js';
+import { RestStorageInformer } from './rest-storage-informer.js';
 
 /** How long an informer waits before it follows its cache again after the cache ended its watch. */
 const resyncDelayMs = 1000;
@@ -11,10 +13,11 @@ const resyncDelayMs = 1000;
 /**
  * The server's shared informers, each a watcher of its resource's watch cache: the one event path of the server
  * (controllers and admission plugins follow storage through the caches, as watches do). Informers asked for before
- * the caches exist (at module registration) start following when the server attaches them.
+ * the caches exist (at module registration) start following when the server attaches them. A resource served from
+ * its own storage (no watch cache) is followed through that storage's list and watch, when it has them.
  */
 export class CacheInformers implements Informers {
-  private readonly informers = new Map<string, CacheInformer>();
+  private readonly informers = new Map<string, CacheInformer | RestStorageInformer>();
   private caches?: WatchCaches;
   private attached!: () => void;
   private readonly whenAttached = new Promise<void>((resolve) => (this.attached = resolve));
@@ -23,7 +26,11 @@ export class CacheInformers implements Informers {
     const prefix = resourcePrefix(rt);
     let informer = this.informers.get(prefix);
     if (!informer) {
-      informer = new CacheInformer(rt, this.whenAttached.then(() => this.caches!));
+      const { list, watch } = rt.storage ?? {};
+      informer =
+        list && watch
+          ? new RestStorageInformer(rt, { list: list.bind(rt.storage), watch: watch.bind(rt.storage) }, this.whenAttached)
+          : new CacheInformer(rt, this.whenAttached.then(() => this.caches!));
       this.informers.set(prefix, informer);
     }
     return informer;
@@ -44,8 +51,7 @@ export class CacheInformers implements Informers {
 class CacheInformer implements Informer, CacheWatcher {
   readonly keyPrefix: string;
   last = 0;
-  private readonly objects = new Map<string, KubeObject>();
-  private readonly listeners = new Set<(events: InformerEvent[]) => void>();
+  private readonly objects: InformerObjects;
   private readonly firstSync: Promise<void>;
   private firstSynced!: () => void;
   private timer?: NodeJS.Timeout;
@@ -56,6 +62,7 @@ class CacheInformer implements Informer, CacheWatcher {
     private readonly caches: Promise<WatchCaches>,
   ) {
     this.keyPrefix = resourcePrefix(rt);
+    this.objects = new InformerObjects(rt.names.plural);
     this.firstSync = new Promise((resolve) => (this.firstSynced = resolve));
     void this.follow();
   }
@@ -65,23 +72,15 @@ class CacheInformer implements Informer, CacheWatcher {
   }
 
   current(): ReadonlyMap<string, KubeObject> {
-    return this.objects;
+    return this.objects.current();
   }
 
   subscribe(onEvents: (events: InformerEvent[]) => void): () => void {
-    this.listeners.add(onEvents);
-    return () => this.listeners.delete(onEvents);
+    return this.objects.subscribe(onEvents);
   }
 
   deliver(events: CacheEvent[]): void {
-    const changes: InformerEvent[] = [];
-    for (const e of events) {
-      const key = e.key.slice(this.keyPrefix.length);
-      if (e.type === 'DELETED') this.objects.delete(key);
-      else this.objects.set(key, e.object);
-      changes.push({ type: e.type, object: e.object });
-    }
-    this.emit(changes);
+    this.objects.apply(events.map((e) => ({ key: e.key.slice(this.keyPrefix.length), type: e.type, object: e.object })));
   }
 
   /** The cache stopped feeding us (it lost storage and reloads, or its resource went): follow it again shortly. */
@@ -110,7 +109,8 @@ class CacheInformer implements Informer, CacheWatcher {
     );
     if (this.stopped) return;
     if (!loaded || !cache.isReady) return this.later();
-    this.replace(cache.subscribe(this, { from: 'state' }));
+    const state = cache.subscribe(this, { from: 'state' });
+    this.objects.replace(new Map(state.map((e) => [e.key.slice(this.keyPrefix.length), e.object])));
     this.firstSynced();
   }
 
@@ -118,31 +118,5 @@ class CacheInformer implements Informer, CacheWatcher {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.follow(), resyncDelayMs).unref();
-  }
-
-  private replace(state: CacheEvent[]): void {
-    const next = new Map(state.map((e) => [e.key.slice(this.keyPrefix.length), e.object]));
-    const changes: InformerEvent[] = [];
-    for (const [key, object] of next) {
-      const had = this.objects.get(key);
-      if (!had) changes.push({ type: 'ADDED', object });
-      else if (had.metadata?.resourceVersion !== object.metadata?.resourceVersion) changes.push({ type: 'MODIFIED', object });
-    }
-    for (const [key, object] of this.objects) if (!next.has(key)) changes.push({ type: 'DELETED', object });
-    this.objects.clear();
-    for (const [key, object] of next) this.objects.set(key, object);
-    this.emit(changes);
-  }
-
-  private emit(changes: InformerEvent[]): void {
-    if (changes.length === 0) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(changes);
-      } catch (err) {
-        // one consumer's bug must not keep the others from their events (nor end the process from a timer)
-        console.error(`kapi: an informer listener of ${this.rt.names.plural} failed:`, err);
-      }
-    }
   }
 }

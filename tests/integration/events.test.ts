@@ -248,6 +248,18 @@ test('protobuf: a core/v1 Event has no series or related on the wire unless set 
   t.is(series.message.reportingComponent, 'example.com/controller');
 });
 
+test('an Event deleted in the foreground or orphaning is gone at once: no policy keeps it for the garbage collector', async (t) => {
+  const ns = await createNamespace(server, 'ev-gc');
+  for (const propagationPolicy of ['Foreground', 'Orphan']) {
+    const name = `gc-${propagationPolicy.toLowerCase()}`;
+    t.is((await server.request('POST', corePath(ns), { body: coreEvent(ns, name) })).status, 201);
+    const res = await server.request('DELETE', `${corePath(ns, name)}?propagationPolicy=${propagationPolicy}`);
+    // removed by the DELETE itself (kube's Success Status), not left with a finalizer for the collector to lift
+    t.like(res.body, { kind: 'Status', status: 'Success' }, res.text);
+    t.is((await server.request('GET', corePath(ns, name))).status, 404, propagationPolicy);
+  }
+});
+
 test("deleting a namespace deletes its Events, whichever group wrote them", async (t) => {
   const ns = await createNamespace(server, 'ev');
   await server.request('POST', corePath(ns), { body: coreEvent(ns, 'a') });
