@@ -3,6 +3,7 @@ import { admissionregistrationMutatingPolicyProto } from './protos/admissionregi
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
+import { coreV1ServicesProto } from './protos/core-v1-services.js';
 import { intstrProto } from './protos/intstr.js';
 import { metaV1Proto, metaV1beta1Proto } from './protos/meta-v1.js';
 import { runtimeProto } from './protos/runtime.js';
@@ -20,6 +21,7 @@ function buildRoot(): protobuf.Root {
     metaV1Proto,
     metaV1beta1Proto,
     coreV1Proto,
+    coreV1ServicesProto,
     apiextensionsV1Proto,
     admissionregistrationV1Proto,
     admissionregistrationMutatingPolicyProto('v1beta1'),
