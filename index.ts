@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import type { Module } from './core/contracts/module.js';
 import { namespacesModule } from './builtin/namespaces/namespaces-module.js';
+import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -55,8 +56,11 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions };
+export { namespacesModule, servicesModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServicesOptions };
+export { ServiceResolver, serviceURLs, type ServiceReference } from './builtin/services/service-urls.js';
+export { ServiceIPRange } from './builtin/services/service-ip-range.js';
+export { NodePortRange } from './builtin/services/node-port-range.js';
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
@@ -75,11 +79,13 @@ export interface DefaultModulesOptions {
    * plugins' static manifests directories (see builtinAdmission).
    */
   admissionControlConfigFile?: string;
+  /** `--service-cluster-ip-range` and `--service-node-port-range` (see servicesModule). */
+  services?: ServicesOptions;
 }
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, Services and Endpoints, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -90,6 +96,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     kubeProtobufCodec(),
     cborCodec(),
     namespacesModule(),
+    servicesModule(opts.services),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

@@ -48,6 +48,10 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+      services: {
+        ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
+        ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
+      },
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
     }),
   });
