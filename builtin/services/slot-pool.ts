@@ -14,12 +14,17 @@ export class SlotPool {
   private readonly stored = new Map<number, string>();
   private readonly reserved = new Map<number, Reservation>();
 
+  /** Dynamic picks start above this band, which is left to slots users ask for by value. */
+  private readonly staticBand: number;
+
   constructor(
     readonly size: number,
-    /** Dynamic picks start above this band, which is left to slots users ask for by value. */
-    private readonly staticBand: number,
+    staticBand: number,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    // a small range may be all static band (kube's offset is at least 16)
+    this.staticBand = Math.min(staticBand, size);
+  }
 
   /** Records that the stored Service `key` holds the slot. */
   hold(slot: number, key: string): void {

@@ -31,3 +31,14 @@ test('a slot held by a stored Service or reserved by a write in flight is not fr
   t.deepEqual([pool.pickFree(), pool.pickFree(new Set([0]))], [0, 1]);
   t.deepEqual(r.slots, [{ pool, slot: 1 }]);
 });
+
+test('a pool smaller than its static band hands out its own slots only', (t) => {
+  const pool = new SlotPool(3, 16, first);
+  const r: Reservation = { slots: [] };
+  const picks = [0, 1, 2, 3].map(() => {
+    const slot = pool.pickFree();
+    if (slot !== undefined) pool.reserve(slot, r);
+    return slot;
+  });
+  t.deepEqual(picks, [0, 1, 2, undefined]);
+});
