@@ -1,5 +1,8 @@
-import type { KubeObject, WriteSettlement } from '../contracts/resource-type.js';
-import type { WriteAttributes } from './write-pipeline.js';
+import type { KubeObject, ResourceType, WriteSettlement } from '../contracts/resource-type.js';
+import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
+
+/** What of a write's attributes the claim reads. */
+type ClaimedWrite = Pick<AdmissionAttributes, 'object' | 'oldObject' | 'subresource' | 'dryRun'> & { rt: ResourceType };
 
 /**
  * What one write of the generic store took from the pools its type's objects share (the strategy's beginWrite, e.g. a
@@ -9,7 +12,7 @@ export class WriteClaim {
   private settlement?: WriteSettlement;
 
   /** Takes what the admitted object needs; an update retried on a newer object first gives back its earlier claim. */
-  async begin(attrs: WriteAttributes): Promise<void> {
+  async begin(attrs: ClaimedWrite): Promise<void> {
     this.settle(undefined);
     const begin = attrs.rt.strategy?.beginWrite;
     if (begin && !attrs.subresource) this.settlement = await begin(attrs.object, attrs.oldObject, { dryRun: attrs.dryRun });
