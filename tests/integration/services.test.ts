@@ -65,6 +65,15 @@ test('a deleted Service gives its IP and node port back', async (t) => {
   t.is(again.body.spec.ports[0].nodePort, 30011);
 });
 
+test('deleting a namespace deletes its Services and gives their IPs back', async (t) => {
+  const ns = await createNamespace(server, 'svc');
+  t.is((await create(server, ns, 'gone', { clusterIP: '10.0.0.19', ports: [{ port: 80 }] })).status, 201);
+  t.is((await server.request('DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
+  const other = await createNamespace(server, 'svc');
+  await server.waitFor(async () => (await create(server, other, 'reused', { clusterIP: '10.0.0.19', ports: [{ port: 80 }] })).status === 201, 15_000, 'the IP to be free');
+  t.pass();
+});
+
 test('a create refused by validation gives back what it took', async (t) => {
   const ns = await createNamespace(server, 'svc');
   // allocation runs before validation (kube's BeginCreate): the bad selector fails the write after 10.0.0.12 was taken
