@@ -12,7 +12,7 @@ function hostPort(ip: string, port: number): string {
 }
 
 /** kube's formatEndpoints: the ready addresses with each port (just the address when a subset has no ports). */
-export function formatEndpoints(ep: Endpoints): string {
+function formatEndpoints(ep: Endpoints): string {
   if (!ep.subsets?.length) return '<none>';
   const list: string[] = [];
   let count = 0;

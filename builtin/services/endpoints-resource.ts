@@ -6,11 +6,8 @@ import { endpointsTablePrinter } from './endpoints-printer.js';
 import { endpointsCauses } from './endpoints-validation.js';
 import type { Endpoints } from './endpoints-types.js';
 
-/** The served Endpoints resource, as controllers read it. */
-export const endpointsResourceRef = { group: '', resource: 'endpoints' };
-
 /** What kube-apiserver 1.33+ answers every request on v1 Endpoints with (KEP-4974). */
-export const endpointsDeprecationWarning = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
+const endpointsDeprecationWarning = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
 
 /**
  * v1 Endpoints: what users write for a Service without selector (kapi has no pods, so no endpoints controller fills

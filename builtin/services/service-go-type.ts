@@ -2,7 +2,7 @@ import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-
 import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
 
 /** intstr.IntOrString: a JSON string is its string form, anything else is read as an int32 (its UnmarshalJSON). */
-export const intOrStringGoType: GoType = t.unmarshaler('intstr.IntOrString', (v) => (typeof v === 'string' ? t.string() : t.int32));
+const intOrStringGoType: GoType = t.unmarshaler('intstr.IntOrString', (v) => (typeof v === 'string' ? t.string() : t.int32));
 
 /** core/v1 Service as kube's decoder sees it. */
 export const serviceGoType: GoStructType = t.struct('v1.Service', {

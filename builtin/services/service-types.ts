@@ -53,11 +53,6 @@ export function isHeadless(spec: ServiceSpec): boolean {
   return spec.clusterIPs?.length === 1 && spec.clusterIPs[0] === clusterIPNone;
 }
 
-/** Types that get a cluster IP (all but ExternalName). */
-export function needsClusterIP(spec: ServiceSpec): boolean {
-  return spec.type !== 'ExternalName';
-}
-
 /** Types that get node ports. */
 export function needsNodePorts(spec: ServiceSpec): boolean {
   return spec.type === 'NodePort' || spec.type === 'LoadBalancer';

@@ -10,8 +10,8 @@ import type { WriteClaim } from './write-claim.js';
  * The one order every write goes through before storage, for the generic store and for a user's own RestStorage
  * (which is handed these as the functions to call, as k8s.io/apiserver hands a rest.Creater its createValidation):
  *
- *   system metadata (strategy prepare) → field manager → mutating admission → schema + CEL validation + strategy
- *   validate → validating admission
+ *   system metadata (strategy prepare) → field manager → mutating admission → (generic store: the strategy's
+ *   beginWrite claim) → schema + CEL validation + strategy validate → validating admission
  *
  * The field manager runs before admission, as in kube-apiserver: what mutating admission adds is not owned by the
  * writer (kube issue 87672); DESIGN.md's order puts it after — see the closing note of issue 19.

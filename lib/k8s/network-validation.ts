@@ -21,7 +21,7 @@ export function formatIPv4(n: number): string {
 }
 
 /** Whether the value parses as an IP address (IPv4, also with leading zeros as Go's sloppy parser, or IPv6). */
-export function isIPAddress(value: string): boolean {
+function isIPAddress(value: string): boolean {
   return parseIPv4(value) !== undefined || isIP(value) === 6;
 }
 
