@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNamespace, expectStatus, startTestServer, useTestServer, type TestServer } from '../helpers/test-server.js';
+import { sendBinary } from '../helpers/binary-request.js';
+import { independentCbor } from '../helpers/independent-cbor.js';
 
 const server = useTestServer();
 
@@ -13,6 +15,11 @@ const service = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 
 async function create(s: TestServer, ns: string, name: string, spec: Record<string, unknown>) {
   return s.request('POST', svcPath(ns), { body: service(name, spec) });
 }
+
+/*
+ * Tests share one server: the IPs they ask for are from the static band (10.0.0.1-10.0.0.16), which dynamic
+ * allocation only uses once the rest of the range is taken (kube's KEP-3070), so they never meet an allocated one.
+ */
 
 /** An address of kube's default range 10.0.0.0/24, as dynamic allocation hands them out (not network, not broadcast). */
 function inDefaultRange(ip: string): boolean {
@@ -67,10 +74,10 @@ test('a deleted Service gives its IP and node port back', async (t) => {
 
 test('deleting a namespace deletes its Services and gives their IPs back', async (t) => {
   const ns = await createNamespace(server, 'svc');
-  t.is((await create(server, ns, 'gone', { clusterIP: '10.0.0.19', ports: [{ port: 80 }] })).status, 201);
+  t.is((await create(server, ns, 'gone', { clusterIP: '10.0.0.4', ports: [{ port: 80 }] })).status, 201);
   t.is((await server.request('DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
   const other = await createNamespace(server, 'svc');
-  await server.waitFor(async () => (await create(server, other, 'reused', { clusterIP: '10.0.0.19', ports: [{ port: 80 }] })).status === 201, 15_000, 'the IP to be free');
+  await server.waitFor(async () => (await create(server, other, 'reused', { clusterIP: '10.0.0.4', ports: [{ port: 80 }] })).status === 201, 15_000, 'the IP to be free');
   t.pass();
 });
 
@@ -222,11 +229,11 @@ test('bad input is a 4xx: wrong types are kube\'s 400, never a 500', async (t) =
 
 test('field selectors: metadata.name, spec.type and spec.clusterIP (kube 1.31+); others are refused', async (t) => {
   const ns = await createNamespace(server, 'svc');
-  await create(server, ns, 'plain', { clusterIP: '10.0.0.17', ports: [{ port: 80 }] });
+  await create(server, ns, 'plain', { clusterIP: '10.0.0.2', ports: [{ port: 80 }] });
   await create(server, ns, 'exposed', { type: 'NodePort', ports: [{ port: 80 }] });
   const byType = await server.request('GET', `${svcPath(ns)}?fieldSelector=spec.type%3DNodePort`);
   t.deepEqual(byType.body.items.map((i: any) => i.metadata.name), ['exposed']);
-  const byIP = await server.request('GET', `${svcPath(ns)}?fieldSelector=spec.clusterIP%3D10.0.0.17`);
+  const byIP = await server.request('GET', `${svcPath(ns)}?fieldSelector=spec.clusterIP%3D10.0.0.2`);
   t.deepEqual(byIP.body.items.map((i: any) => i.metadata.name), ['plain']);
   const other = await server.request('GET', `${svcPath(ns)}?fieldSelector=spec.externalName%3Dx`);
   t.is(other.status, 400, other.text);
@@ -234,7 +241,7 @@ test('field selectors: metadata.name, spec.type and spec.clusterIP (kube 1.31+);
 
 test('kubectl get columns: NAME, TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S), AGE and SELECTOR (wide) as kube prints them', async (t) => {
   const ns = await createNamespace(server, 'svc');
-  await create(server, ns, 'lb', { type: 'LoadBalancer', clusterIP: '10.0.0.18', selector: { b: '2', a: '1' }, ports: [{ port: 443, nodePort: 30443 }] });
+  await create(server, ns, 'lb', { type: 'LoadBalancer', clusterIP: '10.0.0.3', selector: { b: '2', a: '1' }, ports: [{ port: 443, nodePort: 30043 }] });
   await create(server, ns, 'ext', { type: 'ExternalName', externalName: 'db.example.com' });
   const table = await server.request('GET', svcPath(ns), { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
   t.deepEqual(
@@ -244,7 +251,7 @@ test('kubectl get columns: NAME, TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S), AGE and
   const rows = table.body.rows.map((r: { cells: unknown[] }) => [...r.cells.slice(0, 5), r.cells[6]]);
   t.deepEqual(rows, [
     ['ext', 'ExternalName', '<none>', 'db.example.com', '<none>', '<none>'],
-    ['lb', 'LoadBalancer', '10.0.0.18', '<pending>', '443:30443/TCP', 'a=1,b=2'],
+    ['lb', 'LoadBalancer', '10.0.0.3', '<pending>', '443:30043/TCP', 'a=1,b=2'],
   ]);
 });
 
@@ -263,6 +270,21 @@ test('status subresource: the load balancer ingress is written there only, valid
     reason: 'Invalid',
     message: 'Service "lb" is invalid: status.loadBalancer.ingress[0].ip: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
   });
+});
+
+test('Services in CBOR: a body written by another encoder is decoded, allocated and answered in CBOR', async (t) => {
+  const ns = await createNamespace(server, 'svc');
+  const cbor = 'application/cbor';
+  const body = independentCbor.encode(service('cbor', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] }));
+  const created = await sendBinary(server, 'POST', svcPath(ns), { body, contentType: cbor, accept: 'application/json' });
+  t.is(created.status, 201, created.bytes.toString());
+  t.is(JSON.parse(created.bytes.toString()).spec.clusterIP, '10.0.0.5');
+  const got = await sendBinary(server, 'GET', svcPath(ns, 'cbor'), { accept: cbor });
+  t.is(got.headers['content-type'], cbor);
+  // kube's CBOR writes strings, keys too, as byte strings
+  const field = (map: unknown, key: string) => [...(map as Map<Buffer, unknown>)].find(([k]) => String(k) === key)?.[1];
+  const spec = field(independentCbor.decode(got.bytes), 'spec');
+  t.deepEqual([String(field(spec, 'clusterIP')), String(field(spec, 'type'))], ['10.0.0.5', 'ClusterIP']);
 });
 
 test('a restart finds the allocations again in the stored Services', async (t) => {
