@@ -14,6 +14,7 @@ import { serviceAccountsModule, type ServiceAccountsOptions } from './builtin/se
 import { serviceAccountTokenAuth } from './plugins/auth/service-account-token-authenticator.js';
 import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-config.js';
 import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
+import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
@@ -63,8 +64,11 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
+export { ServiceResolver, serviceURLs, type ServiceReference } from './builtin/services/service-urls.js';
+export { ServiceIPRange } from './builtin/services/service-ip-range.js';
+export { NodePortRange } from './builtin/services/node-port-range.js';
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth };
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
@@ -92,12 +96,14 @@ export interface DefaultModulesOptions {
   serviceAccountTokens?: ServiceAccountTokenConfig;
   /** How long Events are kept after their last write, as kube-apiserver's `--event-ttl` (default one hour). */
   eventTtlMs?: number;
+  /** `--service-cluster-ip-range` and `--service-node-port-range` (see servicesModule). */
+  services?: ServicesOptions;
 }
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, leases, events, the garbage collector,
- * the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
+ * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -112,6 +118,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     configMapsModule(),
     secretsModule(),
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
+    servicesModule(opts.services),
     leasesModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),

@@ -54,6 +54,10 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
       ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
+      services: {
+        ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
+        ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
+      },
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       serviceAccountTokens,
     }),

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, type TlsMinVersion } from '../index.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, type TlsMinVersion } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -31,6 +31,10 @@ Flags:
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
                               a staticManifestsDir of admission objects loaded from files and followed while serving
+  --service-cluster-ip-range CIDR
+                              IPv4 range Service cluster IPs are allocated from (default 10.0.0.0/24)
+  --service-node-port-range RANGE
+                              ports NodePort and LoadBalancer Services get node ports from (default 30000-32767)
   --tls-cipher-suites A,B     cipher suites offered on TLS 1.2, by IANA name as kube-apiserver takes them (TLS 1.3's are
                               always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
 ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
@@ -70,6 +74,10 @@ export interface ServeOptions {
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
   watchCacheHistoryBytes?: number;
+  /** `--service-cluster-ip-range`; absent: 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range`; absent: 30000-32767. */
+  serviceNodePortRange?: string;
   /** `--tls-cipher-suites` (IANA names); absent: the server's default profile. */
   tlsCipherSuites?: string[];
   /** `--tls-min-version`; absent: TLS 1.2. */
@@ -124,6 +132,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
+    ...serviceRanges(values['service-cluster-ip-range'], values['service-node-port-range']),
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
@@ -190,6 +199,8 @@ function parse(args: string[]) {
         'etcd-keyfile': { type: 'string' },
         'etcd-compaction-interval': { type: 'string' },
         'watch-cache-history-size': { type: 'string' },
+        'service-cluster-ip-range': { type: 'string' },
+        'service-node-port-range': { type: 'string' },
         'tls-cipher-suites': { type: 'string' },
         'tls-min-version': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -277,6 +288,21 @@ function parseEventTtl(text: string): number {
   if (nanos === undefined) throw invalid('must be a duration such as 30m or 2h');
   if (nanos <= 0n) throw invalid('must be positive');
   return Math.max(1, Number(nanos / 1_000_000n));
+}
+
+/** `--service-cluster-ip-range` and `--service-node-port-range`, checked as the services module reads them. */
+function serviceRanges(cidr: string | undefined, ports: string | undefined): Pick<ServeOptions, 'serviceClusterIPRange' | 'serviceNodePortRange'> {
+  try {
+    if (cidr !== undefined) ServiceIPRange.parse(cidr);
+  } catch (err) {
+    throw new UsageError(`invalid --service-cluster-ip-range "${cidr}": ${(err as Error).message}`);
+  }
+  try {
+    if (ports !== undefined) NodePortRange.parse(ports);
+  } catch (err) {
+    throw new UsageError(`invalid --service-node-port-range "${ports}": ${(err as Error).message}`);
+  }
+  return { ...(cidr !== undefined ? { serviceClusterIPRange: cidr } : {}), ...(ports !== undefined ? { serviceNodePortRange: ports } : {}) };
 }
 
 /** kube-apiserver's `--tls-cipher-suites`: IANA names, comma-separated ("" or absent: the default profile). */

@@ -94,7 +94,18 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   extraFinalizers?(obj: T): string[];
   /** Called when deletion starts on an object that must wait for its finalizers (e.g. phase Terminating). */
   prepareForDeletion?(obj: T): void;
+  /**
+   * Takes what a written object needs from a pool all objects of its type share (a Service's cluster IP and node
+   * ports), as kube's BeginCreate/BeginUpdate: on writes of the main resource through the generic store, after
+   * mutating admission and before validation (`old`: absent on create). Returns the function told once how the write
+   * ended: the stored object, or undefined when nothing was stored (what was taken goes back). On dry-run it fills the
+   * object in without taking anything.
+   */
+  beginWrite?(obj: T, old: T | undefined, options: { dryRun: boolean }): Promise<WriteSettlement | undefined>;
 }
+
+/** Told once how a write ended: the object as stored, or undefined when the write failed (see beginWrite). */
+export type WriteSettlement = (stored: KubeObject | undefined) => void;
 
 export interface ResourceType {
   /** '' for the core group. */
@@ -107,8 +118,8 @@ export interface ResourceType {
   /** Verbs served on the main resource (discovery lists them). */
   verbs: string[];
   strategy?: ResourceStrategy;
-  /** How object names are validated (default: DNS-1123 subdomain). */
-  nameValidation?: 'subdomain' | 'label' | 'path-segment';
+  /** How object names are validated (default: DNS-1123 subdomain; `dns1035-label`: a Service's). */
+  nameValidation?: 'subdomain' | 'label' | 'dns1035-label' | 'path-segment';
   /** The CustomResourceDefinition defining this type (by its metadata.name); absent for built-ins and own storages. */
   definedBy?: { crd: string };
   /**

@@ -1,4 +1,4 @@
-import type { KubeObject, ResourceStrategy } from '../contracts/resource-type.js';
+import type { KubeObject, ResourceStrategy, WriteSettlement } from '../contracts/resource-type.js';
 import type { StatusCause } from '../contracts/status.js';
 
 /**
@@ -28,6 +28,23 @@ export function composeStrategies(strategies: readonly ResourceStrategy[]): Reso
   if (canonicalizing.length) composed.canonicalize = (obj) => canonicalizing.forEach((s) => s.canonicalize!(obj));
   const deleting = having('prepareForDeletion');
   if (deleting.length) composed.prepareForDeletion = (obj) => deleting.forEach((s) => s.prepareForDeletion!(obj));
+
+  const beginning = having('beginWrite');
+  if (beginning.length) {
+    composed.beginWrite = async (obj, old, options) => {
+      const settlements: WriteSettlement[] = [];
+      try {
+        for (const s of beginning) {
+          const settle = await s.beginWrite!(obj, old, options);
+          if (settle) settlements.push(settle);
+        }
+      } catch (err) {
+        for (const settle of settlements) settle(undefined);
+        throw err;
+      }
+      return settlements.length ? (stored) => settlements.forEach((settle) => settle(stored)) : undefined;
+    };
+  }
 
   const defaultFinalizers = [...new Set(strategies.flatMap((s) => s.defaultFinalizers ?? []))];
   if (defaultFinalizers.length) composed.defaultFinalizers = defaultFinalizers;

@@ -5,6 +5,7 @@ import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdate
 import { generateName } from '../store/object-meta-lifecycle.js';
 import { toRequestVersion, toStorageVersion } from '../conversion/versioned-objects.js';
 import type { WriteRequest } from './write-request.js';
+import { WriteClaim } from './write-claim.js';
 import { admitCreate, admitDelete, admitUpdate, admitViewUpdate, type AdmissionView, type FieldTracker } from './write-stages.js';
 
 /** How often a name from generateName is redrawn when it collides (kube retries too). */
@@ -27,15 +28,21 @@ export class GenericStore implements ResourceWriter {
     return this.storage.list(req.namespace, { filter: (o) => selection.matches(o) });
   }
 
-  async create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
-    const admitted = await admitCreate(req, obj, track);
-    // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
-    const converted = toStorageVersion(req.rt, admitted);
-    return this.createWithGeneratedNameRetry(converted instanceof Promise ? await converted : converted, req.dryRun);
+  create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
+    const claim = new WriteClaim();
+    const created = async () => {
+      const admitted = await admitCreate(req, obj, track, claim);
+      // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
+      const converted = toStorageVersion(req.rt, admitted);
+      return this.createWithGeneratedNameRetry(converted instanceof Promise ? await converted : converted, req.dryRun);
+    };
+    return claim.around(created(), (stored) => stored);
   }
 
   update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
-    return this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track), opts.uid);
+    const claim = new WriteClaim();
+    const updated = this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track, claim), opts.uid);
+    return claim.around(updated, (result) => result.object);
   }
 
   /** An update through a subresource whose admission sees views of another kind (a Scale). */

@@ -1,6 +1,7 @@
 import type { ResourceType } from '../contracts/resource-type.js';
 import type { AdmissionAttributes } from '../contracts/admission-attributes.js';
 import { AdmissionChain } from '../admission/admission-chain.js';
+import type { WriteClaim } from './write-claim.js';
 
 /** The attributes of one write, handed to every stage: what admission plugins see, plus the resource type. */
 export interface WriteAttributes extends AdmissionAttributes {
@@ -17,7 +18,8 @@ export interface WriteStage {
 
 /**
  * The fixed order every write goes through before storage, as in kube-apiserver:
- * mutating admission → validation (schema, defaults, the resource's rules) → validating admission.
+ * mutating admission → (the generic store's claim on shared pools) → validation (schema, defaults, the resource's
+ * rules) → validating admission.
  */
 export class WritePipeline {
   constructor(
@@ -36,8 +38,9 @@ export class WritePipeline {
     await this.admission.validate(attrs);
   }
 
-  async run(attrs: WriteAttributes): Promise<void> {
+  async run(attrs: WriteAttributes, claim?: WriteClaim): Promise<void> {
     await this.mutatingAdmission(attrs);
+    await claim?.begin(attrs);
     await this.validate(attrs);
     await this.validatingAdmission(attrs);
   }

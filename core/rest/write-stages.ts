@@ -4,13 +4,14 @@ import { writeAttributes } from './write-attributes.js';
 import { trackUpdate } from './field-tracking.js';
 import { prepareForCreate, prepareForUpdate } from '../store/object-meta-lifecycle.js';
 import { keepTimesOfNoopWrite } from '../ssa/noop-timestamps.js';
+import type { WriteClaim } from './write-claim.js';
 
 /*
  * The one order every write goes through before storage, for the generic store and for a user's own RestStorage
  * (which is handed these as the functions to call, as k8s.io/apiserver hands a rest.Creater its createValidation):
  *
- *   system metadata (strategy prepare) → field manager → mutating admission → schema + CEL validation + strategy
- *   validate → validating admission
+ *   system metadata (strategy prepare) → field manager → mutating admission → (generic store: the strategy's
+ *   beginWrite claim) → schema + CEL validation + strategy validate → validating admission
  *
  * The field manager runs before admission, as in kube-apiserver: what mutating admission adds is not owned by the
  * writer (kube issue 87672); DESIGN.md's order puts it after — see the closing note of issue 19.
@@ -22,11 +23,14 @@ export type FieldTracker = (next: KubeObject, live: KubeObject | undefined) => K
 /** Records the write as an Update by the request's manager. */
 const trackAsUpdate = (req: WriteRequest): FieldTracker => (next, live) => trackUpdate(req, live, next);
 
-/** A new object: system metadata, managed fields, admission and validation; returns the admitted object. */
-export async function admitCreate(req: WriteRequest, obj: KubeObject, track: FieldTracker = trackAsUpdate(req)): Promise<KubeObject> {
+/**
+ * A new object: system metadata, managed fields, admission and validation; returns the admitted object. `claim`: the
+ * generic store's, taking from the type's shared pools what the object needs.
+ */
+export async function admitCreate(req: WriteRequest, obj: KubeObject, track: FieldTracker = trackAsUpdate(req), claim?: WriteClaim): Promise<KubeObject> {
   prepareForCreate(obj, req.rt, req.version, req.namespace);
   const attrs = writeAttributes(req, { operation: 'CREATE', object: track(obj, undefined), name: obj.metadata?.name ?? '' });
-  await req.pipeline.run(attrs).finally(() => req.warn(attrs.warnings));
+  await req.pipeline.run(attrs, claim).finally(() => req.warn(attrs.warnings));
   return attrs.object;
 }
 
@@ -34,14 +38,14 @@ export async function admitCreate(req: WriteRequest, obj: KubeObject, track: Fie
  * An update of `live` (the stored object in the request's version) into `desired`: system metadata carried over,
  * managed fields, admission and validation; returns the object to store.
  */
-export async function admitUpdate(req: WriteRequest, desired: KubeObject, live: KubeObject, track: FieldTracker = trackAsUpdate(req)): Promise<KubeObject> {
+export async function admitUpdate(req: WriteRequest, desired: KubeObject, live: KubeObject, track: FieldTracker = trackAsUpdate(req), claim?: WriteClaim): Promise<KubeObject> {
   // An unconditional update (allowed for some built-ins) is an update of whatever is stored now.
   if (req.rt.allowUnconditionalUpdate && desired.metadata && !desired.metadata.resourceVersion) {
     desired.metadata.resourceVersion = live.metadata?.resourceVersion;
   }
   const next = track(prepareForUpdate(desired, live, req.rt, req.version, req.subresource), live);
   const attrs = writeAttributes(req, { operation: 'UPDATE', object: next, oldObject: live });
-  await req.pipeline.run(attrs).finally(() => req.warn(attrs.warnings));
+  await req.pipeline.run(attrs, claim).finally(() => req.warn(attrs.warnings));
   // A write that changes nothing but managedFields times keeps the stored times: storage sees a no-op.
   return keepTimesOfNoopWrite(attrs.object, live);
 }

@@ -3,13 +3,13 @@ import type { ObjectMeta } from '../contracts/resource-type.js';
 import { appendCauses, fieldErrors } from '../contracts/api-error.js';
 import { validateFinalizers } from '../../lib/k8s/finalizers.js';
 import { validateAnnotations, validateLabels } from '../../lib/k8s/labels.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../../lib/k8s/names.js';
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../../lib/k8s/names.js';
 import { validateOwnerReferences } from './owner-references.js';
 
 export interface ObjectMetaValidationOptions {
   namespaced: boolean;
   /** The rule for metadata.name: DNS subdomain (most types, custom resources), DNS label (e.g. Namespace) or just a safe URL path segment. */
-  nameValidator: 'subdomain' | 'label' | 'path-segment';
+  nameValidator: 'subdomain' | 'label' | 'dns1035-label' | 'path-segment';
   /** kube's core-group rule (e.g. Namespace): an unprefixed finalizer must be `kubernetes`, `orphan` or `foregroundDeletion`. */
   standardFinalizerNames?: boolean;
 }
@@ -20,6 +20,7 @@ export const FIELD_IMMUTABLE = 'field is immutable';
 const nameValidators: Record<ObjectMetaValidationOptions['nameValidator'], NameValidator> = {
   subdomain: nameIsDNSSubdomain,
   label: nameIsDNSLabel,
+  'dns1035-label': nameIsDNS1035Label,
   'path-segment': nameIsPathSegment,
 };
 

@@ -122,6 +122,8 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subd
 
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
+export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
 export const nameIsPathSegment: NameValidator = (name, prefix) => (prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name));
 
 const configMapKeyFmt = '[-._a-zA-Z0-9]+';

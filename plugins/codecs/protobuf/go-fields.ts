@@ -51,6 +51,22 @@ const webhookFacts = (extraPointers: string[]): GoFieldFacts => ({
 const webhookClientConfig: GoFieldFacts = { pointers: ['url', 'service'] };
 const serviceReference: GoFieldFacts = { required: ['namespace', 'name'], pointers: ['path', 'port'] };
 
+/** core/v1 Service and Endpoints (k8s.io/api core/v1 types.go). */
+const serviceFacts: Record<string, GoFieldFacts> = {
+  [core('ClientIPConfig')]: { pointers: ['timeoutSeconds'] },
+  [core('EndpointAddress')]: { required: ['ip'], pointers: ['nodeName', 'targetRef'] },
+  [core('EndpointPort')]: { required: ['port'], pointers: ['appProtocol'] },
+  [core('EndpointsList')]: list,
+  [core('LoadBalancerIngress')]: { pointers: ['ipMode'] },
+  [core('PortStatus')]: { required: ['port', 'protocol'], pointers: ['error'] },
+  [core('ServiceList')]: list,
+  [core('ServicePort')]: { required: ['port'], pointers: ['appProtocol'] },
+  [core('ServiceSpec')]: {
+    pointers: ['sessionAffinityConfig', 'ipFamilyPolicy', 'allocateLoadBalancerNodePorts', 'loadBalancerClass', 'internalTrafficPolicy', 'trafficDistribution'],
+  },
+  [core('SessionAffinityConfig')]: { pointers: ['clientIP'] },
+};
+
 export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [meta('APIGroup')]: { required: ['name', 'versions'] },
   [meta('APIGroupList')]: { required: ['groups'] },
@@ -152,4 +168,5 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   ...policyFacts(packages.admissionregistrationV1),
   ...policyFacts(packages.admissionregistrationV1beta1),
   ...policyFacts(packages.admissionregistrationV1alpha1),
+  ...serviceFacts,
 };

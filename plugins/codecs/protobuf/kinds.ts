@@ -53,6 +53,7 @@ const staticKinds = new Map<string, ProtobufKind>([
       'MutatingAdmissionPolicyBindingList',
     ]),
   ),
+  ...byKind('v1', packages.coreV1, ['Service', 'ServiceList', 'Endpoints', 'EndpointsList']),
   ['meta.k8s.io/v1|PartialObjectMetadata', meta('PartialObjectMetadata')],
   ['meta.k8s.io/v1|PartialObjectMetadataList', meta('PartialObjectMetadataList')],
   ['meta.k8s.io/v1beta1|PartialObjectMetadata', meta('PartialObjectMetadata')],

@@ -6,6 +6,7 @@ import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
 import { eventsV1Proto } from './protos/events-v1.js';
+import { coreV1ServicesProto } from './protos/core-v1-services.js';
 import { intstrProto } from './protos/intstr.js';
 import { metaV1Proto, metaV1beta1Proto } from './protos/meta-v1.js';
 import { runtimeProto } from './protos/runtime.js';
@@ -26,6 +27,7 @@ function buildRoot(): protobuf.Root {
     authenticationV1Proto,
     coordinationV1Proto,
     eventsV1Proto,
+    coreV1ServicesProto,
     apiextensionsV1Proto,
     admissionregistrationV1Proto,
     admissionregistrationMutatingPolicyProto('v1beta1'),

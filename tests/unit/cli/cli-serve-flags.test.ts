@@ -207,3 +207,20 @@ test('--event-ttl takes a positive Go duration as kube-apiserver does', (t) => {
   t.throws(() => parseServeFlags(['--event-ttl', '5']), { instanceOf: UsageError, message: 'invalid --event-ttl "5": must be a duration such as 30m or 2h' });
   t.throws(() => parseServeFlags(['--event-ttl', '0s']), { instanceOf: UsageError, message: 'invalid --event-ttl "0s": must be positive' });
 });
+
+test('--service-cluster-ip-range and --service-node-port-range as kube-apiserver takes them', (t) => {
+  t.like(parseServeFlags(['--service-cluster-ip-range', '10.96.0.0/12', '--service-node-port-range=31000-31999']), {
+    serviceClusterIPRange: '10.96.0.0/12',
+    serviceNodePortRange: '31000-31999',
+  });
+  const cases: [string[], string][] = [
+    [['--service-cluster-ip-range', '10.0.0.0'], 'invalid --service-cluster-ip-range "10.0.0.0": invalid CIDR address: 10.0.0.0 (kapi serves IPv4 service ranges only)'],
+    [['--service-cluster-ip-range', 'fd00::/112'], 'invalid --service-cluster-ip-range "fd00::/112": invalid CIDR address: fd00::/112 (kapi serves IPv4 service ranges only)'],
+    [
+      ['--service-cluster-ip-range', '10.0.0.0/8'],
+      'invalid --service-cluster-ip-range "10.0.0.0/8": specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12',
+    ],
+    [['--service-node-port-range', '32767-30000'], 'invalid --service-node-port-range "32767-30000": invalid port range "32767-30000": must be "N-M" with 0 <= N <= M <= 65535'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});

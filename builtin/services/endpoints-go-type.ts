@@ -1,0 +1,29 @@
+import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
+import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+
+const endpointAddress = t.struct('v1.EndpointAddress', {
+  ip: t.string(),
+  hostname: t.string(),
+  nodeName: t.string(),
+  targetRef: t.struct('v1.ObjectReference', {
+    kind: t.string(),
+    namespace: t.string(),
+    name: t.string(),
+    uid: t.string('types.UID'),
+    apiVersion: t.string(),
+    resourceVersion: t.string(),
+    fieldPath: t.string(),
+  }),
+});
+
+/** core/v1 Endpoints as kube's decoder sees it. */
+export const endpointsGoType: GoStructType = t.struct('v1.Endpoints', {
+  metadata: objectMetaGoType,
+  subsets: t.slice(
+    t.struct('v1.EndpointSubset', {
+      addresses: t.slice(endpointAddress),
+      notReadyAddresses: t.slice(endpointAddress),
+      ports: t.slice(t.struct('v1.EndpointPort', { name: t.string(), port: t.int32, protocol: t.string('v1.Protocol'), appProtocol: t.string() })),
+    }),
+  ),
+});
