@@ -65,7 +65,8 @@ async function readApplyBody(scope: ResourceScope, maxBodyBytes: number, codec: 
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
   }
   const obj = value as KubeObject;
-  decodeTyped(obj, scope);
+  // Unknown fields stay: the apply refuses them itself (`field not declared in schema`), as kube's field manager does.
+  decodeTyped(obj, scope, { keepUnknown: true });
   obj.metadata ??= {};
   if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
   checkNameAndNamespace(obj, scope);
