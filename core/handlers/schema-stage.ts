@@ -17,7 +17,7 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 /** What the strict decoding of a write's body found besides what the schema prunes: field paths. */
 export interface StrictFindings {
-  /** Unknown fields a built-in kind's Go type dropped. */
+  /** The strict decoding errors of the unknown fields a built-in kind's Go type dropped (`unknown field "spec.x"`). */
   unknown?: string[];
   duplicates?: string[];
 }
@@ -39,8 +39,13 @@ function fieldProblems(messages: string[], fieldValidation: FieldValidation, { k
   return fieldValidation === 'Warn' ? messages : [];
 }
 
-function strictMessages(unknown: readonly string[], duplicates: readonly string[]): string[] {
-  return [...unknown.map((path) => `unknown field "${path}"`), ...duplicates.map((path) => `duplicate field "${path}"`)];
+/** kube's strict JSON decoder's error for each unknown field. */
+export function unknownFieldMessages(paths: readonly string[]): string[] {
+  return paths.map((path) => `unknown field "${path}"`);
+}
+
+function duplicateFieldMessages(paths: readonly string[]): string[] {
+  return paths.map((path) => `duplicate field "${path}"`);
 }
 
 /**
@@ -61,7 +66,7 @@ export function decodeCustomResource(
 ): { warnings: string[] } {
   const compiled = schema ? compileSchema(schema) : undefined;
   const unknown = [...pruneUnknownObjectMetaFields(obj.metadata), ...(compiled?.prune(obj) ?? [])];
-  const warnings = fieldProblems(strictMessages(unknown, duplicates), fieldValidation, kindLabel, refuse);
+  const warnings = fieldProblems([...unknownFieldMessages(unknown), ...duplicateFieldMessages(duplicates)], fieldValidation, kindLabel, refuse);
   compiled?.applyDefaults(obj);
   return { warnings };
 }
@@ -115,6 +120,6 @@ export function decodeForWrite(scope: ResourceScope, obj: KubeObject, found: Str
   const { unknown = [], duplicates = [] } = found;
   const warnings = schemaTyped(scope.rt)
     ? decodeCustomResource(obj, scope.versionDef.schema, fieldValidation, label, duplicates, refuse).warnings
-    : fieldProblems(strictMessages(unknown, duplicates), fieldValidation, label, refuse);
+    : fieldProblems([...unknown, ...duplicateFieldMessages(duplicates)], fieldValidation, label, refuse);
   addWarnings(scope.ctx, warnings);
 }

@@ -23,7 +23,7 @@ async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'UpdateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
-  const unknown = decodeTyped(body.object, scope);
+  const unknown = decodeTyped(body.object, scope, { codec: body.codec });
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj, { unknown, duplicates: body.duplicates });

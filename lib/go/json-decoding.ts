@@ -95,6 +95,8 @@ class Decoder {
   saved?: DecodeError;
   /** The paths of the unknown fields reported (the first MAX_STRICT_ERRORS, each once). */
   readonly unknownFields: string[] = [];
+  /** The first unknown field's index among the fields of its object (kube's CBOR decoder names it so). */
+  firstUnknownIndex?: number;
   private readonly seenUnknown = new Set<string>();
   /** Every unknown field found, to drop once the document decodes. */
   readonly unknownKeys: Array<[Record<string, unknown>, string]> = [];
@@ -102,9 +104,11 @@ class Decoder {
   /** `report`: whether unknown fields are reported (kube's custom UnmarshalJSON methods decode leniently: only dropped). */
   constructor(private readonly report = true) {}
 
-  private unknown(struct: Record<string, unknown>, key: string, ctx: Context): void {
+  private unknown(struct: Record<string, unknown>, key: string, index: number, ctx: Context): void {
     this.unknownKeys.push([struct, key]);
-    if (!this.report || this.unknownFields.length >= MAX_STRICT_ERRORS) return;
+    if (!this.report) return;
+    this.firstUnknownIndex ??= index;
+    if (this.unknownFields.length >= MAX_STRICT_ERRORS) return;
     const path = fieldPath(ctx.strictPath, key);
     if (this.seenUnknown.has(path)) return;
     this.seenUnknown.add(path);
@@ -157,12 +161,12 @@ class Decoder {
         const fields = fieldsOf(type);
         const struct = value as Record<string, unknown>;
         // In the order of the document, as Go reads it (field names match case-sensitively in kube's decoder).
-        for (const [key, item] of Object.entries(struct)) {
+        Object.entries(struct).forEach(([key, item], index) => {
           const fieldType = Object.hasOwn(fields, key) ? fields[key] : undefined;
           const strictPath = fieldPath(ctx.strictPath, key);
           if (fieldType) this.check(item, fieldType, { struct: shortName(type), path: [...ctx.path, key], strictPath });
-          else this.unknown(struct, key, ctx);
-        }
+          else this.unknown(struct, key, index, ctx);
+        });
         return;
       }
       case 'unmarshaler': {
@@ -246,8 +250,14 @@ export function fillGoZeroValues(value: unknown, type: GoType): void {
   }
 }
 
+/** The unknown fields decoding found: their paths (as kube's strict JSON decoder reports them), the first one's index in its object. */
+export interface GoUnknownFields {
+  unknownFields: string[];
+  firstUnknownIndex?: number;
+}
+
 /** What decoding a document into a Go type found: the decoder's error, or the unknown fields it dropped. */
-export type GoDecoded = { error: string; unknownFields?: undefined } | { error?: undefined; unknownFields: string[] };
+export type GoDecoded = { error: string; unknownFields?: undefined } | ({ error?: undefined } & GoUnknownFields);
 
 /**
  * Decodes a JSON object into a Go struct type in place, as kube's strict decoder does: unknown fields are dropped
@@ -260,5 +270,6 @@ export function goDecode(obj: object, type: GoStructType, { keepUnknown = false 
   if (err) return { error: errorText(err) };
   if (!keepUnknown) for (const [struct, key] of decoder.unknownKeys) delete struct[key];
   fillGoZeroValues(obj, type);
-  return { unknownFields: decoder.unknownFields };
+  const { unknownFields, firstUnknownIndex } = decoder;
+  return firstUnknownIndex === undefined ? { unknownFields } : { unknownFields, firstUnknownIndex };
 }

@@ -4,6 +4,7 @@
  */
 import test from 'ava';
 import { suffix, useTestServer, waitFor } from '../helpers/test-server.js';
+import { independentCbor } from '../helpers/independent-cbor.js';
 
 const server = useTestServer();
 
@@ -176,4 +177,17 @@ test('10,000 unknown fields: kube reports the first 100 (Strict lists them, Warn
   t.is(warn.status, 201);
   t.true(warn.headers['warning']!.startsWith('299 - "unknown field \\"f0\\""'));
   t.deepEqual(Object.keys(warn.body).sort(), ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+});
+
+test("a CBOR body: kube's CBOR decoder names only the first unknown field's index in its map", async (t) => {
+  const body = (name: string) => independentCbor.encode({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, bogus: 1 }, other: 2 });
+  const options = (name: string) => ({ rawBody: body(name), contentType: 'application/cbor', headers: { accept: 'application/json' } });
+  const strict = await server.request('POST', '/api/v1/namespaces?fieldValidation=Strict', options(`cbor-${suffix()}`));
+  t.is(strict.status, 400);
+  t.is(strict.body.message, 'Namespace in version "v1" cannot be handled as a Namespace: strict decoding error: cbor: found unknown field at map element index 1');
+  const warn = await server.request('POST', '/api/v1/namespaces', options(`cbor-${suffix()}`));
+  t.is(warn.status, 201, warn.text);
+  t.is(warn.headers['warning'], '299 - "cbor: found unknown field at map element index 1"');
+  t.false('other' in warn.body);
+  t.false('bogus' in warn.body.metadata);
 });
