@@ -65,8 +65,8 @@ async function readApplyBody(scope: ResourceScope, maxBodyBytes: number, codec: 
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
   }
   const obj = value as KubeObject;
-  // Unknown fields stay: the apply refuses them itself (`field not declared in schema`), as kube's field manager does;
-  // those its merge model does not look at (inside atomic lists) are dropped from the merged object by its Go type.
+  // Unknown fields stay: the apply refuses them itself (`field not declared in schema`), as kube's field manager does.
+  // The merged object is then decoded like any written object, so nothing its Go type lacks is ever stored.
   decodeTyped(obj, scope, { keepUnknown: true });
   obj.metadata ??= {};
   if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
