@@ -182,3 +182,17 @@ test("a CBOR body: kube's CBOR decoder names only the first unknown field's inde
   t.false('other' in warn.body);
   t.false('bogus' in warn.body.metadata);
 });
+
+test('strategic merge and JSON patches of a built-in kind: unknown fields of the patched object handled as for a merge patch', async (t) => {
+  const name = `patches-${suffix()}`;
+  t.is((await server.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } })).status, 201);
+  const strategic = { contentType: 'application/strategic-merge-patch+json', body: { spec: { finalizers: ['kubernetes'], bogus: 1 } } };
+  const warned = await server.request('PATCH', `/api/v1/namespaces/${name}`, strategic);
+  t.is(warned.status, 200, warned.text);
+  t.is(warned.headers['warning'], '299 - "unknown field \\"spec.bogus\\""');
+  t.false('bogus' in warned.body.spec);
+  const jsonPatch = { contentType: 'application/json-patch+json', body: [{ op: 'add', path: '/status/bogus', value: 1 }] };
+  const strict = await server.request('PATCH', `/api/v1/namespaces/${name}?fieldValidation=Strict`, jsonPatch);
+  t.is(strict.status, 422);
+  t.true(strict.body.details.causes[0].message.endsWith(': strict decoding error: unknown field "status.bogus"'), strict.text);
+});
