@@ -15,10 +15,11 @@ import { addWarnings } from './warnings.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** What the strict decoding of a write's body found besides what the schema prunes: field paths. */
+/** What the strict decoding of a write's body found besides what a custom resource's schema prunes. */
 export interface StrictFindings {
   /** The strict decoding errors of the unknown fields a built-in kind's Go type dropped (`unknown field "spec.x"`). */
   unknown?: string[];
+  /** Paths of the fields the body repeats. */
   duplicates?: string[];
 }
 

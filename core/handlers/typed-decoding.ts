@@ -14,7 +14,7 @@ import type { RequestScope } from './request-scope.js';
  * `ObjectMeta.labels`); its unknown fields are left to the schema stage, which prunes them with the schema's.
  * `keepUnknown`: unknown fields are found but left in place (a server-side apply refuses them itself).
  */
-export function typedDecode(rt: ResourceType, obj: KubeObject, { keepUnknown = false } = {}): GoDecoded {
+function typedDecode(rt: ResourceType, obj: KubeObject, { keepUnknown = false } = {}): GoDecoded {
   if (schemaTyped(rt)) return obj.metadata != null ? goDecode(obj.metadata, objectMetaGoType, { keepUnknown: true }) : { unknownFields: [] };
   return rt.goType ? goDecode(obj, rt.goType, { keepUnknown }) : { unknownFields: [] };
 }
