@@ -49,6 +49,14 @@ export const objectMetaGoType: GoStructType = t.struct('v1.ObjectMeta', {
   ),
 });
 
+/**
+ * A kind's Go struct: the TypeMeta every kind inlines (`apiVersion`, `kind`), its ObjectMeta `metadata`, then its own
+ * fields.
+ */
+export function kindGoType(name: string, fields: Record<string, GoType>): GoStructType {
+  return t.struct(name, { apiVersion: t.string(), kind: t.string(), metadata: objectMetaGoType, ...fields });
+}
+
 /** meta/v1 LabelSelector. */
 export const labelSelectorGoType: GoType = t.struct('v1.LabelSelector', {
   matchLabels: t.map(t.string()),

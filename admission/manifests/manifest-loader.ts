@@ -9,8 +9,6 @@ import { goDecode } from '../../lib/go/json-decoding.js';
 import { nameIsDNSSubdomain } from '../../lib/k8s/names.js';
 import { validateAnnotations, validateLabels } from '../../lib/k8s/labels.js';
 import { validateFinalizers } from '../../lib/k8s/finalizers.js';
-import { pruneUnknownObjectMetaFields } from '../../schemas/object-meta-fields.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
 import { staticManifestSuffix } from '../../builtin/admissionregistration/static-manifest-names.js';
 import type { LoadedManifests, StaticManifestKind, StaticManifestPlugin } from './static-manifest-plugin.js';
 
@@ -66,10 +64,9 @@ function metadataCauses(obj: KubeObject): StatusCause[] {
 function decodeObject(kind: StaticManifestKind, obj: KubeObject): KubeObject {
   const { rt } = kind;
   const label = `${rt.names.kind} ${JSON.stringify(obj.metadata?.name ?? '')}`;
-  const typeError = rt.goType ? goDecode(obj, rt.goType) : undefined;
-  if (typeError) throw new Error(`${label}: ${typeError}`);
-  const schema = rt.versions.find((v) => v.storage)?.schema;
-  const unknown = [...pruneUnknownObjectMetaFields(obj.metadata), ...(schema ? compileSchema(schema).prune(obj) : [])];
+  const decoded = rt.goType ? goDecode(obj, rt.goType) : { unknownFields: [] };
+  if (decoded.error !== undefined) throw new Error(`${label}: ${decoded.error}`);
+  const unknown = decoded.unknownFields;
   if (unknown.length) throw new Error(`${label}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
   // what a create sets: system metadata (each load is a new object: compiled anew), then the kind's defaults
   const meta = (obj.metadata ??= {});

@@ -1,10 +1,9 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { kindGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, matchResourcesGoType, paramKindGoType, paramRefGoType, variableGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 MutatingAdmissionPolicy as kube's decoder sees it. */
-export const mutatingAdmissionPolicyGoType: GoStructType = t.struct('v1.MutatingAdmissionPolicy', {
-  metadata: objectMetaGoType,
+export const mutatingAdmissionPolicyGoType: GoStructType = kindGoType('v1.MutatingAdmissionPolicy', {
   spec: t.struct('v1.MutatingAdmissionPolicySpec', {
     paramKind: paramKindGoType,
     matchConstraints: matchResourcesGoType,
@@ -23,8 +22,7 @@ export const mutatingAdmissionPolicyGoType: GoStructType = t.struct('v1.Mutating
 });
 
 /** admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding as kube's decoder sees it. */
-export const mutatingAdmissionPolicyBindingGoType: GoStructType = t.struct('v1.MutatingAdmissionPolicyBinding', {
-  metadata: objectMetaGoType,
+export const mutatingAdmissionPolicyBindingGoType: GoStructType = kindGoType('v1.MutatingAdmissionPolicyBinding', {
   spec: t.struct('v1.MutatingAdmissionPolicyBindingSpec', {
     policyName: t.string(),
     paramRef: paramRefGoType,

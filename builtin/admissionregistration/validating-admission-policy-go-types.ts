@@ -1,10 +1,9 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, matchResourcesGoType, paramKindGoType, paramRefGoType, variableGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */
-export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicy', {
-  metadata: objectMetaGoType,
+export const validatingAdmissionPolicyGoType: GoStructType = kindGoType('v1.ValidatingAdmissionPolicy', {
   spec: t.struct('v1.ValidatingAdmissionPolicySpec', {
     paramKind: paramKindGoType,
     matchConstraints: matchResourcesGoType,
@@ -35,8 +34,7 @@ export const validatingAdmissionPolicyGoType: GoStructType = t.struct('v1.Valida
 });
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding as kube's decoder sees it. */
-export const validatingAdmissionPolicyBindingGoType: GoStructType = t.struct('v1.ValidatingAdmissionPolicyBinding', {
-  metadata: objectMetaGoType,
+export const validatingAdmissionPolicyBindingGoType: GoStructType = kindGoType('v1.ValidatingAdmissionPolicyBinding', {
   spec: t.struct('v1.ValidatingAdmissionPolicyBindingSpec', {
     policyName: t.string(),
     paramRef: paramRefGoType,

@@ -1,6 +1,6 @@
 import type { WebhookConfigurationKind } from './webhook-configuration-types.js';
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { labelSelectorGoType, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { labelSelectorGoType, kindGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, ruleWithOperationsFields } from './admission-registration-go-types.js';
 
 const clientConfig = t.struct('v1.WebhookClientConfig', {
@@ -30,6 +30,6 @@ function webhookType(kind: 'Validating' | 'Mutating'): GoType {
 
 /** The Go types kube decodes webhook configurations into. */
 export const webhookConfigurationGoTypes: Record<WebhookConfigurationKind, GoStructType> = {
-  ValidatingWebhookConfiguration: t.struct('v1.ValidatingWebhookConfiguration', { metadata: objectMetaGoType, webhooks: t.slice(webhookType('Validating')) }),
-  MutatingWebhookConfiguration: t.struct('v1.MutatingWebhookConfiguration', { metadata: objectMetaGoType, webhooks: t.slice(webhookType('Mutating')) }),
+  ValidatingWebhookConfiguration: kindGoType('v1.ValidatingWebhookConfiguration', { webhooks: t.slice(webhookType('Validating')) }),
+  MutatingWebhookConfiguration: kindGoType('v1.MutatingWebhookConfiguration', { webhooks: t.slice(webhookType('Mutating')) }),
 };

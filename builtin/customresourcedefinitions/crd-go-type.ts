@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 const json = t.json('v1.JSON');
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -123,8 +123,7 @@ const conversion = t.struct('v1.CustomResourceConversion', {
 });
 
 /** apiextensions.k8s.io/v1 CustomResourceDefinition as kube's decoder sees it. */
-export const crdGoType: GoStructType = t.struct('v1.CustomResourceDefinition', {
-  metadata: objectMetaGoType,
+export const crdGoType: GoStructType = kindGoType('v1.CustomResourceDefinition', {
   spec: t.struct('v1.CustomResourceDefinitionSpec', {
     group: t.string(),
     names,

@@ -1,9 +1,8 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** core/v1 Namespace as kube's decoder sees it. */
-export const namespaceGoType: GoStructType = t.struct('v1.Namespace', {
-  metadata: objectMetaGoType,
+export const namespaceGoType: GoStructType = kindGoType('v1.Namespace', {
   spec: t.struct('v1.NamespaceSpec', { finalizers: t.slice(t.string('v1.FinalizerName')) }),
   status: t.struct('v1.NamespaceStatus', {
     phase: t.string('v1.NamespacePhase'),

@@ -1,9 +1,8 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** core/v1 Secret as kube's decoder sees it: data values are base64 (`[]byte`), stringData plain strings. */
-export const secretGoType: GoStructType = t.struct('v1.Secret', {
-  metadata: objectMetaGoType,
+export const secretGoType: GoStructType = kindGoType('v1.Secret', {
   immutable: t.bool,
   data: t.map(t.bytes),
   stringData: t.map(t.string()),

@@ -56,4 +56,10 @@ export interface Codec {
   decode(raw: Buffer, expected: TypeMeta): unknown;
   /** Paths of keys the body repeats within one object (strict field validation reports them), for formats that can repeat keys. */
   duplicateFields?(raw: Buffer): string[];
+  /**
+   * The strict decoding errors of a body of a built-in kind (decoded into its Go struct) with unknown fields, given
+   * their paths and the first one's index among the entries of its map; by default kube's JSON decoder's
+   * (`unknown field "spec.bogus"` each).
+   */
+  unknownFieldErrors?(paths: string[], firstIndex: number): string[];
 }

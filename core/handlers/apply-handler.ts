@@ -37,7 +37,7 @@ export async function handleApply(scope: ResourceScope, maxBodyBytes: number, co
 
   if (!subresource && !(await scope.writer.exists(req))) {
     const obj = serverSideApply(undefined, applied, ctx, force);
-    decodeForWrite(scope, obj);
+    decodeForWrite(scope, obj, { unknown: decodeTyped(obj, scope) });
     return respondObject(scope, 201, await scope.writer.create(req, obj, keepTracked));
   }
   let managedFields: unknown[] | undefined;
@@ -46,7 +46,7 @@ export async function handleApply(scope: ResourceScope, maxBodyBytes: number, co
     (live) => {
       const merged = serverSideApply(live, structuredClone(applied), ctx, force);
       managedFields = merged.metadata?.managedFields;
-      decodeForWrite(scope, merged);
+      decodeForWrite(scope, merged, { unknown: decodeTyped(merged, scope) });
       return merged;
     },
     // The merge already decided the managed fields; keep them through the subresource split.
@@ -65,7 +65,9 @@ async function readApplyBody(scope: ResourceScope, maxBodyBytes: number, codec: 
     throw errors.badRequest('the object provided is unrecognized or malformed: an apply patch must be a YAML or JSON object');
   }
   const obj = value as KubeObject;
-  decodeTyped(obj, scope);
+  // Unknown fields stay: the apply refuses them itself (`field not declared in schema`), as kube's field manager does.
+  // The merged object is then decoded like any written object, so nothing its Go type lacks is ever stored.
+  decodeTyped(obj, scope, { keepUnknown: true });
   obj.metadata ??= {};
   if (obj.metadata.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
   checkNameAndNamespace(obj, scope);

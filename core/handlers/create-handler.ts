@@ -23,9 +23,9 @@ async function readCreate(scope: ResourceScope, maxBodyBytes: number): Promise<{
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'CreateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
-  decodeTyped(body.object, scope);
+  const unknown = decodeTyped(body.object, scope, { codec: body.codec });
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
-  decodeForWrite(scope, obj, body.duplicates);
+  decodeForWrite(scope, obj, { unknown, duplicates: body.duplicates });
   return { obj, dryRun };
 }

@@ -2,7 +2,7 @@ import type { ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { patchResultError } from './patch-result-error.js';
 import { unmarshalValueError } from '../../lib/go/json-errors.js';
-import { parseDryRun } from './query-options.js';
+import { parseDryRun, parseFieldValidation } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
 import { baseMediaType, decodeBody } from '../contracts/body-decoding.js';
@@ -73,10 +73,12 @@ export async function readPatch(scope: ResourceScope, maxBodyBytes: number): Pro
  */
 export function patchedObject(scope: ResourceScope, applyPatch: PatchFn, live: KubeObject): KubeObject {
   const patched = applyPatch(structuredClone(live));
-  decodePatchedTyped(patched, scope);
+  // Under Strict, unknown fields are refused with the patched object as it was before decoding dropped them.
+  const undecoded = parseFieldValidation(scope.query) === 'Strict' ? structuredClone(patched) : undefined;
+  const unknown = decodePatchedTyped(patched, scope);
   const obj = checkTypeMeta(patched, scope);
   checkNameAndNamespace(obj, scope);
-  decodeForWrite(scope, obj);
+  decodeForWrite(scope, obj, { unknown }, (message) => patchResultError(undecoded, message));
   return obj;
 }
 

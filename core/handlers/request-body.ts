@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { errors } from '../contracts/api-error.js';
 import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
-import type { TypeMeta } from '../contracts/codec.js';
+import type { Codec, TypeMeta } from '../contracts/codec.js';
 import { discardBodyThenClose } from '../server/lingering-close.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
@@ -60,6 +60,8 @@ export interface ObjectBody {
   object: Record<string, unknown>;
   /** Paths of keys the body repeats within one object (kube's strict decoding reports them), for formats that can. */
   duplicates: string[];
+  /** The codec that decoded it. */
+  codec: Codec;
 }
 
 /** Reads and decodes a body that must be one object (create/update) with the codec its Content-Type names (415 if none). */
@@ -70,5 +72,5 @@ export async function readObjectBody(ctx: Context, maxBytes: number, codecs: Cod
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
   }
-  return { object: value as Record<string, unknown>, duplicates: codec.duplicateFields?.(raw) ?? [] };
+  return { object: value as Record<string, unknown>, duplicates: codec.duplicateFields?.(raw) ?? [], codec };
 }

@@ -4,7 +4,7 @@ import { compileSchema, type CompiledSchema } from '../../schemas/structural-sch
 import { ratchet } from '../../schemas/ratcheting.js';
 import { embeddedResourceCauses } from '../validation/embedded-resources.js';
 import { celRulesSkippedCause } from '../../schemas/cel/crd-rules.js';
-import { errors, type StatusCause } from '../contracts/api-error.js';
+import { errors, type ApiError, type StatusCause } from '../contracts/api-error.js';
 import { boundedTexts } from '../contracts/bounded-status.js';
 import { scaleSpecCauses, scaleStatusCauses } from '../validation/scale-subresource.js';
 import { schemaTyped, type KubeObject } from '../contracts/resource-type.js';
@@ -15,38 +15,59 @@ import { addWarnings } from './warnings.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/**
- * Decodes a custom resource against its version's schema as kube-apiserver's decoder does, in place: drops unknown
- * metadata fields, prunes unknown fields (and non-nullable nulls without default), then applies defaults.
- *
- * Unknown fields (`metadata.*` first, then the schema's, sorted) are handled per fieldValidation: Strict refuses the
- * object with kube's 400 (`Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field
- * "spec.bogus", unknown field "spec.other"`); Warn returns one warning per field (`unknown field "spec.bogus"`);
- * Ignore drops them silently. Without a schema only metadata is checked.
- */
+/** What the strict decoding of a write's body found besides what a custom resource's schema prunes. */
+export interface StrictFindings {
+  /** The strict decoding errors of the unknown fields a built-in kind's Go type dropped (`unknown field "spec.x"`). */
+  unknown?: string[];
+  /** Paths of the fields the body repeats. */
+  duplicates?: string[];
+}
+
+/** The answer refusing a body with strict decoding errors under Strict, given `strict decoding error: …`. */
+export type StrictRefusal = (message: string) => ApiError;
+
 /**
  * Unknown or duplicate fields: kube's strict decoding error under Strict (listing them within kapi's bounds: the first
- * 100, then `and N more errors`), warnings under Warn, nothing under Ignore.
+ * 100, then `and N more errors`), warnings under Warn, nothing under Ignore. Strict refuses with kube's 400
+ * (`Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogus"`) unless
+ * the caller answers otherwise (a patch: its 422).
  */
-function fieldProblems(messages: string[], fieldValidation: FieldValidation, { kind, version }: { kind: string; version: string }): string[] {
+function fieldProblems(messages: string[], fieldValidation: FieldValidation, { kind, version }: { kind: string; version: string }, refuse?: StrictRefusal): string[] {
   if (messages.length && fieldValidation === 'Strict') {
-    const listed = boundedTexts(messages).join(', ');
-    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${listed}`);
+    const message = `strict decoding error: ${boundedTexts(messages).join(', ')}`;
+    throw refuse ? refuse(message) : errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`);
   }
   return fieldValidation === 'Warn' ? messages : [];
 }
 
+/** kube's strict JSON decoder's error for each unknown field. */
+export function unknownFieldMessages(paths: readonly string[]): string[] {
+  return paths.map((path) => `unknown field "${path}"`);
+}
+
+function duplicateFieldMessages(paths: readonly string[]): string[] {
+  return paths.map((path) => `duplicate field "${path}"`);
+}
+
+/**
+ * Decodes a custom resource against its version's schema as kube-apiserver's decoder does, in place: drops unknown
+ * metadata fields, prunes unknown fields (and non-nullable nulls without default), then applies defaults.
+ *
+ * Unknown fields (`metadata.*` first, then the schema's, sorted) are handled per fieldValidation (see fieldProblems):
+ * Strict refuses the object, Warn returns one warning per field (`unknown field "spec.bogus"`), Ignore drops them
+ * silently. Without a schema only metadata is checked.
+ */
 export function decodeCustomResource(
   obj: KubeObject,
   schema: JSONSchemaProps | undefined,
   fieldValidation: FieldValidation,
   kindLabel: { kind: string; version: string },
   duplicates: string[] = [],
+  refuse?: StrictRefusal,
 ): { warnings: string[] } {
   const compiled = schema ? compileSchema(schema) : undefined;
   const unknown = [...pruneUnknownObjectMetaFields(obj.metadata), ...(compiled?.prune(obj) ?? [])];
-  const messages = [...unknown.map((path) => `unknown field "${path}"`), ...duplicates.map((path) => `duplicate field "${path}"`)];
-  const warnings = fieldProblems(messages, fieldValidation, kindLabel);
+  const warnings = fieldProblems([...unknownFieldMessages(unknown), ...duplicateFieldMessages(duplicates)], fieldValidation, kindLabel, refuse);
   compiled?.applyDefaults(obj);
   return { warnings };
 }
@@ -89,17 +110,17 @@ export function customResourceSchemaCauses(attrs: WriteAttributes): StatusCause[
 }
 
 /**
- * Decodes a write's body as kube does, honouring the request's fieldValidation (its Go type was checked before, see
- * typed-decoding.ts): custom resources are pruned and defaulted; unknown and duplicate fields are refused (Strict) or
- * go out as `Warning: 299` headers (Warn).
+ * Decodes a write's body as kube does, honouring the request's fieldValidation (its Go type was decoded before, see
+ * typed-decoding.ts, which dropped a built-in kind's unknown fields and returned them): custom resources are pruned
+ * and defaulted; unknown and duplicate fields are refused (Strict, by `refuse` when given) or go out as
+ * `Warning: 299` headers (Warn).
  */
-export function decodeForWrite(scope: ResourceScope, obj: KubeObject, duplicates: string[] = []): void {
+export function decodeForWrite(scope: ResourceScope, obj: KubeObject, found: StrictFindings = {}, refuse?: StrictRefusal): void {
   const fieldValidation = parseFieldValidation(scope.query);
   const label = { kind: scope.rt.names.kind, version: scope.version };
-  const schema = scope.versionDef.schema;
-  // Built-in kinds decode into fixed types: only duplicate fields can be reported for them.
+  const { unknown = [], duplicates = [] } = found;
   const warnings = schemaTyped(scope.rt)
-    ? decodeCustomResource(obj, schema, fieldValidation, label, duplicates).warnings
-    : fieldProblems(duplicates.map((path) => `duplicate field "${path}"`), fieldValidation, label);
+    ? decodeCustomResource(obj, scope.versionDef.schema, fieldValidation, label, duplicates, refuse).warnings
+    : fieldProblems([...unknown, ...duplicateFieldMessages(duplicates)], fieldValidation, label, refuse);
   addWarnings(scope.ctx, warnings);
 }

@@ -23,10 +23,10 @@ async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'UpdateOptions');
   const body = await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expectedTypeMeta(scope));
-  decodeTyped(body.object, scope);
+  const unknown = decodeTyped(body.object, scope, { codec: body.codec });
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
-  decodeForWrite(scope, obj, body.duplicates);
+  decodeForWrite(scope, obj, { unknown, duplicates: body.duplicates });
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(
       // kube names the resource here (widgets.example.com), not the kind.

@@ -2,8 +2,9 @@
  * Go types described just enough to decode a JSON value as kube's JSON decoder (sigs.k8s.io/json, a fork of
  * encoding/json) decodes it into them: the error it reports when the value does not fit (`json: cannot unmarshal
  * string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32`), and what it makes of JSON
- * nulls. Built-in kinds are decoded with it before anything reads their fields; so are webhook answers.
- * Fields not listed are not looked at.
+ * nulls, and which fields of the document its structs do not have (unknown fields: kube's strict decoder reports them,
+ * and decoding drops them). Built-in kinds are decoded with it before anything reads their fields; so are webhook
+ * answers. A struct must list every field of kube's Go struct: a field it lacks is dropped from the object.
  */
 import { jsonValueType } from './json-errors.js';
 
@@ -47,11 +48,22 @@ function shortName(type: GoType): string {
   return type.name.replace(/^[a-z0-9]+\./, '');
 }
 
-/** Where the decoder is: the innermost struct and the JSON names of the fields leading there (encoding/json's errorContext). */
+/**
+ * Where the decoder is: the innermost struct and the JSON names of the fields leading there (encoding/json's
+ * errorContext), and the path strict errors name (sigs.k8s.io/json's: `spec.items[0].x`, map keys as fields).
+ */
 interface Context {
   struct?: string;
   path: string[];
+  strictPath: string;
 }
+
+function fieldPath(parent: string, key: string): string {
+  return parent === '' ? key : `${parent}.${key}`;
+}
+
+/** kube's strict decoder keeps the first 100 distinct strict errors of a document and drops the rest. */
+const MAX_STRICT_ERRORS = 100;
 
 /** A decoding error: an UnmarshalTypeError (its text depends on the context it is reported in), or a plain one. */
 type DecodeError = { value: string; type: string; ctx: Context } | { text: string };
@@ -81,6 +93,27 @@ const intRanges = { int32: 2 ** 31, int64: 2 ** 63 };
 
 class Decoder {
   saved?: DecodeError;
+  /** The paths of the unknown fields reported (the first MAX_STRICT_ERRORS, each once). */
+  readonly unknownFields: string[] = [];
+  /** The first unknown field's index among the fields of its object (kube's CBOR decoder names it so). */
+  firstUnknownIndex?: number;
+  private readonly seenUnknown = new Set<string>();
+  /** Every unknown field found, to drop once the document decodes. */
+  readonly unknownKeys: Array<[Record<string, unknown>, string]> = [];
+
+  /** `report`: whether unknown fields are reported (kube's custom UnmarshalJSON methods decode leniently: only dropped). */
+  constructor(private readonly report = true) {}
+
+  private unknown(struct: Record<string, unknown>, key: string, index: number, ctx: Context): void {
+    this.unknownKeys.push([struct, key]);
+    if (!this.report) return;
+    this.firstUnknownIndex ??= index;
+    if (this.unknownFields.length >= MAX_STRICT_ERRORS) return;
+    const path = fieldPath(ctx.strictPath, key);
+    if (this.seenUnknown.has(path)) return;
+    this.seenUnknown.add(path);
+    this.unknownFields.push(path);
+  }
 
   private save(err: DecodeError): void {
     this.saved ??= err;
@@ -117,30 +150,34 @@ class Decoder {
       }
       case 'slice':
         if (!Array.isArray(value)) return mismatch();
-        for (const item of value) this.check(item, type.elem, ctx);
+        value.forEach((item, i) => this.check(item, type.elem, { ...ctx, strictPath: `${ctx.strictPath}[${i}]` }));
         return;
       case 'map':
         if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
-        for (const item of Object.values(value)) this.check(item, type.value, ctx);
+        for (const [key, item] of Object.entries(value)) this.check(item, type.value, { ...ctx, strictPath: fieldPath(ctx.strictPath, key) });
         return;
       case 'struct': {
         if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
         const fields = fieldsOf(type);
+        const struct = value as Record<string, unknown>;
         // In the order of the document, as Go reads it (field names match case-sensitively in kube's decoder).
-        for (const [key, item] of Object.entries(value)) {
+        Object.entries(struct).forEach(([key, item], index) => {
           const fieldType = Object.hasOwn(fields, key) ? fields[key] : undefined;
-          if (fieldType) this.check(item, fieldType, { struct: shortName(type), path: [...ctx.path, key] });
-        }
+          const strictPath = fieldPath(ctx.strictPath, key);
+          if (fieldType) this.check(item, fieldType, { struct: shortName(type), path: [...ctx.path, key], strictPath });
+          else this.unknown(struct, key, index, ctx);
+        });
         return;
       }
       case 'unmarshaler': {
         const as = type.decodeAs(value);
         if (typeof as === 'string') throw new Returned({ text: as });
         if (!as) return;
-        // The method decodes with a decoder of its own; the outer one then reports a type error in its own context.
-        const inner = new Decoder();
-        const err = inner.run(value, as, { path: [] });
+        // The method decodes with a lenient decoder of its own; the outer one then reports a type error in its own context.
+        const inner = new Decoder(false);
+        const err = inner.run(value, as, { path: [], strictPath: '' });
         if (err) throw new Returned('text' in err ? err : { ...err, ctx });
+        for (const entry of inner.unknownKeys) this.unknownKeys.push(entry);
         return;
       }
     }
@@ -159,7 +196,7 @@ class Decoder {
 
 /** The error decoding a JSON object into a Go struct type, as kube's decoder reports it; undefined when it decodes. */
 export function goDecodeError(obj: object, type: GoStructType): string | undefined {
-  const err = new Decoder().run(obj, type, { path: [] });
+  const err = new Decoder().run(obj, type, { path: [], strictPath: '' });
   return err && errorText(err);
 }
 
@@ -213,9 +250,26 @@ export function fillGoZeroValues(value: unknown, type: GoType): void {
   }
 }
 
-/** Decodes a JSON object into a Go struct type in place (the nulls as Go leaves them); the decoder's error instead when it does not fit. */
-export function goDecode(obj: object, type: GoStructType): string | undefined {
-  const err = goDecodeError(obj, type);
-  if (!err) fillGoZeroValues(obj, type);
-  return err;
+/** The unknown fields decoding found: their paths (as kube's strict JSON decoder reports them), the first one's index in its object. */
+export interface GoUnknownFields {
+  unknownFields: string[];
+  firstUnknownIndex?: number;
+}
+
+/** What decoding a document into a Go type found: the decoder's error, or the unknown fields it dropped. */
+export type GoDecoded = { error: string; unknownFields?: undefined } | ({ error?: undefined } & GoUnknownFields);
+
+/**
+ * Decodes a JSON object into a Go struct type in place, as kube's strict decoder does: unknown fields are dropped
+ * (`keepUnknown`: left in place, for a caller that refuses them itself) and their paths returned, the nulls become
+ * what Go leaves; or the decoder's error when the object does not fit (the object is then left as it was).
+ */
+export function goDecode(obj: object, type: GoStructType, { keepUnknown = false } = {}): GoDecoded {
+  const decoder = new Decoder();
+  const err = decoder.run(obj, type, { path: [], strictPath: '' });
+  if (err) return { error: errorText(err) };
+  if (!keepUnknown) for (const [struct, key] of decoder.unknownKeys) delete struct[key];
+  fillGoZeroValues(obj, type);
+  const { unknownFields, firstUnknownIndex } = decoder;
+  return firstUnknownIndex === undefined ? { unknownFields } : { unknownFields, firstUnknownIndex };
 }

@@ -10,7 +10,7 @@
 import type { MergeModel } from '../merge-strategy.js';
 import { FieldSet } from './field-set.js';
 import { isItemError, listItemElement } from './list-items.js';
-import { fieldElement, pathElementString, type PathElement } from './path-element.js';
+import { fieldElement, indexElement, pathElementString, type PathElement } from './path-element.js';
 import { childModel, DEDUCED, isDeclared, isEmptyContainer, nodeKind, type ListModel } from './type-model.js';
 import { TypedValueError, validationError, type ValidationError } from './typed-errors.js';
 import { isObject, type JsonObject } from './json-value.js';
@@ -31,7 +31,10 @@ class ToSetWalker {
 
   node(value: unknown, model: MergeModel, parent: FieldSet, pe: PathElement): void {
     const kind = nodeKind(model, value);
-    if (kind === 'leaf') return parent.addMember(pe);
+    if (kind === 'leaf') {
+      if (this.strict) this.validateInside(value, model, pe);
+      return parent.addMember(pe);
+    }
     if (value === null) return;
     const node = new FieldSet();
     this.path.push(pe);
@@ -58,6 +61,28 @@ class ToSetWalker {
       // Null and empty maps are owned as such (`resources: {}`), like keys that are not declared fields.
       if (v === null || (isObject(v) && isEmptyContainer(v)) || !isDeclared(model, key)) node.addMember(pe);
     }
+  }
+
+  /**
+   * SMD validates what an atomic value holds too (its walk does not stop at atomic maps and lists): an undeclared
+   * field inside one is refused as anywhere else. Items are named by index there, as SMD names non-associative items.
+   */
+  private validateInside(value: unknown, model: MergeModel, pe: PathElement): void {
+    if (value === null || typeof value !== 'object' || model.kind === 'deduced') return;
+    this.path.push(pe);
+    if (Array.isArray(value)) {
+      if (model.kind === 'list') value.forEach((item, i) => this.validateInside(item, model.items, indexElement(i)));
+    } else if (model.kind === 'struct' || model.kind === 'map') {
+      for (const key in value) {
+        const m = childModel(model, key);
+        if (!m) {
+          this.errors.push(validationError([...this.path, fieldElement(key)], 'field not declared in schema'));
+          break; // as in mapItems: SMD stops at the first undeclared field of a map
+        }
+        this.validateInside((value as JsonObject)[key], m, fieldElement(key));
+      }
+    }
+    this.path.pop();
   }
 
   listItems(items: unknown[], model: ListModel, node: FieldSet): void {

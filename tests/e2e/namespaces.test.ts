@@ -82,3 +82,14 @@ test.serial('kubectl apply of a changed Namespace manifest patches it (strategic
   const label = await kapi.kubectl(['get', 'namespace', 'applied', '-o', 'jsonpath={.metadata.labels.team}']);
   t.is(label.stdout, 'a');
 });
+
+test.serial('kubectl create -f of a Namespace with a typo: refused by default (strict), created with kube\'s warning under --validate=warn', async (t) => {
+  const manifest = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: typo\nbogus: 1\n';
+  const strict = await kapi.kubectl(['create', '-f', '-'], { stdin: manifest });
+  t.is(strict.code, 1, describe(strict));
+  t.is(strict.stderr, 'Error from server (BadRequest): error when creating "STDIN": Namespace in version "v1" cannot be handled as a Namespace: strict decoding error: unknown field "bogus"\n', describe(strict));
+  const warn = await kapi.kubectl(['create', '-f', '-', '--validate=warn'], { stdin: manifest });
+  t.is(warn.code, 0, describe(warn));
+  t.is(warn.stdout, 'namespace/typo created\n', describe(warn));
+  t.is(warn.stderr, 'Warning: unknown field "bogus"\n', describe(warn));
+});

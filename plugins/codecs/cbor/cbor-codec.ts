@@ -37,6 +37,11 @@ export class CborCodec implements Codec {
   decode(raw: Buffer, expected: TypeMeta): unknown {
     return decodeCborBody(raw, expected);
   }
+
+  /** kube's CBOR decoder stops at the first unknown field and names only its index in its map (fxamacker/cbor's UnknownFieldError). */
+  unknownFieldErrors(_paths: string[], firstIndex: number): string[] {
+    return [`cbor: found unknown field at map element index ${firstIndex}`];
+  }
 }
 
 /**

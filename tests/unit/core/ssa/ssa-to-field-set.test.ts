@@ -197,3 +197,26 @@ test('an applied Deployment owns what kube recorded for it (kubectl apply --serv
     '{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:creationTimestamp":{},"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}',
   );
 });
+
+test('applied configurations: an undeclared field inside an atomic list or struct is refused too, items named by index', (t) => {
+  const schema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          rules: { type: 'array', 'x-kubernetes-list-type': 'atomic', items: { type: 'object', properties: { name: { type: 'string' } } } },
+          ref: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { kind: { type: 'string' } } },
+        },
+      },
+    },
+  };
+  const atomic = objectModel(mergeModel(schema));
+  t.throws(() => toFieldSet({ spec: { rules: [{ name: 'a' }, { name: 'b', nmae: 'typo' }] } }, atomic, true), {
+    instanceOf: TypedValueError,
+    message: '.spec.rules[1].nmae: field not declared in schema',
+  });
+  t.throws(() => toFieldSet({ spec: { ref: { kind: 'K', knd: 'typo' } } }, atomic, true), { message: '.spec.ref.knd: field not declared in schema' });
+  t.notThrows(() => toFieldSet({ spec: { rules: [{ name: 'a' }], ref: { kind: 'K' } } }, atomic, true));
+  t.notThrows(() => toFieldSet({ spec: { rules: [{ nmae: 'typo' }] } }, atomic), 'stored objects are walked leniently');
+});

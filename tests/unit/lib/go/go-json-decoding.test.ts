@@ -26,7 +26,37 @@ test("a custom unmarshaler's error stops decoding, and a type error inside it is
 
 test('nulls: a struct field is left unset, list and map entries become zero values', (ava) => {
   const obj: Record<string, unknown> = { a: null, list: [null, { n: null }], byKey: { k: null } };
-  ava.is(goDecode(obj, outer), undefined);
+  ava.deepEqual(goDecode(obj, outer), { unknownFields: [] });
   ava.deepEqual(obj, { list: [{}, {}], byKey: { k: {} } });
   ava.is(goDecodeError([] as never, outer), 'json: cannot unmarshal array into Go value of type v1.Outer');
+});
+
+const open = t.struct('v1.Open', { raw: t.json('runtime.RawExtension'), labels: t.map(t.string()), inner });
+
+test('unknown fields are dropped and named by their path in document order: struct fields, list indexes, map keys', (ava) => {
+  const obj: Record<string, unknown> = { zz: 1, list: [{ n: 1 }, { n: 2, x: true }], byKey: { 'a.b': { s: 's', y: 1 } }, either: { z: 1 }, a: 'kept' };
+  ava.deepEqual(goDecode(obj, outer), { unknownFields: ['zz', 'list[1].x', 'byKey.a.b.y'], firstUnknownIndex: 0 });
+  // a custom unmarshaler decodes leniently: its unknown fields are dropped, not reported
+  ava.deepEqual(obj, { list: [{ n: 1 }, { n: 2 }], byKey: { 'a.b': { s: 's' } }, either: {}, a: 'kept' });
+});
+
+test('open parts (JSON values, string maps) have no unknown fields; keepUnknown finds them but leaves them', (ava) => {
+  const obj: Record<string, unknown> = { raw: { anything: { goes: 1 } }, labels: { any: 'key' }, inner: { n: 1, bogus: 2 } };
+  // the first unknown field's index is among the fields of its own object (what kube's CBOR decoder reports)
+  ava.deepEqual(goDecode(obj, open, { keepUnknown: true }), { unknownFields: ['inner.bogus'], firstUnknownIndex: 1 });
+  ava.deepEqual(obj, { raw: { anything: { goes: 1 } }, labels: { any: 'key' }, inner: { n: 1, bogus: 2 } });
+});
+
+test('a type error wins over unknown fields and leaves the object as it was', (ava) => {
+  const obj = { bogus: 1, a: 5 };
+  ava.deepEqual(goDecode(obj, outer), { error: 'json: cannot unmarshal number into Go struct field Outer.a of type string' });
+  ava.deepEqual(obj, { bogus: 1, a: 5 });
+});
+
+test("as kube's strict decoder, the first 100 distinct unknown fields are reported; all are dropped, in one pass", (ava) => {
+  const obj: Record<string, unknown> = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`f${i}`, i]));
+  const { unknownFields } = goDecode(obj, outer);
+  ava.is(unknownFields?.length, 100);
+  ava.is(unknownFields?.[99], 'f99');
+  ava.deepEqual(obj, {});
 });
