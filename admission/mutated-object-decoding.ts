@@ -33,7 +33,8 @@ export function mutatedObjectDecoding(rt: ResourceType | undefined, version: str
   return {
     patched(obj) {
       if (typeof obj.kind !== 'string' || !obj.kind) return `Object 'Kind' is missing in '${goJSON(obj)}'`;
-      const error = typeError(obj, goDecode);
+      // unknown fields are dropped, as kube's decoder drops them
+      const error = typeError(obj, (o, type) => goDecode(o, type).error);
       if (error || !schema) return error;
       pruneUnknownObjectMetaFields(obj.metadata);
       compileSchema(schema).prune(obj);

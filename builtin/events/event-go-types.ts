@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goMicroTime, goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goMicroTime, goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 const objectReference = t.struct('v1.ObjectReference', {
   kind: t.string(),
@@ -16,8 +16,7 @@ const eventSource = t.struct('v1.EventSource', { component: t.string(), host: t.
 const eventSeries = (name: string) => t.struct(name, { count: t.int32, lastObservedTime: goMicroTime });
 
 /** core/v1 Event as kube's decoder sees it. */
-export const coreEventGoType: GoStructType = t.struct('v1.Event', {
-  metadata: objectMetaGoType,
+export const coreEventGoType: GoStructType = kindGoType('v1.Event', {
   involvedObject: objectReference,
   reason: t.string(),
   message: t.string(),
@@ -35,8 +34,7 @@ export const coreEventGoType: GoStructType = t.struct('v1.Event', {
 });
 
 /** events.k8s.io/v1 Event as kube's decoder sees it. */
-export const eventsV1EventGoType: GoStructType = t.struct('v1.Event', {
-  metadata: objectMetaGoType,
+export const eventsV1EventGoType: GoStructType = kindGoType('v1.Event', {
   eventTime: goMicroTime,
   series: eventSeries('v1.EventSeries'),
   reportingController: t.string(),

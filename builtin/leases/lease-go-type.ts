@@ -1,9 +1,8 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goMicroTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goMicroTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** coordination.k8s.io/v1 Lease as kube's decoder sees it. */
-export const leaseGoType: GoStructType = t.struct('v1.Lease', {
-  metadata: objectMetaGoType,
+export const leaseGoType: GoStructType = kindGoType('v1.Lease', {
   spec: t.struct('v1.LeaseSpec', {
     holderIdentity: t.string(),
     leaseDurationSeconds: t.int32,

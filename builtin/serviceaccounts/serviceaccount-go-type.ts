@@ -1,9 +1,8 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** core/v1 ServiceAccount as kube's decoder sees it. */
-export const serviceAccountGoType: GoStructType = t.struct('v1.ServiceAccount', {
-  metadata: objectMetaGoType,
+export const serviceAccountGoType: GoStructType = kindGoType('v1.ServiceAccount', {
   secrets: t.slice(
     t.struct('v1.ObjectReference', {
       kind: t.string(),

@@ -1,9 +1,8 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** authentication.k8s.io/v1 TokenRequest as kube's decoder sees it. */
-export const tokenRequestGoType: GoStructType = t.struct('v1.TokenRequest', {
-  metadata: objectMetaGoType,
+export const tokenRequestGoType: GoStructType = kindGoType('v1.TokenRequest', {
   spec: t.struct('v1.TokenRequestSpec', {
     audiences: t.slice(t.string()),
     expirationSeconds: t.int64,

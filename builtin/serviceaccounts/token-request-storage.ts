@@ -100,7 +100,7 @@ export class TokenRequestStorage implements RestStorage {
 /** The body decoded into kube's TokenRequest type: a value of the wrong type is kube's 400. */
 function decode(body: KubeObject): TokenRequest {
   const req = structuredClone(body);
-  const error = goDecode(req, tokenRequestGoType);
+  const { error } = goDecode(req, tokenRequestGoType);
   if (error) throw errors.badRequest(`TokenRequest in version "v1" cannot be handled as a TokenRequest: ${error}`);
   return req as TokenRequest;
 }

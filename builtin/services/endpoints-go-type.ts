@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { kindGoType } from '../../schemas/object-meta-go-type.js';
 
 const endpointAddress = t.struct('v1.EndpointAddress', {
   ip: t.string(),
@@ -17,8 +17,7 @@ const endpointAddress = t.struct('v1.EndpointAddress', {
 });
 
 /** core/v1 Endpoints as kube's decoder sees it. */
-export const endpointsGoType: GoStructType = t.struct('v1.Endpoints', {
-  metadata: objectMetaGoType,
+export const endpointsGoType: GoStructType = kindGoType('v1.Endpoints', {
   subsets: t.slice(
     t.struct('v1.EndpointSubset', {
       addresses: t.slice(endpointAddress),

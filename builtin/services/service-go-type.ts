@@ -1,12 +1,11 @@
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { goTime, objectMetaGoType } from '../../schemas/object-meta-go-type.js';
+import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** intstr.IntOrString: a JSON string is its string form, anything else is read as an int32 (its UnmarshalJSON). */
 const intOrStringGoType: GoType = t.unmarshaler('intstr.IntOrString', (v) => (typeof v === 'string' ? t.string() : t.int32));
 
 /** core/v1 Service as kube's decoder sees it. */
-export const serviceGoType: GoStructType = t.struct('v1.Service', {
-  metadata: objectMetaGoType,
+export const serviceGoType: GoStructType = kindGoType('v1.Service', {
   spec: t.struct('v1.ServiceSpec', {
     ports: t.slice(
       t.struct('v1.ServicePort', {

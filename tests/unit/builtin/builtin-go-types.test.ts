@@ -78,7 +78,7 @@ test('the default modules serve built-in kinds, each with a Go type', (t) => {
 
 for (const rt of builtins) {
   for (const version of rt.versions.filter((v) => v.served && v.schema)) {
-    test(`${rt.names.kind} ${version.name}: its Go type has exactly the fields of its published schema`, (t) => {
+    test(`${rt.names.kind} ${rt.group ? `${rt.group}/` : ''}${version.name}: its Go type has exactly the fields of its published schema`, (t) => {
       const found: string[] = [];
       if (rt.goType) mismatches(version.schema as JSONSchemaProps, rt.goType, rt.names.kind, found, new Set());
       t.deepEqual(found, []);
