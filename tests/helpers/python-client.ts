@@ -95,3 +95,38 @@ export function runPythonScenario(kubeconfig: string, scenario: string, namespac
     });
   });
 }
+
+/** A long-running Python script of tests/e2e/python/ whose output a test reads while it runs. */
+export interface PythonProcess {
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** stdout and stderr so far, for assertion messages. */
+  describe(): string;
+  /** Sends `signal` (default SIGKILL) and resolves once the process exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `/usr/bin/python3 -I tests/e2e/python/SCRIPT ARGS` (killed when the test worker exits). */
+export function spawnPython(script: string, args: string[]): PythonProcess {
+  const child = spawn(python, ['-I', repoPath('tests/e2e/python', script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  killOnWorkerExit(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      stderr += `\n[spawn error: ${err.message}]`;
+      resolve();
+    });
+    child.once('close', () => resolve());
+  });
+  return {
+    stdout: () => stdout,
+    describe: () => `python ${script} ${args.join(' ')}\n--- stdout ---\n${stdout}--- stderr ---\n${stderr}`,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
