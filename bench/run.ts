@@ -58,7 +58,7 @@ import { runExhaustion } from './exhaustion.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
-import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widgetPath, widgetsCollectionPath } from './widgets.js';
+import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetCreateLoad, widgetPath } from './widgets.js';
 import type { BaselineServerSettings } from './baseline-server.js';
 import type { KapiServerSettings } from './kapi-server.js';
 
@@ -150,20 +150,7 @@ try {
     log('kapi create widgets');
     const create = await withServer('./kapi-server.js', kapi, async (url, server) => {
       await waitForWidgetsServed(client(url));
-      return measure(
-        {
-          title: 'kapi create',
-          url,
-          okStatus: 201,
-          method: 'POST',
-          path: widgetsCollectionPath,
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
-        },
-        cfg,
-        server,
-        profile('kapi-create'),
-      );
+      return measure(widgetCreateLoad('kapi create', url, token), cfg, server, profile('kapi-create'));
     });
 
     // The CEL phases. Each kind gets a fresh data dir of its own, set up alike in a throw-away process (both CRDs
