@@ -6,7 +6,7 @@ export const gcMethod =
   '(controller ownerReference, blockOwnerDeletion); a collection is timed from the owner\'s DELETE sent until the last dependent\'s ' +
   'DELETED event arrives on a watch opened before it; the first owner is collected idle, the second while the core group\'s create ' +
   'load (32 connections) runs: its 201s/s from the DELETE until the last dependent is gone against the same load\'s over BENCH_SECONDS ' +
-  'just before (after a warm-up), same process.';
+  'just before (after a warm-up) and BENCH_SECONDS just after, pooled, same process.';
 
 export function formatGc(r: GcResults): string[] {
   const timing = (label: string, f: CollectionFigures) =>
@@ -19,7 +19,7 @@ export function formatGc(r: GcResults): string[] {
       timing(`gc ${p.policy}, idle`, p.idle),
       timing(`gc ${p.policy}, loaded`, p.underLoad),
       `  ${''.padEnd(22)} creates ${l.duringPerSec.toFixed(0)}/s during the collection (${l.duringSeconds.toFixed(1)} s) against ${l.withoutPerSec.toFixed(0)}/s ` +
-        `without (${l.withoutSeconds.toFixed(1)} s): ${pct(l.ratio)}, the collection costs ${pct(1 - l.ratio)} of the create throughput`,
+        `without (${l.withoutSeconds.toFixed(1)} s: ${l.withoutBeforePerSec.toFixed(0)}/s before, ${l.withoutAfterPerSec.toFixed(0)}/s after): ${pct(l.ratio)}, the collection costs ${pct(1 - l.ratio)} of the create throughput`,
       ...(failed.length ? [`  WARNING: gc ${p.policy}: the create load had ${failed.map(([s, n]) => `${n} × ${s === '0' ? 'no answer' : `HTTP ${s}`}`).join(', ')}`] : []),
     ];
   };

@@ -8,8 +8,9 @@
  * the owner's: first in the background, last in the foreground).
  *   1. idle: the first owner is collected with nothing else running;
  *   2. under load: the core group's create load (32 connections) runs throughout: a warm-up, then BENCH_SECONDS
- *      without collection (the baseline), then the second owner is deleted and the load's 201s are counted until its
- *      last dependent is gone. Creates/s during the collection ÷ creates/s before it is what the collection costs writers.
+ *      without collection, then the second owner is deleted and the load's 201s are counted until its last dependent is
+ *      gone, then BENCH_SECONDS without collection again. Creates/s during the collection ÷ creates/s in the two windows
+ *      without it (the baseline) is what the collection costs writers.
  */
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -38,8 +39,10 @@ export interface CollectionFigures {
 }
 
 export interface GcLoadFigures {
-  /** The create load's 201s per second over BENCH_SECONDS before the collection, and during it. */
+  /** The create load's 201s per second without collection: over BENCH_SECONDS before it and as long after it, together. */
   withoutPerSec: number;
+  withoutBeforePerSec: number;
+  withoutAfterPerSec: number;
   withoutSeconds: number;
   duringPerSec: number;
   duringSeconds: number;
@@ -88,11 +91,11 @@ async function runPolicy(ctx: BenchContext, policy: PropagationPolicy): Promise<
       log(`gc ${policy}: collection of ${n} dependents, idle`);
       const { figures: idle } = await collect(ctx, url, c, policy, 'gc-idle', idleDependents);
 
-      log(`gc ${policy}: create load, ${cfg.warmupSeconds} s warm-up + ${cfg.seconds} s without collection, then during the collection of ${n} dependents`);
+      log(`gc ${policy}: create load, ${cfg.warmupSeconds} s warm-up + ${cfg.seconds} s without collection, during the collection of ${n} dependents, ${cfg.seconds} s without`);
       const created = new ResponseTimes();
       const failures: Record<string, number> = {};
-      const load = startLoad(widgetCreateLoad(`kapi create during gc (${policy})`, url, ctx.token), cfg, 'measure', cfg.warmupSeconds + cfg.seconds + collectionTimeoutMs(n) / 1000 + 60);
-      // (stopped as soon as the collection is over; the duration only bounds it)
+      const load = startLoad(widgetCreateLoad(`kapi create during gc (${policy})`, url, ctx.token), cfg, 'measure', cfg.warmupSeconds + 2 * cfg.seconds + collectionTimeoutMs(n) / 1000 + 60);
+      // (stopped once the window after the collection is over; the duration only bounds it)
       load.instance.on('response', (_client, status) => {
         if (status === 201) created.add(nowMs());
         else failures[String(status)] = (failures[String(status)] ?? 0) + 1;
@@ -105,7 +108,13 @@ async function runPolicy(ctx: BenchContext, policy: PropagationPolicy): Promise<
         const withoutEnd = nowMs();
         const { figures: underLoad, sentAt } = await collect(ctx, url, c, policy, 'gc-loaded', loadedDependents);
         const duringEnd = sentAt + underLoad.lastDependentGoneMs;
-        const withoutPerSec = created.ratePerSecond(withoutStart, withoutEnd);
+        // The same window again after the collection, so a drift of the load over time (warming up, a busy machine)
+        // does not pass for the collection's cost.
+        const afterStart = nowMs();
+        await sleep(cfg.seconds * 1000);
+        const afterEnd = nowMs();
+        const withoutSeconds = (withoutEnd - withoutStart + afterEnd - afterStart) / 1000;
+        const withoutPerSec = (created.count(withoutStart, withoutEnd) + created.count(afterStart, afterEnd)) / withoutSeconds;
         const duringPerSec = created.ratePerSecond(sentAt, duringEnd);
         return {
           policy,
@@ -113,7 +122,9 @@ async function runPolicy(ctx: BenchContext, policy: PropagationPolicy): Promise<
           underLoad,
           load: {
             withoutPerSec,
-            withoutSeconds: (withoutEnd - withoutStart) / 1000,
+            withoutBeforePerSec: created.ratePerSecond(withoutStart, withoutEnd),
+            withoutAfterPerSec: created.ratePerSecond(afterStart, afterEnd),
+            withoutSeconds,
             duringPerSec,
             duringSeconds: (duringEnd - sentAt) / 1000,
             ratio: duringPerSec / withoutPerSec,
