@@ -14,6 +14,8 @@ export interface BenchConfig {
   list: ListConfig;
   /** Rounds of the etcd group's paired measurements; the median round is reported (env BENCH_ETCD_ROUNDS; default 3). */
   etcdRounds: number;
+  /** Dependents of the owner the gc group deletes (env BENCH_GC_DEPENDENTS; default 1000). */
+  gcDependents: number;
 }
 
 /**
@@ -21,9 +23,9 @@ export interface BenchConfig {
  * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
  * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
  * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
- * silent TLS connections.
+ * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -107,6 +109,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       runs: positiveInteger(env['BENCH_LIST_RUNS'], 7, 'BENCH_LIST_RUNS'),
     },
     etcdRounds: positiveInteger(env['BENCH_ETCD_ROUNDS'], 3, 'BENCH_ETCD_ROUNDS'),
+    gcDependents: positiveInteger(env['BENCH_GC_DEPENDENTS'], 1000, 'BENCH_GC_DEPENDENTS'),
   };
 }
 

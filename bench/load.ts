@@ -89,17 +89,35 @@ export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerP
 }
 
 function run(spec: LoadSpec, cfg: BenchConfig, phase: 'warmup' | 'measure', seconds: number): Promise<autocannon.Result> {
+  return startLoad(spec, cfg, phase, seconds).result;
+}
+
+/** A running load: `stop()` ends it early; `result` settles when it has ended. */
+export interface RunningLoad {
+  instance: autocannon.Instance;
+  result: Promise<autocannon.Result>;
+}
+
+/** Starts autocannon on `spec` for `seconds` (listen to `instance`'s 'response' events to see each answer as it comes). */
+export function startLoad(spec: LoadSpec, cfg: BenchConfig, phase: 'warmup' | 'measure', seconds: number): RunningLoad {
   let seq = 0;
   const body = spec.body;
   const request: autocannon.Request = { method: spec.method ?? 'GET', path: spec.path, headers: spec.headers };
   if (body) request.setupRequest = (req) => ({ ...req, body: body(phase, seq++) });
-  return autocannon({
-    title: `${spec.title} (${phase})`,
-    url: spec.url,
-    connections: cfg.connections,
-    pipelining: 1,
-    duration: seconds,
-    requests: [request],
-    // Every status is kept in the latency figures; non-2xx are reported separately.
+  let instance!: autocannon.Instance;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        title: `${spec.title} (${phase})`,
+        url: spec.url,
+        connections: cfg.connections,
+        pipelining: 1,
+        duration: seconds,
+        requests: [request],
+        // Every status is kept in the latency figures; non-2xx are reported separately.
+      },
+      (err: unknown, r: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(r)),
+    );
   });
+  return { instance, result };
 }

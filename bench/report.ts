@@ -14,6 +14,8 @@ import type { CodecResults } from './codecs.js';
 import { codecsMethod, codecsVerdicts, formatCodecs } from './codecs-report.js';
 import type { ExhaustionResults } from './exhaustion.js';
 import { exhaustionMethod, exhaustionVerdicts, formatExhaustion } from './exhaustion-report.js';
+import type { GcResults } from './gc.js';
+import { formatGc, gcMethod } from './gc-report.js';
 
 export interface Verdict {
   name: string;
@@ -53,6 +55,8 @@ export interface BenchResults {
   codecs?: Omit<CodecResults, 'profiles'>;
   /** Phase `exhaustion`: what hostile or careless clients cost everyone else. */
   exhaustion?: ExhaustionResults;
+  /** Phase `gc`: collection of an owner's dependents (Background, Foreground), idle and under a create load (no target: figures only). */
+  gc?: GcResults;
   verdicts: Verdict[];
 }
 
@@ -128,6 +132,7 @@ export interface MeasuredParts {
   etcd?: EtcdResults;
   codecs?: CodecResults;
   exhaustion?: ExhaustionResults;
+  gc?: GcResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -208,7 +213,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -220,6 +225,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(etcd ? { etcd } : {}),
     ...(codecs ? { codecs } : {}),
     ...(parts.exhaustion ? { exhaustion: parts.exhaustion } : {}),
+    ...(parts.gc ? { gc: parts.gc } : {}),
     verdicts,
   };
 }
@@ -329,6 +335,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.etcd ? formatEtcd(r.etcd, line) : []),
     ...(r.codecs ? formatCodecs(r.codecs) : []),
     ...(r.exhaustion ? formatExhaustion(r.exhaustion) : []),
+    ...(r.gc ? formatGc(r.gc) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

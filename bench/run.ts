@@ -20,6 +20,9 @@
  *  12. exhaustion (bench/exhaustion.ts) — what hostile or careless clients cost everyone else: a 50,000-object list as YAML
  *      and JSON against /readyz probes, 16,000 unknown fields, 100,000 invalid items, 200 writes of 2.9 MiB (RSS), silent
  *      TLS connections.
+ *  13. gc (bench/gc.ts) — an owner with BENCH_GC_DEPENDENTS dependents deleted in the background and in the foreground:
+ *      time until the last dependent is gone (watched), the collector's deletes/s, and a concurrent create load's
+ *      throughput during the collection against the same load's just before.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -29,12 +32,13 @@
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
  * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
  * BENCH_KEEP_DATA=1 (keep the temp dir),
- * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion (run only these groups: core = 1–5, fanout = 6, list = 7,
- * apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12; default all;
+ * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion,gc (run only these groups: core = 1–5, fanout = 6, list = 7,
+ * apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12, gc = 13; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
  * BENCH_LIST_RUNS (measured lists per variant, default 7), BENCH_ETCD_ROUNDS (rounds of the etcd pairs, default 3),
- * BENCH_EXHAUSTION_OBJECTS (widgets in the exhaustion group's list, default 50000).
+ * BENCH_EXHAUSTION_OBJECTS (widgets in the exhaustion group's list, default 50000), BENCH_GC_DEPENDENTS (dependents of the
+ * gc group's owner, default 1000).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,10 +59,11 @@ import { runAdmissionThroughput } from './admission-throughput.js';
 import { runEtcdThroughput } from './etcd.js';
 import { runCodecs } from './codecs.js';
 import { runExhaustion } from './exhaustion.js';
+import { runGarbageCollection } from './gc.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
-import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widget, widgetPath, widgetsCollectionPath } from './widgets.js';
+import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetCreateLoad, widgetPath } from './widgets.js';
 import type { BaselineServerSettings } from './baseline-server.js';
 import type { KapiServerSettings } from './kapi-server.js';
 
@@ -90,6 +95,7 @@ try {
   const etcd = cfg.only.includes('etcd') ? await runEtcdThroughput(ctx) : undefined;
   const codecs = cfg.only.includes('codecs') ? await runCodecs(ctx) : undefined;
   const exhaustion = cfg.only.includes('exhaustion') ? await runExhaustion(ctx) : undefined;
+  const gc = cfg.only.includes('gc') ? await runGarbageCollection(ctx) : undefined;
 
   const results = buildResults(cfg, environment, {
     ...(core ? { core } : {}),
@@ -100,6 +106,7 @@ try {
     ...(etcd ? { etcd } : {}),
     ...(codecs ? { codecs } : {}),
     ...(exhaustion ? { exhaustion } : {}),
+    ...(gc ? { gc } : {}),
   });
   const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);
@@ -150,20 +157,7 @@ try {
     log('kapi create widgets');
     const create = await withServer('./kapi-server.js', kapi, async (url, server) => {
       await waitForWidgetsServed(client(url));
-      return measure(
-        {
-          title: 'kapi create',
-          url,
-          okStatus: 201,
-          method: 'POST',
-          path: widgetsCollectionPath,
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
-        },
-        cfg,
-        server,
-        profile('kapi-create'),
-      );
+      return measure(widgetCreateLoad('kapi create', url, token), cfg, server, profile('kapi-create'));
     });
 
     // The CEL phases. Each kind gets a fresh data dir of its own, set up alike in a throw-away process (both CRDs

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { expectStatus, type HttpsClient } from './https-client.js';
+import type { LoadSpec } from './load.js';
 import { waitForServed } from './served.js';
 
 export const widgetsGroupVersionPath = '/apis/example.com/v1';
@@ -16,6 +17,19 @@ const crdFile = new URL('../../examples/crd-only/widgets-crd.yaml', import.meta.
 /** A Widget body; `spec` matches what `w1` holds so GET and create move objects of the same size. */
 export function widget(name: string): Record<string, unknown> {
   return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { color: 'blue', replicas: 3 } };
+}
+
+/** The core group's create load: POSTs of widgets with unique names (`bench-<phase>-<seq>`); 201s count. */
+export function widgetCreateLoad(title: string, url: string, token: string): LoadSpec {
+  return {
+    title,
+    url,
+    okStatus: 201,
+    method: 'POST',
+    path: widgetsCollectionPath,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: (phase, seq) => JSON.stringify(widget(`bench-${phase}-${seq}`)),
+  };
 }
 
 /** POSTs the widgets CRD, changed by `adapt` if given (409 AlreadyExists is fine on a re-used data dir). */
