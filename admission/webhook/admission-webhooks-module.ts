@@ -2,6 +2,7 @@ import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
+import { registeredServiceResolver } from '../../core/contracts/registered-service-resolver.js';
 import {
   mutatingWebhookConfigurationResource,
   validatingWebhookConfigurationResource,
@@ -36,7 +37,11 @@ function registerWebhooks(c: DependencyContainer, name: string, rt: ResourceType
   manifests.push(webhookManifests(name, rt, compileMatchCondition, staticSource));
   c.register(Tokens.AdmissionPlugin, {
     useFactory: instanceCachingFactory<AdmissionPlugin>((container) =>
-      plugin(source, { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry) }, staticSource),
+      plugin(
+        source,
+        { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry), services: registeredServiceResolver(container) },
+        staticSource,
+      ),
     ),
   });
 }

@@ -90,7 +90,7 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
     const { hook } = invocation;
     let changed = false;
     try {
-      const response = await callWebhook(invocation, attrs, true);
+      const response = await callWebhook(invocation, attrs, true, this.ctx.services);
       if (!response.patch?.length) return false;
       let ops;
       try {

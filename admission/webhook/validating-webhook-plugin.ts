@@ -33,7 +33,7 @@ export class ValidatingWebhookPlugin extends WebhookAdmissionPlugin {
     await Promise.all(
       invocations.map(async (invocation, index) => {
         try {
-          await callWebhook(invocation, attrs, false);
+          await callWebhook(invocation, attrs, false, this.ctx.services);
         } catch (err) {
           if (err instanceof WebhookCallFailed) {
             if (invocation.hook.ignoreFailures) {

@@ -1,4 +1,5 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
+import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { postWebhook, WebhookCallError } from '../../lib/webhook/webhook-client.js';
 import { isQualifiedName } from '../../lib/k8s/names.js';
 import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';
@@ -17,11 +18,11 @@ export function addAuditAnnotation(attrs: AdmissionAttributes, key: string, valu
 
 /**
  * Calls one webhook (kube's callHook): a dry run refused when it has side effects (400), the AdmissionReview posted
- * with its timeout, the answer decoded and verified; its audit annotations (prefixed with the webhook's name) and
- * warnings are recorded; a denial throws the webhook's Status. A failure to call it or a nonsensical answer throws
- * WebhookCallFailed, which the failurePolicy decides on.
+ * with its timeout (a Service's endpoint found through `services`), the answer decoded and verified; its audit
+ * annotations (prefixed with the webhook's name) and warnings are recorded; a denial throws the webhook's Status. A
+ * failure to call it or a nonsensical answer throws WebhookCallFailed, which the failurePolicy decides on.
  */
-export async function callWebhook(invocation: WebhookInvocation, attrs: AdmissionAttributes, mutating: boolean): Promise<AdmissionResponse> {
+export async function callWebhook(invocation: WebhookInvocation, attrs: AdmissionAttributes, mutating: boolean, services: ServiceResolver): Promise<AdmissionResponse> {
   const { hook, request } = invocation;
   if (attrs.dryRun && !hook.dryRunSafe) throw dryRunUnsupported(hook.name);
   const version = hook.reviewVersion;
@@ -30,7 +31,7 @@ export async function callWebhook(invocation: WebhookInvocation, attrs: Admissio
   }
   let response: AdmissionResponse;
   try {
-    const answer = await postWebhook(hook.hook.clientConfig, admissionReview(version, request), hook.timeoutMs);
+    const answer = await postWebhook(hook.hook.clientConfig, admissionReview(version, request), hook.timeoutMs, services);
     const review = decodeReviewResponse(answer, version);
     response = verifyAdmissionResponse(request.uid, mutating, review, version);
   } catch (err) {

@@ -2,6 +2,7 @@ import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError, errors } from '../../core/contracts/api-error.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { apiVersionOf, type KubeObject } from '../../core/contracts/resource-type.js';
 import { admissionRequest, type AdmissionRequest } from '../admission-request.js';
 import { ruleMatches } from '../matching/admission-rules.js';
@@ -17,9 +18,12 @@ export interface WebhookInvocation {
   request: AdmissionRequest;
 }
 
+/** What the webhook plugins need of the server: namespaces and served types to match, Services to call through. */
 export interface MatchContext {
   namespaces: NamespaceLookup;
   registry: ResourceRegistry;
+  /** Where `clientConfig.service` webhooks are dialled. */
+  services: ServiceResolver;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { ObjectClients, ResourceClient } from '../../core/contracts/object-
 import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
+import { registeredServiceResolver } from '../../core/contracts/registered-service-resolver.js';
+import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { crdCleanupFinalizer, crdResource, crdResourceRef } from './crd-resource.js';
@@ -25,6 +27,7 @@ export class CrdController implements Controller {
   readonly name = 'crd-controller';
   private objects!: ObjectClients;
   private registry!: ResourceRegistry;
+  private services!: ServiceResolver;
   private crdClient!: ResourceClient<Crd>;
   private unsubscribe?: () => void;
   private readonly crds = new Map<string, Crd>();
@@ -37,6 +40,7 @@ export class CrdController implements Controller {
   async start(): Promise<void> {
     this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
+    this.services = registeredServiceResolver(this.container);
     this.crdClient = this.objects.forResource<Crd>(crdResourceRef);
     const informer = this.container.resolve(Tokens.Informers).forResource(crdResource());
     this.unsubscribe = informer.subscribe((events) => this.observe(events));
@@ -44,7 +48,7 @@ export class CrdController implements Controller {
     // the informer may have synced before we subscribed (another consumer asked for it first)
     this.observe([...informer.current().values()].map((object) => ({ type: 'ADDED' as const, object })));
     // CRDs established before are served before the server answers its first request.
-    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd));
+    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd, this.services));
     await this.drain();
   }
 
@@ -127,14 +131,14 @@ export class CrdController implements Controller {
       await this.writeStatus(name, status);
       return true; // the write comes back as a watch event and is reconciled then
     }
-    if (established) this.registry.set(crdToResourceType(crd));
+    if (established) this.registry.set(crdToResourceType(crd, this.services));
     return true;
   }
 
   /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */
   private async cleanUp(crd: Crd): Promise<boolean> {
     const name = crd.metadata!.name!;
-    const resourceType = crdToResourceType(crd);
+    const resourceType = crdToResourceType(crd, this.services);
     let remaining = 0;
     // A CRD naming a resource kapi serves itself never served it: the objects under that key are the built-in's.
     const served = this.registry.get(resourceType.group, resourceType.names.plural);

@@ -2,13 +2,14 @@ import { customResourceColumns } from './crd-printer-columns.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
 import type { CustomResourceConversion } from '../../core/contracts/conversion-settings.js';
+import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 
 /** In the order kube lists them in discovery. */
 export const customResourceVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
-/** The served resource an established CRD defines, under its accepted names. */
-export function crdToResourceType(crd: Crd): ResourceType {
+/** The served resource an established CRD defines, under its accepted names (its conversion webhook's Services found through `services`). */
+export function crdToResourceType(crd: Crd, services: ServiceResolver): ResourceType {
   const names = namesWithDefaults(crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : crd.spec.names);
   return {
     group: crd.spec.group,
@@ -19,7 +20,7 @@ export function crdToResourceType(crd: Crd): ResourceType {
     definedBy: { crd: crd.metadata!.name! },
     returnDeletedObject: true,
     defaultOnRead: true,
-    conversion: conversionOf(crd),
+    conversion: conversionOf(crd, services),
     ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}),
     versions: crd.spec.versions.map((v) => {
       // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
@@ -40,9 +41,9 @@ export function crdToResourceType(crd: Crd): ResourceType {
 }
 
 /** The CRD's conversion settings (validation made sure a Webhook strategy comes with a webhook); none for strategy None. */
-function conversionOf(crd: Crd): CustomResourceConversion | undefined {
+function conversionOf(crd: Crd, services: ServiceResolver): CustomResourceConversion | undefined {
   const conversion = crd.spec.conversion;
   const clientConfig = conversion?.webhook?.clientConfig;
   if (conversion?.strategy !== 'Webhook' || !clientConfig) return undefined;
-  return { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? [] } };
+  return { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? [], services } };
 }

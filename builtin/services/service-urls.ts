@@ -1,15 +1,9 @@
 import { errors } from '../../core/contracts/api-error.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
+import type { ServiceReference, ServiceResolver } from '../../core/contracts/service-resolver.js';
 import type { Endpoints } from './endpoints-types.js';
 import type { Service } from './service-types.js';
-
-/** A Service port as webhooks and APIServices name it (clientConfig.service, APIService spec.service). */
-export interface ServiceReference {
-  namespace: string;
-  name: string;
-  port: number;
-}
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -19,15 +13,16 @@ function hostPort(host: string, port: number): string {
  * The URLs that reach a Service's port, as kube-apiserver resolves a service reference with
  * `--enable-aggregator-routing` (apiserver's ResolveEndpoint, ResolveCluster for ExternalName): an ExternalName
  * Service is its external host at the port; any other type is the ready addresses of its Endpoints at the endpoint
- * port named as the Service port, in the order the Endpoints list them. Errors are kube's: NotFound for a missing
- * Service, ServiceUnavailable when the port or the endpoints are missing.
+ * port named as the Service port, in the order the Endpoints list them. Errors are kube's (its listers name the
+ * resource in the singular): NotFound for a missing Service or Endpoints, ServiceUnavailable when the port or the
+ * endpoints are missing.
  *
  * `services` and `endpoints` are keyed `namespace/name` (an informer's current()).
  */
 export function serviceURLs(ref: ServiceReference, services: ReadonlyMap<string, KubeObject>, endpoints: ReadonlyMap<string, KubeObject>): URL[] {
   const key = `${ref.namespace}/${ref.name}`;
   const svc = services.get(key) as Service | undefined;
-  if (!svc) throw errors.notFound({ group: '', resource: 'services', name: ref.name });
+  if (!svc) throw errors.notFound({ group: '', resource: 'service', name: ref.name });
   const spec = svc.spec ?? {};
   if (spec.type === 'ExternalName') return [new URL(`https://${hostPort(spec.externalName ?? '', ref.port)}`)];
   const svcPort = (spec.ports ?? []).find((p) => p.port === ref.port);
@@ -44,15 +39,21 @@ export function serviceURLs(ref: ServiceReference, services: ReadonlyMap<string,
   return urls;
 }
 
-/** serviceURLs over the server's Service and Endpoints informers: what other modules use to reach a Service. */
-export class ServiceResolver {
+/**
+ * kube-apiserver's ServiceResolver with `--enable-aggregator-routing` (NewEndpointServiceResolver): serviceURLs over the
+ * server's Service and Endpoints informers, one of the URLs picked at random as kube does (calls spread over replicas).
+ */
+export class EndpointsServiceResolver implements ServiceResolver {
   constructor(
-    private readonly services: Informer,
-    private readonly endpoints: Informer,
+    private readonly services: () => Informer,
+    private readonly endpoints: () => Informer,
   ) {}
 
-  async urls(ref: ServiceReference): Promise<URL[]> {
-    await Promise.all([this.services.synced(), this.endpoints.synced()]);
-    return serviceURLs(ref, this.services.current(), this.endpoints.current());
+  async resolveEndpoint(ref: ServiceReference): Promise<URL> {
+    const services = this.services();
+    const endpoints = this.endpoints();
+    await Promise.all([services.synced(), endpoints.synced()]);
+    const urls = serviceURLs(ref, services.current(), endpoints.current());
+    return urls[Math.floor(Math.random() * urls.length)]!;
   }
 }

@@ -1,4 +1,5 @@
 import type { WebhookClientConfig } from '../../lib/webhook/webhook-client-config.js';
+import type { ServiceResolver } from './service-resolver.js';
 
 /** A CRD's `spec.conversion` (apiextensions.k8s.io/v1 CustomResourceConversion) as its ResourceType carries it. */
 export interface CustomResourceConversion {
@@ -11,4 +12,6 @@ export interface WebhookConversion {
   clientConfig: WebhookClientConfig;
   /** The ConversionReview versions the webhook understands, preferred first (kube sends the first it knows). */
   conversionReviewVersions: string[];
+  /** Where a `clientConfig.service` is dialled (the server's ServiceResolver; without one, no Service is found). */
+  services?: ServiceResolver;
 }

@@ -13,6 +13,7 @@ import type { Codec } from './codec.js';
 import type { Informers } from './informer.js';
 import type { ObjectClients } from './object-client.js';
 import type { StrategyRegistration } from './define-strategy.js';
+import type { ServiceResolver } from './service-resolver.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -53,6 +54,8 @@ export const Tokens = {
   Objects: token<ObjectClients>('Objects'),
   /** The server's settings (ServerConfig). */
   Config: token<import('./server-config.js').ServerConfig>('Config'),
+  /** Where webhooks' `clientConfig.service` is dialled (registered by the services module). */
+  ServiceResolver: token<ServiceResolver>('ServiceResolver'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -63,6 +66,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Informers,
   Tokens.Objects,
   Tokens.Config,
+  Tokens.ServiceResolver,
 ]);
 
 /**
@@ -83,4 +87,5 @@ export const PublicTokens = {
   Informers: Tokens.Informers,
   Objects: Tokens.Objects,
   Config: Tokens.Config,
+  ServiceResolver: Tokens.ServiceResolver,
 } as const;

@@ -4,6 +4,7 @@ import { errors } from '../contracts/api-error.js';
 import { postWebhook, WebhookCallError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
 import { compileSchema } from '../../schemas/structural-schema.js';
 import type { WebhookConversion } from '../contracts/conversion-settings.js';
+import { noServiceResolver } from '../contracts/service-resolver.js';
 import type { MaybePromise, ObjectConverter } from '../contracts/object-converter.js';
 import { ConversionReviewError, conversionReviewRequest, readConversionResponse, reviewVersionFor } from './conversion-review.js';
 import { acceptConvertedObject } from './converted-object.js';
@@ -47,7 +48,7 @@ export class WebhookConverter implements ObjectConverter {
     const uid = randomUUID();
     let res: WebhookResponse;
     try {
-      res = await postWebhook(this.webhook.clientConfig, conversionReviewRequest(version, uid, apiVersion, objects), this.timeoutMs);
+      res = await postWebhook(this.webhook.clientConfig, conversionReviewRequest(version, uid, apiVersion, objects), this.timeoutMs, this.webhook.services ?? noServiceResolver);
     } catch (err) {
       if (!(err instanceof WebhookCallError)) throw err;
       // kube's webhook client times out through http.Client.Timeout, which Go reports this way.

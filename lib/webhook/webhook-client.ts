@@ -1,5 +1,6 @@
 import https from 'node:https';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import type { WebhookClientConfig } from './webhook-client-config.js';
 
 /** A webhook call that did not produce a response: the text is Go's `Post "<url>": <cause>`, as kube reports it. */
@@ -40,9 +41,18 @@ function agentFor(caBundle: string | undefined): https.Agent {
   return agent;
 }
 
+/** Where a request goes: the address dialled and the name its TLS certificate must be valid for. */
+interface Destination {
+  /** What is dialled: an IP address or a host name (no brackets), and a port. */
+  host: string;
+  port: number;
+  /** The name the server's certificate is verified against (and sent as SNI). */
+  serverName: string;
+}
+
 /** Go's wording of a transport failure, so messages read as kube-apiserver's do. */
-function goCause(err: NodeJS.ErrnoException, url: URL, req: http.ClientRequest): string {
-  const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.ClientRequest): string {
+  const hostPort = joinHostPort(to.host, to.port);
   switch (err.code) {
     case 'ECONNREFUSED':
       return `dial tcp ${hostPort}: connect: connection refused`;
@@ -53,14 +63,14 @@ function goCause(err: NodeJS.ErrnoException, url: URL, req: http.ClientRequest):
       return `read tcp ${local}${hostPort}: read: connection reset by peer`;
     }
     case 'ENOTFOUND':
-      return `dial tcp: lookup ${url.hostname}: no such host`;
+      return `dial tcp: lookup ${to.host}: no such host`;
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `tls: failed to verify certificate: x509: certificate is valid for ${altNames(err)}, not ${url.hostname}`;
+      return `tls: failed to verify certificate: ${hostnameError(err, to.serverName)}`;
     case 'CERT_HAS_EXPIRED':
       return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
     default:
@@ -68,11 +78,27 @@ function goCause(err: NodeJS.ErrnoException, url: URL, req: http.ClientRequest):
   }
 }
 
-/** The names a certificate covers, from Node's altname error (`Cert's altnames: IP:1.2.3.4, DNS:x`). */
-function altNames(err: NodeJS.ErrnoException): string {
+/** Go's net.JoinHostPort. */
+function joinHostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Go's x509 HostnameError for a certificate not valid for `serverName`, from Node's altname error: the certificate's
+ * IP addresses when an IP address was asked for (Node: `IP: <ip> is not in the cert's list: 1.2.3.4`), else its DNS
+ * names (Node: `Host: <name>. is not in the cert's altnames: IP Address:1.2.3.4, DNS:x`).
+ */
+function hostnameError(err: NodeJS.ErrnoException, serverName: string): string {
   const reason = (err as { reason?: string }).reason ?? '';
-  const names = /altnames: (.*)$/.exec(reason)?.[1]?.split(', ').map((n) => n.replace(/^(IP Address|IP|DNS):/, '')) ?? [];
-  return names.join(', ');
+  const listed = (pattern: RegExp) => pattern.exec(reason)?.[1]?.split(', ').filter(Boolean) ?? [];
+  if (isIP(serverName)) {
+    const ips = listed(/cert's list: (.*)$/);
+    if (!ips.length) return `x509: cannot validate certificate for ${serverName} because it doesn't contain any IP SANs`;
+    return `x509: certificate is valid for ${ips.join(', ')}, not ${serverName}`;
+  }
+  const dnsNames = listed(/altnames: (.*)$/).filter((n) => n.startsWith('DNS:')).map((n) => n.slice('DNS:'.length));
+  if (!dnsNames.length) return `x509: certificate is not valid for any names, but wanted to match ${serverName}`;
+  return `x509: certificate is valid for ${dnsNames.join(', ')}, not ${serverName}`;
 }
 
 /** Go's rendering of the request URL: the configured URL and kube's `?timeout=<n>s` (ceil of the deadline in seconds). */
@@ -94,65 +120,117 @@ function parsedUrl(href: string): URL {
   return url;
 }
 
+/** Finds where a webhook's `clientConfig.service` is dialled (core/contracts' ServiceResolver is one). */
+export interface ServiceEndpointResolver {
+  /**
+   * An `https://host:port` URL of an endpoint of the Service's port (defaulted). What it throws fails the call, its
+   * message the cause kube reports (`service "x" not found`).
+   */
+  resolveEndpoint(service: { namespace: string; name: string; port: number }): Promise<URL>;
+}
+
+type WebhookService = NonNullable<WebhookClientConfig['service']>;
+
+/**
+ * The URL kube's webhook client posts to for a `service`: `https://<name>.<namespace>.svc:<port>` and the path cleaned
+ * as client-go's path.Join cleans it (`/` when none, no trailing slash).
+ */
+function serviceUrl(service: WebhookService): string {
+  const path = service.path && service.path !== '/' ? service.path.replace(/\/+$/, '') : '/';
+  return `https://${service.name}.${service.namespace}.svc:${service.port ?? 443}${path}`;
+}
+
+/** The request URL (with `?timeout=`) as kube renders it in errors, parsed; or the failure to parse it. */
+function requestTarget(config: WebhookClientConfig, timeoutMs: number): { href: string; url: URL } | { error: string } {
+  const configured = config.service ? serviceUrl(config.service) : config.url;
+  if (!configured) return { error: 'webhook configuration must have either service or URL' };
+  const href = requestUrl(configured, timeoutMs);
+  try {
+    return { href, url: parsedUrl(href) };
+  } catch {
+    return { error: `parse ${JSON.stringify(configured)}: invalid URL` };
+  }
+}
+
+/** A URL's host and port (brackets off an IPv6 address; the scheme's port when none is written). */
+function hostAndPort(url: URL): { host: string; port: number } {
+  return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || (url.protocol === 'http:' ? 80 : 443) };
+}
+
 /**
  * POSTs a JSON body to a webhook over HTTPS (plain HTTP is allowed for `http:` URLs, which only tests use) and
  * returns the raw answer. kube appends `?timeout=<n>s` to the URL so the webhook knows its deadline; so does this.
- * Transport failures and the deadline throw `WebhookCallError`.
+ * A `service` is reached as kube's webhook client reaches it: the URL names `<name>.<namespace>.svc` (so do the Host
+ * header and the name the serving certificate must be valid for) while the connection goes to the endpoint
+ * `services` finds. Transport failures, a Service without endpoints and the deadline throw `WebhookCallError`.
  */
-export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutMs: number): Promise<WebhookResponse> {
-  if (!config.url) {
-    return Promise.reject(new WebhookCallError('webhook clientConfig.service is not supported by kapi (no Services to route to): use clientConfig.url', false));
-  }
-  const href = requestUrl(config.url, timeoutMs);
-  let url: URL;
-  try {
-    url = parsedUrl(href);
-  } catch {
-    return Promise.reject(new WebhookCallError(`parse ${JSON.stringify(config.url)}: invalid URL`, false));
-  }
+export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutMs: number, services: ServiceEndpointResolver): Promise<WebhookResponse> {
+  const target = requestTarget(config, timeoutMs);
+  if ('error' in target) return Promise.reject(new WebhookCallError(target.error, false));
+  const { href, url } = target;
   const payload = Buffer.from(JSON.stringify(body));
   const post = `Post "${href}"`;
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     let settled = false;
+    let req: http.ClientRequest | undefined;
     const fail = (message: string, timedOut: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      req?.destroy();
       reject(new WebhookCallError(`${post}: ${message}`, timedOut));
     };
-    const options: https.RequestOptions = {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
-      ...(secure ? { agent: agentFor(config.caBundle) } : {}),
-    };
-    const req = (secure ? https : http).request(url, options, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxResponseBytes) fail(`response body larger than ${maxResponseBytes} bytes`, false);
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const retryAfter = Number(res.headers['retry-after']);
-        resolve({
-          status: res.statusCode ?? 0,
-          body: Buffer.concat(chunks),
-          contentType: res.headers['content-type'] ?? '',
-          ...(Number.isInteger(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
-        });
-      });
-      res.on('error', (err) => fail(goCause(err, url, req), false));
-    });
-    // One deadline for the whole exchange (connect, TLS, response), as Go's request context.
+    // One deadline for the whole exchange (resolving, connect, TLS, response), as Go's request context.
     const timer = setTimeout(() => fail('context deadline exceeded', true), timeoutMs);
-    req.on('error', (err) => fail(goCause(err, url, req), false));
-    req.end(payload);
+    const send = (to: Destination, hostHeader?: string) => {
+      if (settled) return;
+      const options: https.RequestOptions = {
+        method: 'POST',
+        host: to.host,
+        port: to.port,
+        path: url.pathname + url.search,
+        headers: { ...(hostHeader ? { Host: hostHeader } : {}), 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
+        ...(secure ? { agent: agentFor(config.caBundle), ...(to.serverName !== to.host ? { servername: to.serverName } : {}) } : {}),
+      };
+      const request = (secure ? https : http).request(options, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxResponseBytes) fail(`response body larger than ${maxResponseBytes} bytes`, false);
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const retryAfter = Number(res.headers['retry-after']);
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            contentType: res.headers['content-type'] ?? '',
+            ...(Number.isInteger(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+          });
+        });
+        res.on('error', (err) => fail(goCause(err, to, request), false));
+      });
+      req = request;
+      request.on('error', (err) => fail(goCause(err, to, request), false));
+      request.end(payload);
+    };
+    const service = config.service;
+    if (!service) {
+      const direct = hostAndPort(url);
+      send({ ...direct, serverName: direct.host });
+      return;
+    }
+    const port = service.port ?? 443;
+    // Go sends the URL's host as written, the port included (URL.host drops a default one)
+    services.resolveEndpoint({ namespace: service.namespace, name: service.name, port }).then(
+      (endpoint) => send({ ...hostAndPort(endpoint), serverName: url.hostname }, `${url.hostname}:${port}`),
+      (err: Error) => fail(err.message, false),
+    );
   });
 }
 

@@ -9,7 +9,8 @@
  */
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
+import os from 'node:os';
 import test from 'ava';
 import { createCa, createServingCert, type CertificatePem } from '../../plugins/auth/certificates.js';
 import { suffix, widget, widgetsPath, type TestServer } from './test-server.js';
@@ -38,6 +39,13 @@ export interface RecordedRequest {
 export interface TestWebhookServer {
   /** `https://127.0.0.1:PORT<path>`. */
   url(path: string): string;
+  /** The port it listens on (127.0.0.1): an ExternalName Service of `localhost` reaches it there. */
+  port: number;
+  /**
+   * An address where it also listens that Endpoints may hold (kube refuses loopback addresses there): the host's first
+   * non-loopback IPv4 address, listened on from the first call.
+   */
+  endpointAddress(): Promise<{ ip: string; port: number }>;
   /** Base64 of the PEM of the CA that signed the server's certificate (a webhook's `clientConfig.caBundle`). */
   caBundle: string;
   /** Every request received, in order. */
@@ -69,12 +77,21 @@ export async function createWebhookTestNamespace(s: TestServer, prefix: string, 
   return name;
 }
 
-/** A CA and a serving certificate for 127.0.0.1, made once per test process (key generation is the slow part). */
+/**
+ * The namespace of the Services that route to the test server (routeServiceToWebhookServer): its certificate is valid
+ * for `<any name>.webhook-services.svc`, the name kube verifies for a webhook's `clientConfig.service`.
+ */
+export const webhookServicesNamespace = 'webhook-services';
+
+/**
+ * A CA and a serving certificate for 127.0.0.1, localhost and the Services of webhookServicesNamespace, made once per
+ * test process (key generation is the slow part).
+ */
 let pki: Promise<{ ca: CertificatePem; serving: CertificatePem }> | undefined;
 function testPki(): Promise<{ ca: CertificatePem; serving: CertificatePem }> {
   pki ??= (async () => {
     const ca = await createCa('kapi-test-webhook-ca');
-    return { ca, serving: await createServingCert(ca, 'kapi-test-webhook', ['127.0.0.1', 'localhost']) };
+    return { ca, serving: await createServingCert(ca, 'kapi-test-webhook', ['127.0.0.1', 'localhost', `*.${webhookServicesNamespace}.svc`]) };
   })();
   return pki;
 }
@@ -130,18 +147,62 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
+  // connections to the endpoint address are handed to the HTTPS server as its own
+  const endpointListener = net.createServer((socket) => server.emit('connection', socket));
+  let endpoint: Promise<{ ip: string; port: number }> | undefined;
+  const listenOnEndpoint = async () => {
+    const ip = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal && !a.address.startsWith('169.254.'))?.address;
+    if (!ip) throw new Error('the test webhook server needs a non-loopback IPv4 address for Endpoints (kube refuses loopback ones)');
+    await new Promise<void>((resolve) => endpointListener.listen(0, ip, resolve));
+    return { ip, port: (endpointListener.address() as net.AddressInfo).port };
+  };
   return {
     url: (path) => `https://127.0.0.1:${port}${path}`,
+    port,
     caBundle: Buffer.from(ca.certPem).toString('base64'),
     requests,
     requestsTo: (path) => requests.filter((r) => r.path === path),
     handle: (path, handler) => void handlers.set(path, handler),
+    endpointAddress: () => (endpoint ??= listenOnEndpoint()),
     async close() {
+      if (endpoint) await new Promise<void>((resolve) => endpointListener.close(() => resolve()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
       await closed;
     },
   };
+}
+
+/**
+ * Creates a Service `name` that reaches the test server, in `opts.namespace` (webhookServicesNamespace unless given;
+ * created when missing): a selectorless one on port 443 with its Endpoints (the server's endpointAddress), or with
+ * `opts.externalName` an ExternalName Service of that host. Resolves to its `clientConfig.service` for `path` (port
+ * the server's for an ExternalName, 443 otherwise).
+ */
+export async function routeServiceToWebhookServer(
+  s: TestServer,
+  hooks: TestWebhookServer,
+  name: string,
+  path: string,
+  opts: { namespace?: string; externalName?: string } = {},
+): Promise<{ namespace: string; name: string; path: string; port: number }> {
+  const namespace = opts.namespace ?? webhookServicesNamespace;
+  const ns = await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+  if (ns.status !== 201 && ns.status !== 409) throw new Error(ns.text);
+  const create = async (resource: string, body: unknown) => {
+    const res = await s.request('POST', `/api/v1/namespaces/${namespace}/${resource}`, { body });
+    if (res.status !== 201) throw new Error(`creating ${resource} ${name}: ${res.status} ${res.text}`);
+  };
+  if (opts.externalName) {
+    await create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { type: 'ExternalName', externalName: opts.externalName } });
+    return { namespace, name, path, port: hooks.port };
+  }
+  const { ip, port } = await hooks.endpointAddress();
+  await create('services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 443 }] } });
+  await create('endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip }], ports: [{ port }] }] });
+  return { namespace, name, path, port: 443 };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -45,8 +45,8 @@ test('an unnamed single port matches the unnamed endpoint port (a selectorless S
 test('kube\'s errors: no Service, no such port, no Endpoints, no ready address', (t) => {
   const services = byKey(svc('api', { ports: [{ name: 'https', port: 443 }] }), svc('lonely', { ports: [{ port: 80 }] }));
   const endpoints = byKey(ep('api', [{ notReadyAddresses: [{ ip: '10.1.0.3' }], ports: [{ name: 'https', port: 8443 }] }]));
-  apiError(t, () => serviceURLs({ namespace: 'ns', name: 'missing', port: 443 }, services, endpoints), 404, 'services "missing" not found');
-  apiError(t, () => serviceURLs({ namespace: 'other', name: 'api', port: 443 }, services, endpoints), 404, 'services "api" not found');
+  apiError(t, () => serviceURLs({ namespace: 'ns', name: 'missing', port: 443 }, services, endpoints), 404, 'service "missing" not found');
+  apiError(t, () => serviceURLs({ namespace: 'other', name: 'api', port: 443 }, services, endpoints), 404, 'service "api" not found');
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'api', port: 80 }, services, endpoints), 503, 'no service port 80 found for service "api"');
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'lonely', port: 80 }, services, endpoints), 404, 'endpoints "lonely" not found');
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'api', port: 443 }, services, endpoints), 503, 'no endpoints available for service "api"');
