@@ -57,6 +57,16 @@ export function kindGoType(name: string, fields: Record<string, GoType>): GoStru
   return t.struct(name, { apiVersion: t.string(), kind: t.string(), metadata: objectMetaGoType, ...fields });
 }
 
+/** meta/v1 Condition (status conditions of ValidatingAdmissionPolicies, Services, …). */
+export const conditionGoType: GoType = t.struct('v1.Condition', {
+  type: t.string(),
+  status: t.string('v1.ConditionStatus'),
+  observedGeneration: t.int64,
+  lastTransitionTime: goTime,
+  reason: t.string(),
+  message: t.string(),
+});
+
 /** meta/v1 LabelSelector. */
 export const labelSelectorGoType: GoType = t.struct('v1.LabelSelector', {
   matchLabels: t.map(t.string()),

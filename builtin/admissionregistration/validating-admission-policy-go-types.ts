@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
-import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
+import { conditionGoType, kindGoType } from '../../schemas/object-meta-go-type.js';
 import { matchConditionGoType, matchResourcesGoType, paramKindGoType, paramRefGoType, variableGoType } from './admission-registration-go-types.js';
 
 /** admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy as kube's decoder sees it. */
@@ -20,16 +20,7 @@ export const validatingAdmissionPolicyGoType: GoStructType = kindGoType('v1.Vali
     typeChecking: t.struct('v1.TypeChecking', {
       expressionWarnings: t.slice(t.struct('v1.ExpressionWarning', { fieldRef: t.string(), warning: t.string() })),
     }),
-    conditions: t.slice(
-      t.struct('v1.Condition', {
-        type: t.string(),
-        status: t.string('v1.ConditionStatus'),
-        observedGeneration: t.int64,
-        lastTransitionTime: goTime,
-        reason: t.string(),
-        message: t.string(),
-      }),
-    ),
+    conditions: t.slice(conditionGoType),
   }),
 });
 

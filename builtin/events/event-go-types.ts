@@ -1,15 +1,7 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
 import { goMicroTime, goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
+import { objectReferenceGoType } from '../core-v1/object-reference-go-type.js';
 
-const objectReference = t.struct('v1.ObjectReference', {
-  kind: t.string(),
-  namespace: t.string(),
-  name: t.string(),
-  uid: t.string('types.UID'),
-  apiVersion: t.string(),
-  resourceVersion: t.string(),
-  fieldPath: t.string(),
-});
 
 const eventSource = t.struct('v1.EventSource', { component: t.string(), host: t.string() });
 
@@ -17,7 +9,7 @@ const eventSeries = (name: string) => t.struct(name, { count: t.int32, lastObser
 
 /** core/v1 Event as kube's decoder sees it. */
 export const coreEventGoType: GoStructType = kindGoType('v1.Event', {
-  involvedObject: objectReference,
+  involvedObject: objectReferenceGoType,
   reason: t.string(),
   message: t.string(),
   source: eventSource,
@@ -28,7 +20,7 @@ export const coreEventGoType: GoStructType = kindGoType('v1.Event', {
   eventTime: goMicroTime,
   series: eventSeries('v1.EventSeries'),
   action: t.string(),
-  related: objectReference,
+  related: objectReferenceGoType,
   reportingComponent: t.string(),
   reportingInstance: t.string(),
 });
@@ -41,8 +33,8 @@ export const eventsV1EventGoType: GoStructType = kindGoType('v1.Event', {
   reportingInstance: t.string(),
   action: t.string(),
   reason: t.string(),
-  regarding: objectReference,
-  related: objectReference,
+  regarding: objectReferenceGoType,
+  related: objectReferenceGoType,
   note: t.string(),
   type: t.string(),
   deprecatedSource: eventSource,

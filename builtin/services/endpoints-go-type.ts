@@ -1,19 +1,12 @@
 import { goTypes as t, type GoStructType } from '../../lib/go/json-decoding.js';
 import { kindGoType } from '../../schemas/object-meta-go-type.js';
+import { objectReferenceGoType } from '../core-v1/object-reference-go-type.js';
 
 const endpointAddress = t.struct('v1.EndpointAddress', {
   ip: t.string(),
   hostname: t.string(),
   nodeName: t.string(),
-  targetRef: t.struct('v1.ObjectReference', {
-    kind: t.string(),
-    namespace: t.string(),
-    name: t.string(),
-    uid: t.string('types.UID'),
-    apiVersion: t.string(),
-    resourceVersion: t.string(),
-    fieldPath: t.string(),
-  }),
+  targetRef: objectReferenceGoType,
 });
 
 /** core/v1 Endpoints as kube's decoder sees it. */

@@ -1,5 +1,5 @@
 import { goTypes as t, type GoStructType, type GoType } from '../../lib/go/json-decoding.js';
-import { goTime, kindGoType } from '../../schemas/object-meta-go-type.js';
+import { conditionGoType, kindGoType } from '../../schemas/object-meta-go-type.js';
 
 /** intstr.IntOrString: a JSON string is its string form, anything else is read as an int32 (its UnmarshalJSON). */
 const intOrStringGoType: GoType = t.unmarshaler('intstr.IntOrString', (v) => (typeof v === 'string' ? t.string() : t.int32));
@@ -50,15 +50,6 @@ export const serviceGoType: GoStructType = kindGoType('v1.Service', {
         }),
       ),
     }),
-    conditions: t.slice(
-      t.struct('v1.Condition', {
-        type: t.string(),
-        status: t.string('v1.ConditionStatus'),
-        observedGeneration: t.int64,
-        lastTransitionTime: goTime,
-        reason: t.string(),
-        message: t.string(),
-      }),
-    ),
+    conditions: t.slice(conditionGoType),
   }),
 });
