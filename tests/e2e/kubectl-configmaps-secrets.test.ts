@@ -73,13 +73,14 @@ test.serial('kubectl describe shows the sizes of a Secret\'s values, and a Confi
   t.regex(secret.stdout, /\ntoken:\s+17 bytes\n/);
   t.regex(secret.stdout, /\nuser:\s+5 bytes\n/);
   t.false(secret.stdout.includes('very-secret-token'));
-  // kube's ConfigMap describer also lists the object's events, which kapi does not serve yet.
-  const cm = await kapi.kubectl(['describe', 'configmap', 'app', '--show-events=false']);
+  // kube's ConfigMap describer also lists the object's events (none here)
+  const cm = await kapi.kubectl(['describe', 'configmap', 'app']);
   t.is(cm.code, 0, describe(cm));
   t.regex(cm.stdout, /\nData\n====\n/);
   t.regex(cm.stdout, /\napp\.conf:\n----\nx = 1\n\n/);
   t.regex(cm.stdout, /\nmode:\n----\nfast\n/);
   t.regex(cm.stdout, /\nBinaryData\n====\nblob\.bin: 5 bytes\n/);
+  t.regex(cm.stdout, /\nEvents:\s+<none>\n$/);
 });
 
 test.serial('kubectl edit changes a value; once immutable, the data is refused with kube\'s message', async (t) => {
