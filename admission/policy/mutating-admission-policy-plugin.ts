@@ -127,6 +127,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
   admit(attrs: AdmissionAttributes): Promise<void> | void {
     const hooks = requestHooks(attrs, this.source, this.staticSource);
     if (!hooks.length || !attrs.object) return;
+    // a reinvocation round runs only IfNeeded invocations: none, nothing to match
+    if (attrs.reinvocation?.isReinvoke && !hooks.some((h) => h.policy.reinvokeIfNeeded)) return;
     return this.dispatch(attrs, hooks);
   }
 
@@ -137,6 +139,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     // another plugin changed the object since the policies last saw it: every IfNeeded invocation must see it again
     if (reinvocation.isReinvoke && context.outputChangedSince(attrs.object)) context.requireReinvokingPreviouslyInvoked();
 
+    const reinvokesIfNeeded = hooks.some((h) => h.policy.reinvokeIfNeeded);
     const configErrors: PolicyError[] = [];
     const runtimeErrors: PolicyError[] = [];
     const fail = (list: PolicyError[], policy: CompiledMutatingPolicy, message: string, binding?: string, reason = '') => {
@@ -203,7 +206,9 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
                 attrs.object = result.object;
               }
             }
-            if (before !== attrs.object && !isDeepStrictEqual(before, attrs.object)) {
+            // once a round is due, a change matters only to IfNeeded invocations this plugin already ran
+            const changeMatters = !reinvocation.shouldReinvoke || reinvokesIfNeeded;
+            if (before !== attrs.object && changeMatters && !isDeepStrictEqual(before, attrs.object)) {
               context.requireReinvokingPreviouslyInvoked();
               reinvocation.shouldReinvoke = true;
             }
@@ -213,7 +218,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
       }
     } finally {
       // Only IfNeeded invocations look back at this output (in the reinvocation round): no copy for the others.
-      if (hooks.some((h) => h.policy.reinvokeIfNeeded)) context.setLastOutput(attrs.object);
+      if (reinvokesIfNeeded) context.setLastOutput(attrs.object);
     }
     const failures = [...configErrors, ...runtimeErrors];
     if (failures.length) throw policyErrorStatus(attrs, failures);
