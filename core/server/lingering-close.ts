@@ -22,15 +22,21 @@ export function lingeringClose(socket: Socket): void {
  * For a request whose body is refused before it was read (413): the rest of the body is read and thrown away, up to
  * `lingerLimits.discardBytes`, and the connection, which the answer says is closed (`Connection: close`), is closed
  * with `lingeringClose` once the answer is sent. Node's own close after such an answer destroys the connection as soon
- * as the answer is flushed, while the client is still sending.
+ * as the answer is flushed, while the client is still sending. Past `discardBytes` the connection stops being read
+ * rather than being destroyed: a reset could still overtake the answer in the client's receive buffer; unread, the
+ * client's sending stalls until the deadline destroys the connection.
  */
 export function discardBodyThenClose(req: IncomingMessage): void {
   const socket = req.socket;
   let discarded = 0;
-  req.on('data', (chunk: Buffer) => {
+  const discard = (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > lingerLimits.discardBytes) socket.destroy();
-  });
+    if (discarded <= lingerLimits.discardBytes) return;
+    req.off('data', discard);
+    req.pause();
+    socket.pause();
+  };
+  req.on('data', discard);
   req.resume();
   destroyAfter(socket, lingerLimits.ms);
   // Node's http server calls this once the answer that says `Connection: close` is sent.
