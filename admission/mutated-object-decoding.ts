@@ -16,8 +16,12 @@ import { compileSchema } from '../schemas/structural-schema.js';
 export interface MutatedObjectDecoding {
   /** A patched object, a copy of its own: decoded in place (nulls as Go leaves them, unknown fields pruned). */
   patched(obj: KubeObject): string | undefined;
-  /** A merged object (which shares subtrees with the object before the mutation): checked, not changed. */
-  merged(obj: KubeObject): string | undefined;
+  /**
+   * An apply configuration about to be merged into an object that decodes: checked, not changed. The merge keeps
+   * the object's decoded values and takes the configuration's, so what it leaves decodes when the configuration does
+   * — only the (small) configuration is decoded, not the whole merged object.
+   */
+  applied(config: KubeObject): string | undefined;
 }
 
 /** How the objects of `rt` in `version` decode; an unknown kind (no ResourceType) only needs a kind. */
@@ -40,6 +44,6 @@ export function mutatedObjectDecoding(rt: ResourceType | undefined, version: str
       compileSchema(schema).prune(obj);
       return undefined;
     },
-    merged: (obj) => typeError(obj, goDecodeError),
+    applied: (config) => typeError(config, goDecodeError),
   };
 }

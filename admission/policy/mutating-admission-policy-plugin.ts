@@ -27,6 +27,7 @@ import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { applyVersionDefaults } from '../version-defaults.js';
 import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
+import type { AuthorizerValue, ResourceCheckValue } from './cel/authorizer-library.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
 import { dynValue } from './cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
@@ -69,25 +70,31 @@ function policyErrorStatus(attrs: AdmissionAttributes, failures: PolicyError[]):
   });
 }
 
-/** The request's inputs with `object` the object as the mutations so far left it. */
-function withObject(inputs: AdmissionInputs, object: KubeObject): AdmissionInputs {
-  const value = dynValue(object);
-  return {
-    object: value,
-    get oldObject() {
-      return inputs.oldObject;
-    },
-    get request() {
-      return inputs.request;
-    },
-    namespaceObject: null,
-    get authorizer() {
-      return inputs.authorizer;
-    },
-    get requestResource() {
-      return inputs.requestResource;
-    },
-  };
+/**
+ * The request's inputs with `object` the object as the mutations so far left it. A class rather than an object
+ * literal with getters: V8 builds such literals slowly, and one is made for every mutation that changed the object.
+ */
+class MutatedObjectInputs implements AdmissionInputs {
+  readonly object: Value;
+  readonly namespaceObject = null;
+  constructor(
+    private readonly inputs: AdmissionInputs,
+    object: KubeObject,
+  ) {
+    this.object = dynValue(object);
+  }
+  get oldObject(): Value {
+    return this.inputs.oldObject;
+  }
+  get request(): Value {
+    return this.inputs.request;
+  }
+  get authorizer(): AuthorizerValue | undefined {
+    return this.inputs.authorizer;
+  }
+  get requestResource(): ResourceCheckValue | undefined {
+    return this.inputs.requestResource;
+  }
 }
 
 /** What mutations need of the kind a request writes. */
@@ -150,7 +157,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const inputs = attributesInputs(attrs);
     // the inputs over the object as the mutations so far left it, made again only when a mutation replaced it
     let current: { object: KubeObject; inputs: AdmissionInputs } | undefined;
-    const inputsOf = (object: KubeObject) => (current?.object === object ? current : (current = { object, inputs: withObject(inputs, object) })).inputs;
+    const inputsOf = (object: KubeObject) => (current?.object === object ? current : (current = { object, inputs: new MutatedObjectInputs(inputs, object) })).inputs;
     let namespaceObject: Value | undefined;
     let target: MutationTarget | undefined;
 

@@ -2,8 +2,8 @@
  * Applies what an ApplyConfiguration mutation evaluated to (kube's applyConfigPatcher and ApplyStructuredMergeDiff):
  * the `Object{…}` value, its nested type names checked against their field paths, becomes an apply configuration
  * of the object's apiVersion and kind; it must fit the object's schema (lists where it has lists, maps where it has
- * maps, declared fields) and set no atomic value; it is then merged into the object with server-side apply's merge,
- * without recording any field manager.
+ * maps, declared fields), set no atomic value and decode into the object's kind; it is then merged into the object
+ * with server-side apply's merge, without recording any field manager.
  */
 import type { KubeObject } from '../../../core/contracts/resource-type.js';
 import { celToJson, NotJsonError } from '../../../lib/cel/json-native.js';
@@ -18,8 +18,11 @@ import { valueKindErrors } from '../../../schemas/structured-merge/value-kinds.j
 import { atomicPaths } from './atomic-fields.js';
 import type { MutationResult } from './mutation-result.js';
 
-/** `model` is the whole object's merge model (ObjectMeta included). */
-export function applyConfigurationMutation(result: Val, object: KubeObject, model: MergeModel): MutationResult {
+/**
+ * `model` is the whole object's merge model (ObjectMeta included); `decodeError` is the kind's decoding of the
+ * configuration (see MutatedObjectDecoding.applied), its error returned as it is.
+ */
+export function applyConfigurationMutation(result: Val, object: KubeObject, model: MergeModel, decodeError?: (config: KubeObject) => string | undefined): MutationResult {
   if (!(result instanceof ObjectVal)) return { error: `unsupported return type from ApplyConfiguration expression: ${typeNameOf(result)}` };
   const mismatches = typeNameMismatches(result);
   if (mismatches.length) return { error: `type mismatch: ${mismatches.join('\n')}` };
@@ -44,6 +47,8 @@ export function applyConfigurationMutation(result: Val, object: KubeObject, mode
   }
   const atomics = atomicPaths(config, model);
   if (atomics.length) return failed(`invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`);
+  const error = decodeError?.(config as KubeObject);
+  if (error !== undefined) return { error };
   try {
     return { object: mergeObjects(object as JsonObject, config, model) as KubeObject };
   } catch (e) {

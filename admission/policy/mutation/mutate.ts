@@ -29,8 +29,9 @@ export function mutate(mutation: CompiledMutation, activation: AdmissionActivati
   const [r] = outcome.results;
   if (r.error !== undefined) return { error: r.error };
   const patched = mutation.patchType === 'JSONPatch';
-  const result = patched ? applyJsonPatchMutation(r.value!, object) : applyConfigurationMutation(r.value!, object, objectModel(model ?? DEDUCED));
+  if (!patched) return applyConfigurationMutation(r.value!, object, objectModel(model ?? DEDUCED), decoding?.applied);
+  const result = applyJsonPatchMutation(r.value!, object);
   if (!decoding || result.object === undefined || result.object === object) return result;
-  const error = patched ? decoding.patched(result.object) : decoding.merged(result.object);
+  const error = decoding.patched(result.object);
   return error === undefined ? result : { error };
 }

@@ -33,11 +33,11 @@ test("a patched object that names no kind, or whose metadata is not ObjectMeta, 
   t.is(widgets.patched(widget({ metadata: { name: 'w', labels: 5 } })), 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type map[string]string');
 });
 
-test('a merged object is checked, not changed', (t) => {
+test('an apply configuration is checked, not changed', (t) => {
   const obj = widget({ metadata: { name: 'w', labels: { a: null } }, extra: 1 });
-  t.is(widgets.merged(obj), undefined);
+  t.is(widgets.applied(obj), undefined);
   t.deepEqual(obj, widget({ metadata: { name: 'w', labels: { a: null } }, extra: 1 }));
-  t.is(widgets.merged(widget({ metadata: { name: ['w'] } })), 'json: cannot unmarshal array into Go struct field ObjectMeta.name of type string');
+  t.is(widgets.applied(widget({ metadata: { name: ['w'] } })), 'json: cannot unmarshal array into Go struct field ObjectMeta.name of type string');
 });
 
 test('a built-in kind decodes whole into its Go type; an unknown kind only needs a kind', (t) => {
