@@ -43,36 +43,62 @@ function fieldsOf(type: GoStructType): Record<string, GoType> {
   return typeof type.fields === 'function' ? type.fields() : type.fields;
 }
 
+const shortNames = new WeakMap<GoType, string>();
+
 /** reflect.Type.Name(): the type's name without its package. */
 function shortName(type: GoType): string {
-  return type.name.replace(/^[a-z0-9]+\./, '');
+  let name = shortNames.get(type);
+  if (name === undefined) shortNames.set(type, (name = type.name.replace(/^[a-z0-9]+\./, '')));
+  return name;
 }
 
 /**
- * Where the decoder is: the innermost struct and the JSON names of the fields leading there (encoding/json's
- * errorContext), and the path strict errors name (sigs.k8s.io/json's: `spec.items[0].x`, map keys as fields).
+ * Where the decoder is, as a chain of steps from the document's root (undefined): made as the decoder descends into
+ * structs, slices and maps, and read only when an error or an unknown field must be named — encoding/json's
+ * errorContext (the innermost struct and the JSON names of the struct fields leading there) and the path
+ * sigs.k8s.io/json's strict errors name (`spec.items[0].x`, map keys as fields).
  */
-interface Context {
-  struct?: string;
-  path: string[];
-  strictPath: string;
+interface Place {
+  readonly up: Place | undefined;
+  /** The field name or map key, or the slice index, leading here from `up`. */
+  readonly step: string | number;
+  /** Whether `step` is a struct field (errorContext names only those). */
+  readonly field: boolean;
+  /** The innermost struct's name. */
+  readonly struct: string | undefined;
 }
 
-function fieldPath(parent: string, key: string): string {
-  return parent === '' ? key : `${parent}.${key}`;
+/** errorContext's field names, from the root. */
+function fieldNames(at: Place | undefined): string[] {
+  const names: string[] = [];
+  for (let p = at; p; p = p.up) if (p.field) names.push(p.step as string);
+  return names.reverse();
+}
+
+/** The strict decoder's path of `at`, with `key` appended when given. */
+function strictPath(at: Place | undefined, key?: string): string {
+  const steps: Array<string | number> = key === undefined ? [] : [key];
+  for (let p = at; p; p = p.up) steps.push(p.step);
+  let path = '';
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    path += typeof step === 'number' ? `[${step}]` : path === '' ? step : `.${step}`;
+  }
+  return path;
 }
 
 /** kube's strict decoder keeps the first 100 distinct strict errors of a document and drops the rest. */
 const MAX_STRICT_ERRORS = 100;
 
-/** A decoding error: an UnmarshalTypeError (its text depends on the context it is reported in), or a plain one. */
-type DecodeError = { value: string; type: string; ctx: Context } | { text: string };
+/** A decoding error: an UnmarshalTypeError (its text depends on where it is reported), or a plain one. */
+type DecodeError = { value: string; type: string; at: Place | undefined } | { text: string };
 
 function errorText(err: DecodeError): string {
   if ('text' in err) return err.text;
-  const { value, type, ctx } = err;
-  if (ctx.struct === undefined && ctx.path.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${type}`;
-  return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct ?? ''}.${ctx.path.join('.')} of type ${type}`;
+  const { value, type, at } = err;
+  const names = fieldNames(at);
+  if (at?.struct === undefined && names.length === 0) return `json: cannot unmarshal ${value} into Go value of type ${type}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${at?.struct ?? ''}.${names.join('.')} of type ${type}`;
 }
 
 /** An error a custom UnmarshalJSON returned: decoding stops there (type mismatches are only saved, the first one wins). */
@@ -91,6 +117,11 @@ function base64Error(s: string): string | undefined {
 
 const intRanges = { int32: 2 ** 31, int64: 2 ** 63 };
 
+/** Whether `value` needs no look beyond this: absent, any JSON, or a string where a string goes (most fields). */
+function trivially(value: unknown, type: GoType): boolean {
+  return value === null || value === undefined || type.kind === 'json' || (type.kind === 'string' && typeof value === 'string');
+}
+
 class Decoder {
   saved?: DecodeError;
   /** The paths of the unknown fields reported (the first MAX_STRICT_ERRORS, each once). */
@@ -104,12 +135,12 @@ class Decoder {
   /** `report`: whether unknown fields are reported (kube's custom UnmarshalJSON methods decode leniently: only dropped). */
   constructor(private readonly report = true) {}
 
-  private unknown(struct: Record<string, unknown>, key: string, index: number, ctx: Context): void {
+  private unknown(struct: Record<string, unknown>, key: string, index: number, at: Place | undefined): void {
     this.unknownKeys.push([struct, key]);
     if (!this.report) return;
     this.firstUnknownIndex ??= index;
     if (this.unknownFields.length >= MAX_STRICT_ERRORS) return;
-    const path = fieldPath(ctx.strictPath, key);
+    const path = strictPath(at, key);
     if (this.seenUnknown.has(path)) return;
     this.seenUnknown.add(path);
     this.unknownFields.push(path);
@@ -119,10 +150,10 @@ class Decoder {
     this.saved ??= err;
   }
 
-  check(value: unknown, type: GoType, ctx: Context): void {
+  check(value: unknown, type: GoType, at: Place | undefined): void {
     if (value === null || value === undefined) return;
     // encoding/json names a mismatched number by its literal only when decoding into an integer.
-    const mismatch = (valueText = jsonValueType(value)) => this.save({ value: valueText, type: type.name, ctx });
+    const mismatch = (valueText = jsonValueType(value)) => this.save({ value: valueText, type: type.name, at });
     switch (type.kind) {
       case 'json':
         return;
@@ -148,44 +179,55 @@ class Decoder {
         if (err) this.save({ text: err });
         return;
       }
-      case 'slice':
+      case 'slice': {
         if (!Array.isArray(value)) return mismatch();
-        value.forEach((item, i) => this.check(item, type.elem, { ...ctx, strictPath: `${ctx.strictPath}[${i}]` }));
+        const struct = at?.struct;
+        for (let i = 0; i < value.length; i++) {
+          if (!trivially(value[i], type.elem)) this.check(value[i], type.elem, { up: at, step: i, field: false, struct });
+        }
         return;
-      case 'map':
+      }
+      case 'map': {
         if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
-        for (const [key, item] of Object.entries(value)) this.check(item, type.value, { ...ctx, strictPath: fieldPath(ctx.strictPath, key) });
+        const map = value as Record<string, unknown>;
+        const struct = at?.struct;
+        for (const key of Object.keys(map)) {
+          if (!trivially(map[key], type.value)) this.check(map[key], type.value, { up: at, step: key, field: false, struct });
+        }
         return;
+      }
       case 'struct': {
         if (typeof value !== 'object' || Array.isArray(value)) return mismatch();
         const fields = fieldsOf(type);
         const struct = value as Record<string, unknown>;
+        const name = shortName(type);
         // In the order of the document, as Go reads it (field names match case-sensitively in kube's decoder).
-        Object.entries(struct).forEach(([key, item], index) => {
+        const keys = Object.keys(struct);
+        for (let index = 0; index < keys.length; index++) {
+          const key = keys[index];
           const fieldType = Object.hasOwn(fields, key) ? fields[key] : undefined;
-          const strictPath = fieldPath(ctx.strictPath, key);
-          if (fieldType) this.check(item, fieldType, { struct: shortName(type), path: [...ctx.path, key], strictPath });
-          else this.unknown(struct, key, index, ctx);
-        });
+          if (!fieldType) this.unknown(struct, key, index, at);
+          else if (!trivially(struct[key], fieldType)) this.check(struct[key], fieldType, { up: at, step: key, field: true, struct: name });
+        }
         return;
       }
       case 'unmarshaler': {
         const as = type.decodeAs(value);
         if (typeof as === 'string') throw new Returned({ text: as });
         if (!as) return;
-        // The method decodes with a lenient decoder of its own; the outer one then reports a type error in its own context.
+        // The method decodes with a lenient decoder of its own; the outer one then reports a type error where it is.
         const inner = new Decoder(false);
-        const err = inner.run(value, as, { path: [], strictPath: '' });
-        if (err) throw new Returned('text' in err ? err : { ...err, ctx });
+        const err = inner.run(value, as);
+        if (err) throw new Returned('text' in err ? err : { ...err, at });
         for (const entry of inner.unknownKeys) this.unknownKeys.push(entry);
         return;
       }
     }
   }
 
-  run(value: unknown, type: GoType, ctx: Context): DecodeError | undefined {
+  run(value: unknown, type: GoType): DecodeError | undefined {
     try {
-      this.check(value, type, ctx);
+      this.check(value, type, undefined);
     } catch (err) {
       if (err instanceof Returned) return err.error;
       throw err;
@@ -196,7 +238,7 @@ class Decoder {
 
 /** The error decoding a JSON object into a Go struct type, as kube's decoder reports it; undefined when it decodes. */
 export function goDecodeError(obj: object, type: GoStructType): string | undefined {
-  const err = new Decoder().run(obj, type, { path: [], strictPath: '' });
+  const err = new Decoder().run(obj, type);
   return err && errorText(err);
 }
 
@@ -243,9 +285,10 @@ export function fillGoZeroValues(value: unknown, type: GoType): void {
   } else if (type.kind === 'struct') {
     const fields = fieldsOf(type);
     const struct = value as Record<string, unknown>;
-    for (const [k, fieldType] of Object.entries(fields)) {
+    for (const k of Object.keys(struct)) {
+      if (!Object.hasOwn(fields, k)) continue;
       if (struct[k] === null) delete struct[k];
-      else fillGoZeroValues(struct[k], fieldType);
+      else fillGoZeroValues(struct[k], fields[k]);
     }
   }
 }
@@ -266,7 +309,7 @@ export type GoDecoded = { error: string; unknownFields?: undefined } | ({ error?
  */
 export function goDecode(obj: object, type: GoStructType, { keepUnknown = false } = {}): GoDecoded {
   const decoder = new Decoder();
-  const err = decoder.run(obj, type, { path: [], strictPath: '' });
+  const err = decoder.run(obj, type);
   if (err) return { error: errorText(err) };
   if (!keepUnknown) for (const [struct, key] of decoder.unknownKeys) delete struct[key];
   fillGoZeroValues(obj, type);
