@@ -29,7 +29,7 @@ import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
 import type { AuthorizerValue, ResourceCheckValue } from './cel/authorizer-library.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
-import { dynValue } from './cel/dyn-values.js';
+import { dynValue } from '../../lib/cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
 import { mutatedObjectDecoding, type MutatedObjectDecoding } from '../mutated-object-decoding.js';
 import { mutate } from './mutation/mutate.js';

@@ -18,7 +18,7 @@ import { ApiError, groupResource } from '../../core/contracts/api-error.js';
 import type { Value } from '../../lib/cel/values.js';
 import type { AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
-import { dynValue } from './cel/dyn-values.js';
+import { dynValue } from '../../lib/cel/dyn-values.js';
 import type { CompiledPolicy } from './compiled-policy.js';
 import { collectParams } from './param-collection.js';
 import type { ParamInformers } from './param-informers.js';

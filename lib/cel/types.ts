@@ -55,6 +55,20 @@ export const T = {
 } as const;
 
 /** cel-go's FormatCELType (checker messages): `null`, `timestamp` and `duration` in their short forms. */
+/** A declared object type with fixed fields (Kubernetes' DeclType objects: misspelt fields are compile errors). */
+export function objectType(name: string, fields: Record<string, Type>): Type {
+  const byName = new Map(Object.entries(fields));
+  return { kind: 'object', name, decl: { name, field: (f) => byName.get(f) } };
+}
+
+/** kubernetes.UserInfo: who made a request, as admission and authentication expressions see it. */
+export const USER_INFO_TYPE = objectType('kubernetes.UserInfo', {
+  username: T.string,
+  uid: T.string,
+  groups: T.list(T.string),
+  extra: T.map(T.string, T.list(T.string)),
+});
+
 export function formatType(t: Type): string {
   switch (t.kind) {
     case 'prim':

@@ -1,7 +1,7 @@
 /** Compiles and runs one mutation against an object, as a MutatingAdmissionPolicy would. */
 import { AdmissionActivation } from '../../admission/policy/cel/admission-activation.js';
 import { CompositionEnv } from '../../admission/policy/cel/composition-env.js';
-import { dynValue } from '../../admission/policy/cel/dyn-values.js';
+import { dynValue } from '../../lib/cel/dyn-values.js';
 import { compileMutation, type PatchType } from '../../admission/policy/mutation/compiled-mutation.js';
 import { mutate } from '../../admission/policy/mutation/mutate.js';
 import type { MutationResult } from '../../admission/policy/mutation/mutation-result.js';

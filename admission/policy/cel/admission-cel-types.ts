@@ -3,22 +3,10 @@
  * is a kubernetes.AdmissionRequest and `namespaceObject` a kubernetes.Namespace, so that misspelt fields are
  * compile errors; at runtime both are plain maps of the data.
  */
-import { T, type Type } from '../../../lib/cel/types.js';
-
-/** A declared object type with fixed fields. */
-export function objectType(name: string, fields: Record<string, Type>): Type {
-  const byName = new Map(Object.entries(fields));
-  return { kind: 'object', name, decl: { name, field: (f) => byName.get(f) } };
-}
+import { objectType, T, USER_INFO_TYPE } from '../../../lib/cel/types.js';
 
 const gvk = objectType('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string });
 const gvr = objectType('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string });
-const userInfo = objectType('kubernetes.UserInfo', {
-  username: T.string,
-  uid: T.string,
-  groups: T.list(T.string),
-  extra: T.map(T.string, T.list(T.string)),
-});
 
 export const REQUEST_TYPE = objectType('kubernetes.AdmissionRequest', {
   kind: gvk,
@@ -30,7 +18,7 @@ export const REQUEST_TYPE = objectType('kubernetes.AdmissionRequest', {
   name: T.string,
   namespace: T.string,
   operation: T.string,
-  userInfo,
+  userInfo: USER_INFO_TYPE,
   dryRun: T.bool,
   options: T.dyn,
 });

@@ -13,7 +13,7 @@ import { errors } from '../../../core/contracts/api-error.js';
 import type { Value } from '../../../lib/cel/values.js';
 import type { AdmissionInputs } from './admission-activation.js';
 import { AuthorizerValue, allowAllCelAuthorizer, requestResourceCheck, type CelAuthorizer, type ResourceCheckValue } from './authorizer-library.js';
-import { dynValue } from './dyn-values.js';
+import { dynValue } from '../../../lib/cel/dyn-values.js';
 
 /** `request` as expressions see it: omitempty fields left out, `uid` empty, `dryRun` always present. */
 export function requestValue(req: AdmissionRequest): Value {

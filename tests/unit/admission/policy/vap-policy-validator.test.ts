@@ -2,7 +2,7 @@ import test from 'ava';
 import { compilePolicy } from '../../../../admission/policy/compiled-policy.js';
 import { validatePolicy } from '../../../../admission/policy/policy-validator.js';
 import { attributesInputs } from '../../../../admission/policy/cel/admission-inputs.js';
-import { dynValue } from '../../../../admission/policy/cel/dyn-values.js';
+import { dynValue } from '../../../../lib/cel/dyn-values.js';
 import type { AdmissionAttributes } from '../../../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../../../helpers/admission-attributes.js';
 import type { ValidatingAdmissionPolicySpec } from '../../../../builtin/admissionregistration/validating-admission-policy-types.js';

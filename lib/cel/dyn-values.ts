@@ -1,10 +1,10 @@
 /**
- * JSON data as CEL values without a schema, as Kubernetes hands unstructured objects to admission expressions:
- * objects are maps with string keys (values converted on first access), arrays lists, integral numbers int,
- * other numbers double.
+ * JSON data as CEL values without a schema, as Kubernetes hands unstructured data to expressions (admission objects,
+ * token claims): objects are maps with string keys (values converted on first access), arrays lists, integral numbers
+ * int, other numbers double.
  */
-import { StringKeyMap, type Value } from '../../../lib/cel/values.js';
-import { isGoInt } from '../../../lib/go/go-values.js';
+import { StringKeyMap, type Value } from './values.js';
+import { isGoInt } from '../go/go-values.js';
 
 export function dynValue(raw: unknown): Value {
   switch (typeof raw) {
