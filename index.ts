@@ -12,6 +12,7 @@ import { configMapsModule } from './builtin/configmaps/configmaps-module.js';
 import { secretsModule } from './builtin/secrets/secrets-module.js';
 import { serviceAccountsModule, type ServiceAccountsOptions } from './builtin/serviceaccounts/serviceaccounts-module.js';
 import { serviceAccountTokenAuth } from './plugins/auth/service-account-token-authenticator.js';
+import { jwtAuthentication, type JwtAuthenticationOptions } from './plugins/auth/jwt/jwt-authentication.js';
 import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-config.js';
 import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
 import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
@@ -71,7 +72,7 @@ export type { ServiceReference, ServiceResolver } from './core/contracts/service
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
 export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
-export { serviceAccountTokenAuth };
+export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
 
@@ -90,6 +91,11 @@ export interface DefaultModulesOptions {
    * plugins' static manifests directories (see builtinAdmission).
    */
   admissionControlConfigFile?: string;
+  /**
+   * An AuthenticationConfiguration file, as kube-apiserver's `--authentication-config`: its JWT issuers authenticate
+   * bearer tokens after the ServiceAccount tokens (see jwtAuthentication).
+   */
+  authenticationConfig?: Omit<JwtAuthenticationOptions, 'disallowedIssuers'>;
   /**
    * How ServiceAccount tokens are issued and verified: with it, `serviceaccounts/token`, OpenID discovery and the
    * token authenticator (after `authModules`' authenticators, kube's chain order) are served.
@@ -111,6 +117,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     storageModule(opts),
     ...(opts.authModules ?? []),
     ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
+    ...(opts.authenticationConfig ? [jwtAuthentication({ ...opts.authenticationConfig, disallowedIssuers: opts.serviceAccountTokens?.issuers ?? [] })] : []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),

@@ -53,6 +53,9 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+      ...(opts.authenticationConfigFile
+        ? { authenticationConfig: { configFile: opts.authenticationConfigFile, ...(opts.oidcSigningAlgorithms ? { signingAlgorithms: opts.oidcSigningAlgorithms } : {}) } }
+        : {}),
       ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
       services: {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),

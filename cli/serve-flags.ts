@@ -51,6 +51,10 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
                               PEM public or private keys that also verify tokens; repeatable
   --service-account-max-token-expiration DURATION
                               longest validity a TokenRequest gets, between 1h and 2^32s (default: no maximum)
+  --authentication-config FILE
+                              AuthenticationConfiguration (apiserver.config.k8s.io/v1): JWT issuers whose tokens
+                              authenticate, with claim mappings and validation rules; followed while serving
+  --oidc-signing-algs A,B     signing algorithms JWT issuers' tokens may use (default RS256)
   --service-account-jwks-uri URL
                               jwks_uri of the OpenID discovery document (default: this server's /openid/v1/jwks)
   -h, --help                  show this help
@@ -70,6 +74,10 @@ export interface ServeOptions {
   admissionPlugins?: string[];
   /** Absolute; `--admission-control-config-file`. */
   admissionControlConfigFile?: string;
+  /** Absolute; `--authentication-config`. */
+  authenticationConfigFile?: string;
+  /** `--oidc-signing-algs`; absent: RS256. */
+  oidcSigningAlgorithms?: string[];
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
@@ -130,6 +138,8 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
+    ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
+    ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
     ...serviceRanges(values['service-cluster-ip-range'], values['service-node-port-range']),
@@ -210,6 +220,8 @@ function parse(args: string[]) {
         'service-account-max-token-expiration': { type: 'string' },
         'service-account-jwks-uri': { type: 'string' },
         'event-ttl': { type: 'string' },
+        'authentication-config': { type: 'string' },
+        'oidc-signing-algs': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -279,6 +291,16 @@ function parseCompactionInterval(text: string): number {
   const ms = nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
   if (ms > maxTimerMs) throw invalid('must be at most 596h');
   return ms;
+}
+
+/** The algorithms kube-apiserver's `--oidc-signing-algs` allows. */
+const signingAlgorithms = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'];
+
+function parseSigningAlgorithms(text: string): string[] {
+  const algs = text.split(',').map((a) => a.trim()).filter(Boolean);
+  const unknown = algs.find((a) => !signingAlgorithms.includes(a));
+  if (unknown !== undefined || algs.length === 0) throw new UsageError(`invalid --oidc-signing-algs "${text}": supported algorithms are ${signingAlgorithms.join(', ')}`);
+  return algs;
 }
 
 /** kube-apiserver's `--event-ttl`: a positive Go duration (`1h0m0s`, `30m`). */
