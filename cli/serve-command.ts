@@ -53,6 +53,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.etcd ? { etcd: opts.etcd } : {}),
       crdPaths: opts.crdPaths,
       ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
+      ...(opts.encryptionProviderConfig ? { encryptionProviderConfig: opts.encryptionProviderConfig } : {}),
       ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
       services: {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
