@@ -183,24 +183,13 @@ export class WatchCache {
     this.dispatched = res.revision;
     this.history.reset(res.revision);
     this.kvWatch = this.kv.watch(this.prefix, res.revision, {
-      onEvents: (events) => this.applyOrReload(events),
+      // A value the cache cannot read (stored under a key this server lacks) throws here; the store then ends the watch
+      // (onError) and the cache reloads, failing until the value is readable or gone, as kube's cacher does.
+      onEvents: (events) => this.apply(events),
       onProgress: (revision) => this.progress(revision),
       onError: (err) => this.storageWatchFailed(err),
     });
     this.wakeWaiters();
-  }
-
-  /**
-   * A value the cache cannot read (written with a key this server does not have) ends the storage watch as kube's
-   * cacher does: the cache reloads, and serves again once the value is readable or gone.
-   */
-  private applyOrReload(events: KVEvent[]): void {
-    try {
-      this.apply(events);
-    } catch (err) {
-      this.kvWatch?.cancel();
-      this.storageWatchFailed(err as Error);
-    }
   }
 
   private apply(events: KVEvent[]): void {
