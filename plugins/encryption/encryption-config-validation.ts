@@ -1,5 +1,5 @@
 import { goQuote } from '../../lib/go/go-values.js';
-import type { EncryptionConfiguration, Key, ProviderConfiguration } from './encryption-configuration.js';
+import type { EncryptionConfiguration, Key, ProviderConfiguration } from './encryption-config-types.js';
 import { parseGroupResource } from './group-resource.js';
 
 /** kube's EncryptionConfiguration validation (ValidateEncryptionConfiguration), its texts as field.Error prints them. */

@@ -3,7 +3,7 @@ import { aesCbcTransformer } from '../../lib/encryption/aes-cbc-transformer.js';
 import { aesGcmTransformer } from '../../lib/encryption/aes-gcm-transformer.js';
 import { identityTransformer } from '../../lib/encryption/identity-transformer.js';
 import { prefixTransformers, type PrefixedTransformer } from '../../lib/encryption/prefix-transformers.js';
-import type { EncryptionConfiguration, KeysConfiguration, ProviderConfiguration } from './encryption-configuration.js';
+import type { EncryptionConfiguration, KeysConfiguration, ProviderConfiguration } from './encryption-config-types.js';
 import { decodeBase64 } from './encryption-config-validation.js';
 import { parseGroupResource, ruleName } from './group-resource.js';
 

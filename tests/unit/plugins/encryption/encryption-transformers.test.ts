@@ -1,7 +1,7 @@
 // Which providers a resource's values go through, as kube-apiserver builds them from an EncryptionConfiguration.
 import test from 'ava';
 import { encryptionTransformers } from '../../../../plugins/encryption/encryption-transformers.js';
-import type { EncryptionConfiguration, ProviderConfiguration } from '../../../../plugins/encryption/encryption-configuration.js';
+import type { EncryptionConfiguration, ProviderConfiguration } from '../../../../plugins/encryption/encryption-config-types.js';
 
 const aesgcm = (name: string, fill: number): ProviderConfiguration => ({ aesgcm: { keys: [{ name, secret: Buffer.alloc(32, fill).toString('base64') }] } });
 const aescbc = (name: string, fill: number): ProviderConfiguration => ({ aescbc: { keys: [{ name, secret: Buffer.alloc(16, fill).toString('base64') }] } });
