@@ -28,6 +28,7 @@ import { yamlCodec } from './plugins/codecs/yaml/index.js';
 import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { cborCodec } from './plugins/codecs/cbor/index.js';
 import { builtinAdmission, type BuiltinAdmissionOptions } from './admission/builtin-admission.js';
+import { encryptionAtRest, type EncryptionAtRestOptions } from './plugins/encryption/index.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -45,6 +46,7 @@ export { summarizeBody } from './lib/codec/summarize-body.js';
 export { EncodedItems } from './lib/codec/encoded-items.js';
 export type { KVStore, KeyValue, KVEvent, GetOptions, GetResult, RangeOptions, RangeResult, TxnResult, KVWatch, KVWatchHandlers } from './core/contracts/kv-store.js';
 export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.js';
+export type { StorageTransformers, ValueTransformer, TransformedValue } from './core/contracts/value-transformer.js';
 export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
 export type { JSONSchemaProps } from './lib/openapi/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
@@ -65,8 +67,8 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
-export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
@@ -82,6 +84,11 @@ export interface DefaultModulesOptions {
   dataDir?: string;
   /** The etcd cluster, for `storage: 'etcd'`. */
   etcd?: EtcdStorageOptions;
+  /**
+   * An EncryptionConfiguration file, as kube-apiserver's `--encryption-provider-config`: the resources it names are
+   * stored encrypted by its providers (see encryptionAtRest).
+   */
+  encryptionProviderConfig?: string;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
   /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
@@ -108,13 +115,14 @@ export interface DefaultModulesOptions {
 }
 
 /**
- * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
+ * The modules `kapi serve` runs: storage, encryption at rest when configured, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
  * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
  * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
+    ...(opts.encryptionProviderConfig ? [encryptionAtRest({ encryptionProviderConfig: opts.encryptionProviderConfig })] : []),
     ...(opts.authModules ?? []),
     ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
     ...(opts.authenticationConfig ? [jwtAuthentication({ ...opts.authenticationConfig, disallowedIssuers: opts.serviceAccountTokens?.issuers ?? [] })] : []),

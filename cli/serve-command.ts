@@ -56,6 +56,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.authenticationConfigFile
         ? { authenticationConfig: { configFile: opts.authenticationConfigFile, ...(opts.oidcSigningAlgorithms ? { signingAlgorithms: opts.oidcSigningAlgorithms } : {}) } }
         : {}),
+      ...(opts.encryptionProviderConfig ? { encryptionProviderConfig: opts.encryptionProviderConfig } : {}),
       ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
       services: {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),

@@ -22,6 +22,9 @@ Flags:
   --etcd-keyfile FILE         key of the client certificate
   --etcd-compaction-interval DURATION
                               how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
+  --encryption-provider-config FILE
+                              EncryptionConfiguration (apiserver.config.k8s.io/v1): the providers (aesgcm, aescbc,
+                              identity) that encrypt the resources it names, e.g. secrets, in storage
   --watch-cache-history-size SIZE
                               bytes of memory each resource's watch cache keeps as history to resume watches from
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
@@ -78,6 +81,8 @@ export interface ServeOptions {
   authenticationConfigFile?: string;
   /** `--oidc-signing-algs`; absent: RS256. */
   oidcSigningAlgorithms?: string[];
+  /** Absolute; `--encryption-provider-config`. */
+  encryptionProviderConfig?: string;
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
@@ -140,6 +145,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
     ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
+    ...(values['encryption-provider-config'] ? { encryptionProviderConfig: resolve(values['encryption-provider-config']) } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
     ...serviceRanges(values['service-cluster-ip-range'], values['service-node-port-range']),
@@ -202,6 +208,7 @@ function parse(args: string[]) {
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
         'admission-control-config-file': { type: 'string' },
+        'encryption-provider-config': { type: 'string' },
         'etcd-servers': { type: 'string' },
         'etcd-prefix': { type: 'string' },
         'etcd-cafile': { type: 'string' },

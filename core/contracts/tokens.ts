@@ -14,6 +14,7 @@ import type { Informers } from './informer.js';
 import type { ObjectClients } from './object-client.js';
 import type { StrategyRegistration } from './define-strategy.js';
 import type { ServiceResolver } from './service-resolver.js';
+import type { StorageTransformers } from './value-transformer.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -56,6 +57,8 @@ export const Tokens = {
   Config: token<import('./server-config.js').ServerConfig>('Config'),
   /** Where webhooks' `clientConfig.service` is dialled (registered by the services module). */
   ServiceResolver: token<ServiceResolver>('ServiceResolver'),
+  /** How stored values are transformed per resource: encryption at rest (absent: stored as they are). */
+  StorageTransformers: token<StorageTransformers>('StorageTransformers'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -67,6 +70,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Objects,
   Tokens.Config,
   Tokens.ServiceResolver,
+  Tokens.StorageTransformers,
 ]);
 
 /**
@@ -88,4 +92,5 @@ export const PublicTokens = {
   Objects: Tokens.Objects,
   Config: Tokens.Config,
   ServiceResolver: Tokens.ServiceResolver,
+  StorageTransformers: Tokens.StorageTransformers,
 } as const;

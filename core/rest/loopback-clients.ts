@@ -1,4 +1,5 @@
 import type { KVStore } from '../contracts/kv-store.js';
+import type { StorageTransformers } from '../contracts/value-transformer.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import { errors } from '../contracts/api-error.js';
 import type { UserInfo } from '../contracts/authenticator.js';
@@ -25,23 +26,23 @@ export const loopbackUser: UserInfo = { username: 'system:apiserver', groups: ['
  * pipeline exist — controllers take theirs in `start`.
  */
 export class LoopbackClients implements ObjectClients {
-  private wiring?: { kv: KVStore; pipeline: WritePipeline };
+  private wiring?: { kv: KVStore; pipeline: WritePipeline; transformers?: StorageTransformers };
 
   constructor(private readonly registry: ResourceRegistry) {}
 
-  attach(kv: KVStore, pipeline: WritePipeline): void {
-    this.wiring = { kv, pipeline };
+  attach(kv: KVStore, pipeline: WritePipeline, transformers?: StorageTransformers): void {
+    this.wiring = { kv, pipeline, transformers };
   }
 
   forResource<T extends KubeObject = KubeObject>(resource: ResourceType | { group: string; resource: string }, options: ResourceClientOptions = {}): ResourceClient<T> {
     if (!this.wiring) throw new Error('object clients are available once the server listens (take them in a controller’s start)');
-    const { kv, pipeline } = this.wiring;
+    const { kv, pipeline, transformers } = this.wiring;
     const rt = 'names' in resource ? resource : this.registry.get(resource.group, resource.resource);
     if (!rt) throw errors.pathNotFound();
     const version = options.version ?? storageVersion(rt).name;
     const writes = options.skipAdmission ? pipeline.withoutAdmission() : pipeline;
     if (!rt.storage) {
-      const store = new ResourceStore(kv, rt);
+      const store = new ResourceStore(kv, rt, transformers);
       return new LoopbackClient<T>(rt, version, new GenericStore(store), kvObjects(store), writes, options);
     }
     // A resource with its own storage is read and written through it, as its requests are.

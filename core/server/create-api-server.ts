@@ -53,11 +53,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     container,
     async listen(opts: ListenOptions) {
       const kv = container.resolve(Tokens.KVStore);
+      const transformers = container.isRegistered(Tokens.StorageTransformers, true) ? container.resolve(Tokens.StorageTransformers) : undefined;
       for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
-      objects.attach(kv, pipeline);
-      caches = new WatchCaches(kv, registry, config.watchCache);
+      objects.attach(kv, pipeline, transformers);
+      caches = new WatchCaches(kv, registry, config.watchCache, transformers);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
       informers.attach(caches);
       controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];
@@ -66,6 +67,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const app = createHttpApp({
         registry,
         kv,
+        transformers,
         pipeline,
         maxBodyBytes: config.maxRequestBodyBytes,
         codecs: new CodecSet(resolveAllOrNone(container, Tokens.Codec)),

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { RequestInfo } from '../request/request-info.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { KVStore } from '../contracts/kv-store.js';
+import type { StorageTransformers } from '../contracts/value-transformer.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import type { WritePipeline } from '../rest/write-pipeline.js';
 import type { RequestScope } from '../handlers/request-scope.js';
@@ -30,6 +31,8 @@ import { routeToStorage } from '../handlers/rest-storage/storage-dispatch.js';
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
   kv: KVStore;
+  /** How values are stored (encryption at rest); absent: as they are. */
+  transformers?: StorageTransformers;
   pipeline: WritePipeline;
   maxBodyBytes: number;
   codecs: CodecSet;
@@ -65,7 +68,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }
 
-  const store = new ResourceStore(deps.kv, rt);
+  const store = new ResourceStore(deps.kv, rt, deps.transformers);
   const scope: RequestScope = {
     ctx,
     info,

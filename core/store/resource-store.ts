@@ -3,7 +3,9 @@ import { CompactedError, FutureRevisionError } from '../contracts/kv-store.js';
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { errors, type Qualified } from '../contracts/api-error.js';
 import { collectionPrefix, objectKey } from './keys.js';
-import { decodeStored, encodeStored, withResourceVersion } from './object-codec.js';
+import { decodeListed, decodeStored, encodeStored, objectJson, readStored, withResourceVersion } from './object-codec.js';
+import { resourceTransformer } from './resource-transformer.js';
+import type { StorageTransformers, ValueTransformer } from '../contracts/value-transformer.js';
 import { continueExpired, decodeContinue, encodeContinue } from './continue-token.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
@@ -50,10 +52,16 @@ export type UpdateFn = (current: KubeObject) => Promise<KubeObject> | KubeObject
  * concurrency, graceful deletion with finalizers, paged lists. It knows nothing of HTTP or admission.
  */
 export class ResourceStore {
+  private readonly transformer: ValueTransformer;
+
   constructor(
     private readonly kv: KVStore,
     readonly rt: ResourceType,
-  ) {}
+    /** How values are stored (encryption at rest); absent: as they are. */
+    transformers?: StorageTransformers,
+  ) {
+    this.transformer = resourceTransformer(transformers, rt);
+  }
 
   private qualified(name?: string): Qualified {
     return { group: this.rt.group, resource: this.rt.names.plural, name };
@@ -62,13 +70,13 @@ export class ResourceStore {
   async get(namespace: string, name: string, revision = 0): Promise<KubeObject> {
     const { kv } = await this.storage(() => this.kv.get(objectKey(this.rt, namespace, name), { revision }));
     if (!kv) throw errors.notFound(this.qualified(name));
-    return decodeStored(kv);
+    return decodeStored(kv, this.transformer);
   }
 
   /** The object or undefined, at the latest revision. */
   async find(namespace: string, name: string): Promise<KubeObject | undefined> {
     const { kv } = await this.kv.get(objectKey(this.rt, namespace, name));
-    return kv ? decodeStored(kv) : undefined;
+    return kv ? decodeStored(kv, this.transformer) : undefined;
   }
 
   async list(namespace: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -97,7 +105,7 @@ export class ResourceStore {
       let consumedAll = true;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i];
-        const obj = decodeStored(kv);
+        const obj = decodeListed(kv, this.transformer);
         lastKey = kv.key;
         if (!opts.filter || opts.filter(obj)) items.push(obj);
         if (limit && items.length >= limit) {
@@ -128,7 +136,7 @@ export class ResourceStore {
       if (kv) throw errors.alreadyExists(this.qualified(meta.name));
       return withResourceVersion(obj, undefined);
     }
-    const res = await this.storage(() => this.kv.create(key, encodeStored(obj)));
+    const res = await this.storage(() => this.kv.create(key, encodeStored(obj, key, this.transformer)));
     if (!res.succeeded) throw errors.alreadyExists(this.qualified(meta.name));
     return withResourceVersion(obj, String(res.revision));
   }
@@ -146,7 +154,7 @@ export class ResourceStore {
     let { kv } = await this.kv.get(key);
     for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
-      const current = decodeStored(kv);
+      const { object: current, json: currentJson, stale } = readStored(kv, this.transformer);
       if (opts.uid && opts.uid !== current.metadata!.uid) throw this.uidPreconditionFailed(key, name, opts.uid, current.metadata!.uid);
       const next = await update(structuredClone(current));
       const pinned = next.metadata?.resourceVersion;
@@ -159,8 +167,10 @@ export class ResourceStore {
         kv = res.current;
         continue;
       }
-      const bytes = encodeStored(next);
-      if (Buffer.compare(Buffer.from(bytes), Buffer.from(kv.value)) === 0) return { object: current, deleted: false }; // no-op: no new revision
+      const json = objectJson(next);
+      // no-op: no new revision, unless the value was written with a key being retired (kube rewrites it then)
+      if (!stale && Buffer.compare(Buffer.from(json), Buffer.from(currentJson)) === 0) return { object: current, deleted: false };
+      const bytes = this.transformer.toStorage(json, key);
       const res = await this.storage(() => this.kv.update(key, bytes, kv!.modRevision));
       if (res.succeeded) return { object: withResourceVersion(next, String(res.revision)), deleted: false };
       // Someone wrote in between: run `update` again on what is stored now. A resourceVersion the client pinned no
@@ -180,7 +190,7 @@ export class ResourceStore {
     let { kv } = await this.kv.get(key);
     for (;;) {
       if (!kv) throw errors.notFound(this.qualified(name));
-      const current = decodeStored(kv);
+      const current = decodeStored(kv, this.transformer);
       checkDeletePreconditions(this.rt, current, preconditions);
       const marked: KubeObject = structuredClone(current);
       const finalizers = finalizersForDeletion(marked.metadata!.finalizers ?? [], opts.propagation ?? {}, this.rt.garbageCollectionPolicy);
@@ -198,7 +208,7 @@ export class ResourceStore {
           if (m.generation) m.generation += 1; // as kube's markAsDeleting: only objects that track a generation
         }
         if (opts.dryRun) return { object: marked, deleted: false };
-        const res = await this.storage(() => this.kv.update(key, encodeStored(marked), kv!.modRevision));
+        const res = await this.storage(() => this.kv.update(key, encodeStored(marked, key, this.transformer), kv!.modRevision));
         if (res.succeeded) return { object: withResourceVersion(marked, String(res.revision)), deleted: false };
         kv = res.current;
         continue;

@@ -2,7 +2,8 @@ import type { KVEvent, KVStore, KVWatch } from '../contracts/kv-store.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
 import { errors } from '../contracts/api-error.js';
-import { decodeStored, withResourceVersion } from '../store/object-codec.js';
+import type { ValueTransformer } from '../contracts/value-transformer.js';
+import { decodeListed, decodeStored, withResourceVersion } from '../store/object-codec.js';
 import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
 import { objectWeight } from './object-weight.js';
@@ -71,6 +72,8 @@ export class WatchCache {
     /** The resource's storage prefix (all namespaces). */
     readonly prefix: string,
     private readonly config: WatchCacheConfig,
+    /** How the resource's values are stored (encryption at rest). */
+    private readonly transformer: ValueTransformer,
   ) {
     this.history = new EventHistory(0, config.historyMaxEvents, config.historyWindowMs, config.historyMaxBytes);
   }
@@ -174,12 +177,14 @@ export class WatchCache {
     const res = await this.kv.range(this.prefix);
     if (this.stopped) return;
     this.objects.clear();
-    for (const kv of res.kvs) this.objects.set(kv.key, decodeStored(kv));
+    for (const kv of res.kvs) this.objects.set(kv.key, decodeListed(kv, this.transformer));
     this.keys.reset(res.kvs.map((kv) => kv.key));
     this.applied = res.revision;
     this.dispatched = res.revision;
     this.history.reset(res.revision);
     this.kvWatch = this.kv.watch(this.prefix, res.revision, {
+      // A value the cache cannot read (stored under a key this server lacks) throws here; the store then ends the watch
+      // (onError) and the cache reloads, failing until the value is readable or gone, as kube's cacher does.
       onEvents: (events) => this.apply(events),
       onProgress: (revision) => this.progress(revision),
       onError: (err) => this.storageWatchFailed(err),
@@ -195,12 +200,12 @@ export class WatchCache {
       const previous = this.objects.get(key);
       let event: CacheEvent;
       if (e.type === 'DELETE') {
-        const last = previous ?? decodeStored(e.kv);
+        const last = previous ?? decodeStored(e.kv, this.transformer);
         const object = withResourceVersion(last, String(revision));
         if (this.objects.delete(key)) this.keys.remove(key);
         event = { type: 'DELETED', key, object, previous, revision };
       } else {
-        const object = decodeStored(e.kv);
+        const object = decodeStored(e.kv, this.transformer);
         if (!previous) this.keys.add(key);
         this.objects.set(key, object);
         event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };

@@ -4,6 +4,8 @@ import type { ResourceType } from '../contracts/resource-type.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
 import { resourcePrefix } from '../store/keys.js';
 import { WatchCache } from './watch-cache.js';
+import type { StorageTransformers } from '../contracts/value-transformer.js';
+import { resourceTransformer } from '../store/resource-transformer.js';
 
 /**
  * One watch cache per served resource, following the registry: a cache starts when its resource is registered (so
@@ -19,6 +21,8 @@ export class WatchCaches {
     private readonly kv: KVStore,
     private readonly registry: ResourceRegistry,
     private readonly config: WatchCacheConfig,
+    /** How values are stored (encryption at rest); absent: as they are. */
+    private readonly transformers?: StorageTransformers,
   ) {}
 
   start(): void {
@@ -31,7 +35,7 @@ export class WatchCaches {
     const prefix = resourcePrefix(rt);
     let cache = this.caches.get(prefix);
     if (!cache) {
-      cache = new WatchCache(this.kv, prefix, this.config);
+      cache = new WatchCache(this.kv, prefix, this.config, resourceTransformer(this.transformers, rt));
       this.caches.set(prefix, cache);
       cache.start().catch((err: Error) => console.error(`kapi: watch cache for ${prefix} failed to load: ${err.message}`));
     }

@@ -48,6 +48,12 @@ test('--admission-control-config-file takes the AdmissionConfiguration file, mad
   t.false('admissionControlConfigFile' in (parseServeFlags([]) as ServeOptions));
 });
 
+test('--encryption-provider-config takes the EncryptionConfiguration file, made absolute', (t) => {
+  const opts = parseServeFlags(['--encryption-provider-config', 'encryption.yaml']) as ServeOptions;
+  t.is(opts.encryptionProviderConfig, resolve('encryption.yaml'));
+  t.false('encryptionProviderConfig' in (parseServeFlags([]) as ServeOptions));
+});
+
 test('help', (t) => {
   t.is(parseServeFlags(['--help']), 'help');
   t.is(parseServeFlags(['-h']), 'help');

@@ -1,0 +1,1 @@
+export { encryptionAtRest, type EncryptionAtRestOptions } from './encryption-module.js';

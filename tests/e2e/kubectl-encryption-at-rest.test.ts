@@ -1,0 +1,142 @@
+// `kapi serve --encryption-provider-config`: Secrets encrypted in kapi.db as kube-apiserver encrypts them in etcd, read
+// back with kubectl, a key rotated by restarting with a new first key, and configurations kube refuses refused at start.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, removeDir, startKapi, tempDir, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
+
+const dataDir = tempDir('kapi-e2e-encryption-');
+let kapi: KapiProcess | undefined;
+
+test.after.always(async () => {
+  await kapi?.stop();
+  removeDir(dataDir);
+});
+
+const key1 = Buffer.alloc(32, 0x11).toString('base64');
+const key2 = Buffer.alloc(32, 0x22).toString('base64');
+
+/** An EncryptionConfiguration for secrets with these providers (YAML list items). */
+function secretsConfig(...providers: string[]): string {
+  const text = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n${providers.map((p) => `  - ${p}\n`).join('')}`;
+  return tempFile('encryption.yaml', text);
+}
+const aesgcm = (...keys: [string, string][]) => `aesgcm: {keys: [${keys.map(([name, secret]) => `{name: ${name}, secret: "${secret}"}`).join(', ')}]}`;
+
+async function restart(...providers: string[]): Promise<KapiProcess> {
+  await kapi?.stop();
+  kapi = await startKapi({ dataDir, args: ['--encryption-provider-config', secretsConfig(...providers)] });
+  return kapi;
+}
+
+/** The value kapi.db holds now for a key (read while the server runs: SQLite's WAL lets another reader in). */
+function storedValue(key: string): Buffer {
+  const db = new Database(join(dataDir, 'kapi.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT kv.value AS value FROM kv_current JOIN kv ON kv.id = kv_current.id WHERE kv_current.name = ?').get(key) as { value: Buffer } | undefined;
+    if (!row) throw new Error(`no value for ${key} in kapi.db`);
+    return row.value;
+  } finally {
+    db.close();
+  }
+}
+
+/** The database and its write-ahead log as bytes: everything kapi wrote to disk. */
+function databaseFiles(): Buffer {
+  const file = join(dataDir, 'kapi.db');
+  const wal = (() => {
+    try {
+      return readFileSync(`${file}-wal`);
+    } catch {
+      return Buffer.alloc(0);
+    }
+  })();
+  return Buffer.concat([readFileSync(file), wal]);
+}
+
+const base64 = (s: string) => Buffer.from(s).toString('base64');
+const password = 'hunter2-at-rest';
+
+test.serial('with aesgcm for secrets a Secret is encrypted in kapi.db, a ConfigMap is not, and kubectl reads both', async (t) => {
+  const k = await restart(aesgcm(['key1', key1]), 'identity: {}');
+  for (const name of ['s0', 's1']) {
+    const created = await k.kubectl(['create', 'secret', 'generic', name, `--from-literal=password=${password}`]);
+    t.is(created.code, 0, describe(created));
+  }
+  const cm = await k.kubectl(['create', 'configmap', 'c1', '--from-literal=note=configmap-in-the-clear']);
+  t.is(cm.code, 0, describe(cm));
+
+  const stored = storedValue('/registry/secrets/default/s1');
+  t.is(stored.subarray(0, 23).toString(), 'k8s:enc:aesgcm:v1:key1:');
+  const disk = databaseFiles();
+  t.false(disk.includes(base64(password)), 'the secret’s data is nowhere on disk');
+  t.false(disk.includes('"kind":"Secret"'), 'nor its JSON');
+  t.true(disk.includes('configmap-in-the-clear'), 'a ConfigMap (not configured) is stored as it is');
+  t.is(storedValue('/registry/configmaps/default/c1').subarray(0, 1).toString(), '{');
+
+  const get = await k.kubectl(['get', 'secret', 's1', '-o', 'jsonpath={.data.password}']);
+  t.is(get.stdout, base64(password), describe(get));
+  const list = await k.kubectl(['get', 'secrets', '-o', 'jsonpath={.items[*].metadata.name}']);
+  t.is(list.stdout, 's0 s1', describe(list));
+});
+
+test.serial('after a restart with a new first key, old Secrets read; new and replaced ones are written with the new key', async (t) => {
+  const k = await restart(aesgcm(['key2', key2], ['key1', key1]), 'identity: {}');
+  const get = await k.kubectl(['get', 'secret', 's1', '-o', 'jsonpath={.data.password}']);
+  t.is(get.stdout, base64(password), describe(get));
+  const created = await k.kubectl(['create', 'secret', 'generic', 's2', '--from-literal=password=new']);
+  t.is(created.code, 0, describe(created));
+  t.is(storedValue('/registry/secrets/default/s2').subarray(0, 23).toString(), 'k8s:enc:aesgcm:v1:key2:');
+
+  // kube's rotation step: read every secret and write it back.
+  const json = await k.kubectl(['get', 'secret', 's1', '-o', 'json']);
+  const replaced = await k.kubectl(['replace', '-f', '-'], { stdin: json.stdout });
+  t.is(replaced.code, 0, describe(replaced));
+  t.is(storedValue('/registry/secrets/default/s1').subarray(0, 23).toString(), 'k8s:enc:aesgcm:v1:key2:');
+  t.is(storedValue('/registry/secrets/default/s0').subarray(0, 23).toString(), 'k8s:enc:aesgcm:v1:key1:', 's0 is left as it was');
+});
+
+test.serial('with the old key gone, a Secret still under it fails as kube reports it; the others are served', async (t) => {
+  const k = await restart(aesgcm(['key2', key2]));
+  const old = await k.kubectl(['get', 'secret', 's0']);
+  t.is(old.code, 1, describe(old));
+  t.is(old.stderr, 'Error from server (InternalError): Internal error occurred: no matching key was found for the provided AES transformer\n');
+  const list = await k.kubectl(['get', 'secrets']);
+  t.is(list.code, 1, describe(list));
+  t.is(
+    list.stderr,
+    'Error from server (InternalError): Internal error occurred: unable to transform key "/registry/secrets/default/s0": no matching key was found for the provided AES transformer\n',
+  );
+  const rotated = await k.kubectl(['get', 'secret', 's1', '-o', 'jsonpath={.data.password}']);
+  t.is(rotated.stdout, base64(password), describe(rotated));
+  const configmaps = await k.kubectl(['get', 'configmap', 'c1', '-o', 'jsonpath={.data.note}']);
+  t.is(configmaps.stdout, 'configmap-in-the-clear', describe(configmaps));
+});
+
+test.serial('with identity first new Secrets are written as they are, and encrypted ones still read', async (t) => {
+  const k = await restart('identity: {}', aesgcm(['key2', key2], ['key1', key1]));
+  const created = await k.kubectl(['create', 'secret', 'generic', 's3', '--from-literal=password=plain-again']);
+  t.is(created.code, 0, describe(created));
+  t.is(storedValue('/registry/secrets/default/s3').subarray(0, 1).toString(), '{');
+  t.true(databaseFiles().includes(base64('plain-again')));
+  const list = await k.kubectl(['get', 'secrets', '-o', 'jsonpath={.items[*].metadata.name}']);
+  t.is(list.stdout, 's0 s1 s2 s3', describe(list));
+});
+
+test.serial('configurations kube-apiserver refuses stop kapi serve at start with kube’s messages', async (t) => {
+  const refused = async (providers: string[], message: string) => {
+    const err = await t.throwsAsync(startKapi({ args: ['--encryption-provider-config', secretsConfig(...providers)] }));
+    t.regex(err!.message, /exited before serving \(code 1/);
+    t.true(err!.message.includes(`kapi: ${message}\n`), err!.message);
+  };
+  await refused(
+    [aesgcm(['key1', Buffer.alloc(10).toString('base64')])],
+    'error while parsing file: resources[0].providers[0].aesgcm.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 10, expected one of [16 24 32]',
+  );
+  await refused(
+    ['aescbc: {keys: [{name: key1, secret: "not base64!"}]}'],
+    'error while parsing file: resources[0].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secrets must be base64 encoded',
+  );
+  await refused(['kms: {name: vault, endpoint: "unix:///tmp/kms.sock"}'], 'error while building transformers: resources[0].providers[0].kms: KMS providers are not supported by kapi (it cannot call a KMS plugin): use aesgcm or aescbc');
+});
