@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
+import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, type TlsMinVersion } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -53,7 +54,7 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
                               longest validity a TokenRequest gets, between 1h and 2^32s (default: no maximum)
   --service-account-jwks-uri URL
                               jwks_uri of the OpenID discovery document (default: this server's /openid/v1/jwks)
-  -h, --help                  show this help
+${auditUsage}  -h, --help                  show this help
 `;
 
 export interface ServeOptions {
@@ -85,6 +86,8 @@ export interface ServeOptions {
   /** From `--event-ttl`; absent: the events module's default (one hour). */
   eventTtlMs?: number;
   serviceAccounts: ServiceAccountServeOptions;
+  /** The `--audit-*` flags. */
+  audit: AuditServeOptions;
 }
 
 /** The `--service-account-*` flags and `--api-audiences`. */
@@ -136,6 +139,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
+    audit: parseAuditFlags(values),
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
   };
 }
@@ -210,6 +214,7 @@ function parse(args: string[]) {
         'service-account-max-token-expiration': { type: 'string' },
         'service-account-jwks-uri': { type: 'string' },
         'event-ttl': { type: 'string' },
+        ...auditFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -14,6 +14,7 @@ import type { Informers } from './informer.js';
 import type { ObjectClients } from './object-client.js';
 import type { StrategyRegistration } from './define-strategy.js';
 import type { ServiceResolver } from './service-resolver.js';
+import type { AuditBackend, AuditPolicy } from './audit.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -56,6 +57,10 @@ export const Tokens = {
   Config: token<import('./server-config.js').ServerConfig>('Config'),
   /** Where webhooks' `clientConfig.service` is dialled (registered by the services module). */
   ServiceResolver: token<ServiceResolver>('ServiceResolver'),
+  /** The audit policy (validated); without one nothing is audited, as kube-apiserver without --audit-policy-file. */
+  AuditPolicy: token<AuditPolicy>('AuditPolicy'),
+  /** many: where audit events go (an audit log file, a user's own sink). */
+  AuditBackend: token<AuditBackend>('AuditBackend'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -67,6 +72,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Objects,
   Tokens.Config,
   Tokens.ServiceResolver,
+  Tokens.AuditPolicy,
 ]);
 
 /**
@@ -88,4 +94,6 @@ export const PublicTokens = {
   Objects: Tokens.Objects,
   Config: Tokens.Config,
   ServiceResolver: Tokens.ServiceResolver,
+  AuditPolicy: Tokens.AuditPolicy,
+  AuditBackend: Tokens.AuditBackend,
 } as const;
