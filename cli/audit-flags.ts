@@ -23,8 +23,8 @@ type AuditFlag = keyof typeof auditFlagOptions;
 
 /** The `--audit-*` flags: a policy loaded and checked now (a bad one is a usage error), and where the log goes. */
 export interface AuditServeOptions {
-  policy?: AuditPolicy;
-  log?: AuditLogOptions;
+  auditPolicy?: AuditPolicy;
+  auditLog?: AuditLogOptions;
 }
 
 /** kube-apiserver's audit options, with its messages; the log settings are checked only with a log path, as kube does. */
@@ -43,8 +43,8 @@ export function parseAuditFlags(values: Partial<Record<AuditFlag, string>>): Aud
     if (maxSizeMB < 0) throw new UsageError(`--audit-log-maxsize ${maxSizeMB} can't be a negative number`);
   }
   return {
-    ...(policyFile ? { policy: loadPolicy(resolve(policyFile)) } : {}),
-    ...(path ? { log: { path: path === '-' ? '-' : resolve(path), maxSizeMB, maxBackups, maxAgeDays } } : {}),
+    ...(policyFile ? { auditPolicy: loadPolicy(resolve(policyFile)) } : {}),
+    ...(path ? { auditLog: { path: path === '-' ? '-' : resolve(path), maxSizeMB, maxBackups, maxAgeDays } } : {}),
   };
 }
 

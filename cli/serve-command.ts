@@ -81,8 +81,8 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
 }
 
 /** The audit policy and log, when the flags name them (kube: without a policy nothing is audited). */
-function auditModules({ audit }: ServeOptions): Module[] {
-  return [...(audit.policy ? [auditModule({ policy: audit.policy })] : []), ...(audit.log ? [auditLog(audit.log)] : [])];
+function auditModules(opts: ServeOptions): Module[] {
+  return [...(opts.auditPolicy ? [auditModule({ policy: opts.auditPolicy })] : []), ...(opts.auditLog ? [auditLog(opts.auditLog)] : [])];
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

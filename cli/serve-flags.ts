@@ -57,7 +57,7 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
 ${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions {
+export interface ServeOptions extends AuditServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -86,8 +86,6 @@ export interface ServeOptions {
   /** From `--event-ttl`; absent: the events module's default (one hour). */
   eventTtlMs?: number;
   serviceAccounts: ServiceAccountServeOptions;
-  /** The `--audit-*` flags. */
-  audit: AuditServeOptions;
 }
 
 /** The `--service-account-*` flags and `--api-audiences`. */
@@ -139,7 +137,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
-    audit: parseAuditFlags(values),
+    ...parseAuditFlags(values),
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
   };
 }

@@ -8,13 +8,19 @@ export interface AuditLogOptions extends Partial<RotationOptions> {
   path: string;
 }
 
-/** What Go's JSON encoder escapes and JSON.stringify leaves as is: HTML's specials, and the two Unicode line breaks. */
-const goEscapes = /[<>&\u2028\u2029]/g;
-const goEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/**
+ * What JSON.stringify leaves as is and is escaped here: what Go's JSON encoder escapes too (HTML's specials, U+2028,
+ * U+2029), and NEL (U+0085), which some line readers (Python's splitlines) also take for a line break.
+ */
+const moreEscapes = /[<>&\u0085\u2028\u2029]/g;
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** One event as one line: JSON escapes every control character, so nothing in a request can end the line early. */
+/**
+ * One event as one line: JSON.stringify escapes control characters and lone surrogates, the rest above any line
+ * break, so nothing in a request can end or break the line.
+ */
 export function auditEventLine(event: AuditEvent): string {
-  return `${JSON.stringify(event).replace(goEscapes, goEscape)}\n`;
+  return `${JSON.stringify(event).replace(moreEscapes, unicodeEscape)}\n`;
 }
 
 /**

@@ -1,6 +1,15 @@
 import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface RotationOptions {
   /** Megabytes a file may reach before it is rotated; 0: lumberjack's default, 100. */
   maxSizeMB: number;
@@ -93,7 +102,7 @@ export class RotatingFile {
   private async rotate(): Promise<void> {
     await this.close();
     try {
-      await rename(this.path, this.backupPath(new Date()));
+      await rename(this.path, await this.freeBackupPath());
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
@@ -102,10 +111,14 @@ export class RotatingFile {
     await this.removeOldBackups();
   }
 
-  private backupPath(at: Date): string {
+  /** The backup's name with the time now, a millisecond later while that name is taken (rotations within one). */
+  private async freeBackupPath(): Promise<string> {
     const ext = extname(this.path);
-    const stamp = at.toISOString().slice(0, 23).replace(/:/g, '-');
-    return join(dirname(this.path), `${basename(this.path, ext)}-${stamp}${ext}`);
+    for (let at = Date.now(); ; at++) {
+      const stamp = new Date(at).toISOString().slice(0, 23).replace(/:/g, '-');
+      const path = join(dirname(this.path), `${basename(this.path, ext)}-${stamp}${ext}`);
+      if (!(await exists(path))) return path;
+    }
   }
 
   private async removeOldBackups(): Promise<void> {
