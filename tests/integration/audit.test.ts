@@ -118,9 +118,9 @@ const of = (auditId: string) => events.filter((e) => e.auditID === auditId);
 const stages = (auditId: string) => of(auditId).map((e) => e.stage);
 const last = (auditId: string) => of(auditId).at(-1)!;
 
-async function eventually<T>(fn: () => T | undefined, what: string): Promise<T> {
+async function eventually<T>(fn: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 200; i++) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -263,4 +263,39 @@ test('an error that is no ApiError ends the request at stage Panic', async (t) =
   const panic = last(boom.auditId).responseStatus!;
   t.like(panic, { metadata: {}, status: 'Failure', reason: 'InternalError', code: 500 });
   t.regex(panic.message!, /^APIServer panic'd: Cannot read properties of undefined/);
+});
+
+test("a ValidatingAdmissionPolicy's auditAnnotations and Audit action reach the request's event", async (t) => {
+  t.is((await send('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vap', labels: { 'audit-vap': 'yes' } } } })).status, 201);
+  const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+  const vap = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'audit-vap' },
+    spec: {
+      matchConstraints: { namespaceSelector: { matchLabels: { 'audit-vap': 'yes' } }, resourceRules: rules },
+      validations: [{ expression: "object.metadata.name != 'flagged'", message: 'flagged name' }],
+      auditAnnotations: [{ key: 'name', valueExpression: "'name: ' + object.metadata.name" }],
+    },
+  };
+  const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'audit-vap' }, spec: { policyName: 'audit-vap', validationActions: ['Audit'] } };
+  t.is((await send('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', { body: vap })).status, 201);
+  t.is((await send('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', { body: binding })).status, 201);
+  const create = (name: string) => send('POST', '/api/v1/namespaces/vap/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } });
+  let probes = 0;
+  await eventually(async () => {
+    const probe = await create(`probe-${probes++}`);
+    return last(probe.auditId).annotations?.['audit-vap/name'];
+  }, 'the policy to be in force');
+
+  const flagged = await create('flagged');
+  t.is(flagged.status, 201);
+  t.like(last(flagged.auditId).annotations, {
+    ...allowed,
+    'test.kapi.io/seen': 'flagged',
+    'audit-vap/name': 'name: flagged',
+    'validation.policy.admission.k8s.io/validation_failure': JSON.stringify([
+      { message: 'flagged name', policy: 'audit-vap', binding: 'audit-vap', expressionIndex: 0, validationActions: ['Audit'] },
+    ]),
+  });
 });
