@@ -58,10 +58,13 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
-    const user = await authenticate(ctx, deps.authenticators).catch((err: unknown) => {
+    let user: UserInfo;
+    try {
+      user = await authenticate(ctx, deps.authenticators);
+    } catch (err) {
       auditor?.authenticationFailed(ctx, info);
       throw err;
-    });
+    }
     auditor?.begin(ctx, info, user);
     await authorize(ctx, user, info, deps.authorizers);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
