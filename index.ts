@@ -77,6 +77,11 @@ export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, w
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
+export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
+export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.js';
+export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';
+export { addAuditAnnotation } from './core/contracts/audit-annotation.js';
+export { auditLog, AuditLogBackend, auditEventLine, type AuditLogOptions } from './plugins/audit/index.js';
 
 export interface DefaultModulesOptions {
   storage: 'sqlite' | 'memory' | 'etcd';

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   adminUser,
   alwaysAllow,
+  auditLog,
+  auditModule,
   clientUrl,
   createApiServer,
   defaultModules,
@@ -14,6 +16,7 @@ import {
   staticTokenAuth,
   writeKubeconfig,
   type ApiServer,
+  type Module,
   type ServiceAccountTokenConfig,
 } from '../index.js';
 import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
@@ -64,7 +67,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       },
       authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
       serviceAccountTokens,
-    }),
+    }).concat(auditModules(opts)),
   });
   const { host, port } = await listen(server, opts, pki);
   const url = clientUrl(host, port);
@@ -79,6 +82,11 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   });
   process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
   return server;
+}
+
+/** The audit policy and log, when the flags name them (kube: without a policy nothing is audited). */
+function auditModules(opts: ServeOptions): Module[] {
+  return [...(opts.auditPolicy ? [auditModule({ policy: opts.auditPolicy })] : []), ...(opts.auditLog ? [auditLog(opts.auditLog)] : [])];
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

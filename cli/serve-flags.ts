@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
+import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, type TlsMinVersion } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -60,10 +61,10 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --oidc-signing-algs A,B     signing algorithms JWT issuers' tokens may use (default RS256)
   --service-account-jwks-uri URL
                               jwks_uri of the OpenID discovery document (default: this server's /openid/v1/jwks)
-  -h, --help                  show this help
+${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions {
+export interface ServeOptions extends AuditServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -152,6 +153,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
+    ...parseAuditFlags(values),
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
   };
 }
@@ -229,6 +231,7 @@ function parse(args: string[]) {
         'event-ttl': { type: 'string' },
         'authentication-config': { type: 'string' },
         'oidc-signing-algs': { type: 'string' },
+        ...auditFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,5 +1,6 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
-import { addAuditAnnotation, callWebhook } from './webhook-call.js';
+import { callWebhook } from './webhook-call.js';
+import { addAuditAnnotation } from '../../core/contracts/audit-annotation.js';
 import { WebhookCallFailed } from './webhook-errors.js';
 import { shouldCallHook, type WebhookInvocation } from './webhook-invocation.js';
 import type { WebhookAccessor } from './webhook-accessor.js';

@@ -1,20 +1,10 @@
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { postWebhook, WebhookCallError } from '../../lib/webhook/webhook-client.js';
-import { isQualifiedName } from '../../lib/k8s/names.js';
+import { addAuditAnnotation } from '../../core/contracts/audit-annotation.js';
 import { admissionReview, decodeReviewResponse, verifyAdmissionResponse, WebhookAnswerError, type AdmissionResponse } from './admission-review.js';
 import { dryRunUnsupported, WebhookCallFailed, webhookDenial } from './webhook-errors.js';
 import type { WebhookInvocation } from './webhook-invocation.js';
-
-/**
- * Records an audit annotation as kube's Attributes.AddAnnotation does: the key must be a qualified name and a value
- * once set is not overwritten (kube logs and drops such annotations).
- */
-export function addAuditAnnotation(attrs: AdmissionAttributes, key: string, value: string): void {
-  if (isQualifiedName(key).length) return;
-  const annotations = (attrs.auditAnnotations ??= {});
-  if (!Object.hasOwn(annotations, key)) annotations[key] = value;
-}
 
 /**
  * Calls one webhook (kube's callHook): a dry run refused when it has side effects (400), the AdmissionReview posted

@@ -38,8 +38,9 @@ export interface AdmissionAttributes<T extends KubeObject = KubeObject> {
   /** Warnings for the client (sent as `Warning: 299` headers); plugins may push to it. */
   warnings: string[];
   /**
-   * Audit annotations added during admission (kube's Attributes.AddAnnotation), key → value. kapi has no audit log
-   * yet: they stay on the request's attributes, for plugins after the one that added them.
+   * Audit annotations added during admission (kube's Attributes.AddAnnotation), key → value: they go into the
+   * request's audit event, and later plugins see them. Add with `addAuditAnnotation`: a key is a qualified name and
+   * its first value stays.
    */
   auditAnnotations?: Record<string, string>;
   /** Set by a mutating plugin that asks for the mutating phase to run once more (kube's reinvocation); see AdmissionReinvocation. */

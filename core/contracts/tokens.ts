@@ -15,6 +15,7 @@ import type { ObjectClients } from './object-client.js';
 import type { StrategyRegistration } from './define-strategy.js';
 import type { ServiceResolver } from './service-resolver.js';
 import type { StorageTransformers } from './value-transformer.js';
+import type { AuditBackend, AuditPolicy } from './audit.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -59,6 +60,10 @@ export const Tokens = {
   ServiceResolver: token<ServiceResolver>('ServiceResolver'),
   /** How stored values are transformed per resource: encryption at rest (absent: stored as they are). */
   StorageTransformers: token<StorageTransformers>('StorageTransformers'),
+  /** The audit policy (validated); without one nothing is audited, as kube-apiserver without --audit-policy-file. */
+  AuditPolicy: token<AuditPolicy>('AuditPolicy'),
+  /** many: where audit events go (an audit log file, a user's own sink). */
+  AuditBackend: token<AuditBackend>('AuditBackend'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -71,6 +76,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Config,
   Tokens.ServiceResolver,
   Tokens.StorageTransformers,
+  Tokens.AuditPolicy,
 ]);
 
 /**
@@ -93,4 +99,6 @@ export const PublicTokens = {
   Config: Tokens.Config,
   ServiceResolver: Tokens.ServiceResolver,
   StorageTransformers: Tokens.StorageTransformers,
+  AuditPolicy: Tokens.AuditPolicy,
+  AuditBackend: Tokens.AuditBackend,
 } as const;

@@ -5,6 +5,7 @@ import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { Codec, TypeMeta } from '../contracts/codec.js';
 import { discardBodyThenClose } from '../server/lingering-close.js';
+import { auditRequestBody, auditRequestObject } from '../audit/request-audit.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
@@ -12,6 +13,7 @@ export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffe
   if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
   const body = await readUpTo(ctx.req, maxBytes);
   if (!body) throw tooLarge(ctx, maxBytes);
+  auditRequestBody(ctx, body);
   return body;
 }
 
@@ -72,5 +74,6 @@ export async function readObjectBody(ctx: Context, maxBytes: number, codecs: Cod
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('the object provided is unrecognized or malformed: expected a JSON object');
   }
+  auditRequestObject(ctx, value as Record<string, unknown>);
   return { object: value as Record<string, unknown>, duplicates: codec.duplicateFields?.(raw) ?? [], codec };
 }

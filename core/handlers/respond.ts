@@ -10,6 +10,7 @@ import type { ListObject } from '../contracts/codec.js';
 import { pacedBody, pacedListItems } from './paced-body.js';
 import { mapInSlices } from './event-loop-slices.js';
 import type { MaybePromise } from '../contracts/object-converter.js';
+import { auditResponseObject } from '../audit/request-audit.js';
 import { convertsSynchronously, listToRequestVersion, toRequestVersion, toRequestVersionToRead } from '../conversion/versioned-objects.js';
 
 /** A stored object as the addressed API version presents it (see core/conversion/versioned-objects.ts). */
@@ -20,6 +21,7 @@ export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'ver
 /** Writes a body with the negotiated codec. */
 export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'codec' | 'contentType'>, code: number, body: object): void {
   ctx.status = code;
+  auditResponseObject(ctx, body);
   // Set after the body: koa would otherwise guess a type from the string. set() skips koa's mime lookup.
   ctx.body = negotiated.codec.encode(body);
   ctx.set('Content-Type', negotiated.contentType);
@@ -104,10 +106,14 @@ async function writePacedList(scope: ResourceScope, list: ListResult, include: I
   if (n.as === 'Table') {
     const renderer = new TableRenderer(tableColumns(scope), tableOptions(scope, list, include));
     const rows = await convertInSlices(scope, list.items, (o) => renderer.row(o));
-    pieces = n.codec.encodeListPieces!(renderer.table(rows) as unknown as ListObject, 'rows');
+    const table = renderer.table(rows);
+    auditResponseObject(scope.ctx, table);
+    pieces = n.codec.encodeListPieces!(table as unknown as ListObject, 'rows');
   } else {
     const items = await convertInSlices(scope, list.items, listItemForm(n));
-    pieces = n.codec.encodeListPieces!(listObject(scope, list, items));
+    const listed = listObject(scope, list, items);
+    auditResponseObject(scope.ctx, listed);
+    pieces = n.codec.encodeListPieces!(listed);
   }
   scope.ctx.status = 200;
   scope.ctx.body = pacedBody(pieces);

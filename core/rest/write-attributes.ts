@@ -42,5 +42,6 @@ export function writeAttributes(req: WriteRequest, target: WriteTarget): WriteAt
     warnings: [],
   };
   if (target.oldObject) attrs.oldObject = target.oldObject;
+  if (req.auditAnnotations) attrs.auditAnnotations = req.auditAnnotations;
   return attrs;
 }

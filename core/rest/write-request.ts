@@ -23,6 +23,8 @@ export interface WriteRequest {
   /** The fieldManager option as the client sent it (admission sees it in the write's options), if any. */
   fieldManagerOption?: string;
   pipeline: WritePipeline;
+  /** Where admission's audit annotations go: the request's audit event (absent: kept on the write's attributes only). */
+  auditAnnotations?: Record<string, string>;
   /** Receives the warnings of admission and validation, also when they refuse the write. */
   warn(warnings: readonly string[]): void;
 }

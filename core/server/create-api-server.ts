@@ -21,10 +21,18 @@ import { LoopbackClients } from '../rest/loopback-clients.js';
 import { registerModules } from './module-registration.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
+import { Auditor } from '../audit/auditor.js';
 
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
   return c.isRegistered(token, true) ? c.resolveAll(token) : [];
+}
+
+/** Auditing needs a policy (kube: --audit-policy-file) and somewhere to send events. */
+function createAuditor(container: DependencyContainer): Auditor | undefined {
+  const backends = resolveAllOrNone(container, Tokens.AuditBackend);
+  if (!container.isRegistered(Tokens.AuditPolicy, true) || backends.length === 0) return undefined;
+  return new Auditor(container.resolve(Tokens.AuditPolicy), backends);
 }
 
 /**
@@ -47,6 +55,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let server: http.Server | undefined;
   let controllers: Controller[] = [];
   let caches: WatchCaches | undefined;
+  let auditor: Auditor | undefined;
   const sockets = new Set<Socket>();
 
   return {
@@ -64,6 +73,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];
       for (const c of controllers) await c.start();
 
+      auditor = createAuditor(container);
       const app = createHttpApp({
         registry,
         kv,
@@ -76,6 +86,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
         authorizers: resolveAllOrNone(container, Tokens.Authorizer),
         routes: resolveAllOrNone(container, Tokens.Route),
+        ...(auditor ? { auditor } : {}),
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
@@ -110,6 +121,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         for (const socket of sockets) socket.destroy();
         await closed;
       }
+      await auditor?.shutdown(); // every request has ended: its events are all handed over
+      auditor = undefined;
       for (const c of controllers.reverse()) await c.stop();
       controllers = [];
       informers.stop();

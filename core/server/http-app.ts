@@ -14,11 +14,15 @@ import type { Codec } from '../contracts/codec.js';
 import { negotiateError } from '../codec/negotiation.js';
 import { standardResponseHeaders } from './response-headers.js';
 import { headerBytesAsLatin1 } from './header-bytes.js';
+import type { Auditor } from '../audit/auditor.js';
+import { addRequestAuditAnnotation, auditPanic, auditResponseObject } from '../audit/request-audit.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
   authorizers: Authorizer[];
   routes: ServerRoute[];
+  /** Audits requests when the server has an audit policy and backends. */
+  auditor?: Auditor;
 }
 
 /** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
@@ -29,7 +33,10 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-/** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → authorization → routing. */
+/**
+ * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
+ * → error rendering → request info → authentication → audit → authorization → routing.
+ */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -45,12 +52,21 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(standardResponseHeaders);
   app.use(headerBytesAsLatin1); // after compression and error rendering have set the final body
   app.use(compressResponses); // outermost but for the headers, so error Status bodies are compressed by the same rule
+  const { auditor } = deps;
+  if (auditor) app.use(auditor.filter); // outside error rendering: the event has the Status answered
   app.use(renderErrors(deps.codecs));
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
-    const user = await authenticate(ctx, deps.authenticators);
-    await authorize(user, info, deps.authorizers);
+    let user: UserInfo;
+    try {
+      user = await authenticate(ctx, deps.authenticators);
+    } catch (err) {
+      auditor?.authenticationFailed(ctx, info);
+      throw err;
+    }
+    auditor?.begin(ctx, info, user);
+    await authorize(ctx, user, info, deps.authorizers);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
@@ -85,8 +101,13 @@ async function authenticate(ctx: Context, authenticators: Authenticator[]): Prom
   throw errors.unauthorized();
 }
 
-async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
+/** kube's authorization filter, which records its decision and reason as audit annotations. */
+async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
   if (user === anonymous) return; // only public paths, or a server without authentication
+  const decided = (decision: 'allow' | 'forbid', reason = '') => {
+    addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', decision);
+    addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', reason);
+  };
   for (const a of authorizers) {
     const { decision, reason } = await a.authorize({
       user,
@@ -100,9 +121,13 @@ async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authori
       subresource: info.subresource,
       name: info.name,
     });
-    if (decision === 'allow') return;
-    if (decision === 'deny') throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
+    if (decision === 'allow') return decided('allow', reason);
+    if (decision === 'deny') {
+      decided('forbid', reason);
+      throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
+    }
   }
+  decided('forbid');
   throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
 }
 
@@ -115,13 +140,14 @@ function renderErrors(codecs: CodecSet) {
     try {
       await next();
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : unexpected(err, ctx.response.get('Audit-Id'));
+      const apiError = err instanceof ApiError ? err : unexpected(ctx, err);
       if (ctx.respond === false && ctx.res.headersSent) {
         ctx.res.end();
         return;
       }
       ctx.respond = true;
       ctx.status = apiError.code;
+      auditResponseObject(ctx, apiError.status);
       for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
       const { body, contentType } = encodeStatus(negotiateError(ctx.get('accept'), codecs), apiError);
       ctx.body = body;
@@ -147,8 +173,10 @@ function encodeStatus(codec: Codec | undefined, apiError: ApiError): { body: str
  * error is logged, and never the JavaScript error's own text (`x.find is not a function` tells a client nothing).
  * A SyntaxError from parsing input the codecs did not wrap stays a 400.
  */
-function unexpected(err: unknown, auditId: string): ApiError {
+function unexpected(ctx: Context, err: unknown): ApiError {
   if (err instanceof SyntaxError) return errors.badRequest(err.message);
+  const auditId = ctx.response.get('Audit-Id');
+  auditPanic(ctx, err);
   console.error(`kapi: internal error (Audit-Id ${auditId}):`, err);
   return errors.internal(`unexpected error in kapi, logged with Audit-Id ${auditId}`);
 }

@@ -52,3 +52,9 @@ test("the README's strategy hooks compile against the built package, skipLibChec
   t.true(snippet.includes("from 'kapi'"));
   t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
 });
+
+test("the README's audit modules compile against the built package, skipLibCheck off", (t) => {
+  const snippet = readmeSnippet('auditModule');
+  t.true(snippet.includes("from 'kapi'"));
+  t.deepEqual(typeErrors(snippet.replace("from 'kapi'", `from '${repoPath('dist/index.js')}'`)), []);
+});
