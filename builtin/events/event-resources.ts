@@ -21,6 +21,8 @@ export function coreEventResource(): ResourceType {
     // kube's Event strategy: names are path segments (BeforeCreate's check), updates need no resourceVersion.
     nameValidation: 'path-segment',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     // kube's Event strategy: no propagation policy keeps an Event for the garbage collector
     garbageCollectionPolicy: 'Unsupported',
@@ -56,6 +58,8 @@ export function eventsV1EventResource(): ResourceType {
     names: { plural: 'events', singular: 'event', kind: 'Event', listKind: 'EventList', shortNames: ['ev'] },
     scope: 'Namespaced',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     garbageCollectionPolicy: 'Unsupported',
     goType: eventsV1EventGoType,

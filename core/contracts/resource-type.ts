@@ -115,6 +115,12 @@ export interface ResourceType {
   versions: ResourceVersionDef[];
   /** Whether PUT without metadata.resourceVersion is allowed (true for most built-ins, false for custom resources). */
   allowUnconditionalUpdate: boolean;
+  /**
+   * Whether a PUT to a name nothing is stored under creates the object (kube's AllowCreateOnUpdate: Leases, Events,
+   * Endpoints, Services), through the create admission and validation, answering 201. Absent: a 404, as for
+   * ConfigMaps, CRDs and custom resources.
+   */
+  allowCreateOnUpdate?: boolean;
   /** Verbs served on the main resource (discovery lists them). */
   verbs: string[];
   strategy?: ResourceStrategy;

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../contracts/resource-type.js';
 import { ApiError } from '../contracts/api-error.js';
 import type { ResourceStore } from '../store/resource-store.js';
-import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions } from './resource-writer.js';
+import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions, WriterUpdateResult } from './resource-writer.js';
 import { generateName } from '../store/object-meta-lifecycle.js';
 import { toRequestVersion, toStorageVersion } from '../conversion/versioned-objects.js';
 import type { WriteRequest } from './write-request.js';
@@ -39,7 +39,30 @@ export class GenericStore implements ResourceWriter {
     return claim.around(created(), (stored) => stored);
   }
 
-  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  /**
+   * Updates the stored object; with `orCreate`, creates that one when nothing is stored under the name, as kube's
+   * Store.Update does for strategies that AllowCreateOnUpdate (the create's admission, validation and claims).
+   */
+  async update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<WriterUpdateResult> {
+    const { orCreate } = opts;
+    // A body naming a UID is about that object only: kube's UID precondition fails on a missing one too.
+    if (!orCreate || opts.uid) return this.updateStored(req, desired, opts);
+    for (;;) {
+      try {
+        return await this.updateStored(req, desired, opts);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.reason === 'NotFound') || (await this.exists(req))) throw err;
+      }
+      try {
+        return { object: await this.create(req, structuredClone(orCreate)), deleted: false, created: true };
+      } catch (err) {
+        // Another write created it in between: this one updates it, as kube's update loop would.
+        if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+      }
+    }
+  }
+
+  private updateStored(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions): Promise<WriterUpdateResult> {
     const claim = new WriteClaim();
     const updated = this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track, claim), opts.uid);
     return claim.around(updated, (result) => result.object);
