@@ -1,7 +1,7 @@
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { coreEventGoType, eventsV1EventGoType } from './event-go-types.js';
-import { coreEventApiVersion, eventConverter, eventsV1ToCore, canonicalCoreEvent } from './event-conversion.js';
+import { coreEventApiVersion, eventConverter, eventsV1ApiVersion, eventsV1ToCore, canonicalCoreEvent } from './event-conversion.js';
 import { eventTablePrinter } from './event-printer.js';
 import { coreEventFieldAttributes, eventsV1EventFieldAttributes } from './event-selectable-fields.js';
 import { validateEventCreate, validateEventUpdate } from './event-validation.js';
@@ -38,6 +38,8 @@ export function coreEventResource(): ResourceType {
         fieldSelectorAttributes: coreEventFieldAttributes,
       },
     ],
+    // Written through events.k8s.io/v1 too: managedFields entries may be in that version.
+    cohabitants: [{ apiVersion: eventsV1ApiVersion, schema: builtinSchema('event.events.v1'), converter: eventConverter }],
     strategy: {
       validate: (obj, old) => (old ? validateEventUpdate(obj, old, false) : validateEventCreate(obj, false)),
       canonicalize: (obj) => void canonicalCoreEvent(obj),
@@ -75,6 +77,7 @@ export function eventsV1EventResource(): ResourceType {
       },
     ],
     storedAs: { group: '', plural: 'events', apiVersion: coreEventApiVersion, converter: eventConverter },
+    cohabitants: [{ apiVersion: coreEventApiVersion, schema: builtinSchema('event.v1'), converter: eventConverter }],
     strategy: {
       validate: (obj, old) => (old ? validateEventUpdate(asCore(obj), asCore(old), true) : validateEventCreate(asCore(obj), true)),
     },

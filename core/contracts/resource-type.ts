@@ -168,6 +168,13 @@ export interface ResourceType {
    * reads and watches of both.
    */
   storedAs?: { group: string; plural: string; apiVersion: string; converter: ObjectConverter };
+  /**
+   * The other APIs the same stored objects are written through (an Event's core/v1 and events.k8s.io/v1): that
+   * version's apiVersion, its schema, and a synchronous converter of objects into it. A managedFields entry written
+   * through one has its fieldsV1 in that version, so the field manager compares objects there to find what a write
+   * takes from its manager (conflicts, changed and removed fields), as kube's versionconverter does.
+   */
+  cohabitants?: { apiVersion: string; schema: JSONSchemaProps; converter: ObjectConverter }[];
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;
 }
