@@ -44,14 +44,19 @@ test('a PUT creates a missing Lease (201, system metadata filled in); the next P
   t.is(updated.body.metadata.uid, created.body.metadata.uid);
 });
 
-test('a PUT create is validated as a create: an invalid Lease is a 422, nothing stored; dry-run stores nothing', async (t) => {
+test('a PUT create is validated as a create: an invalid Lease is a 422, nothing stored; dry-run stores nothing; a UID is a 409', async (t) => {
   const ns = await createNamespace(server, 'put-create');
   const invalid = await server.request('PUT', leasesPath(ns, 'bad'), { body: lease('bad', { leaseDurationSeconds: 0 }) });
   t.is(invalid.status, 422, invalid.text);
   t.is(invalid.body.reason, 'Invalid');
   const dryRun = await server.request('PUT', `${leasesPath(ns, 'dry')}?dryRun=All`, { body: lease('dry', { holderIdentity: 'a' }) });
   t.is(dryRun.status, 201, dryRun.text);
-  for (const name of ['bad', 'dry']) t.is((await server.request('GET', leasesPath(ns, name))).status, 404, name);
+  // A body naming a UID is about that object only: kube's UID precondition fails on the missing one.
+  const withUid = await server.request('PUT', leasesPath(ns, 'uid'), { body: lease('uid', { holderIdentity: 'a' }, { uid: 'u-1' }) });
+  t.is(withUid.status, 409, withUid.text);
+  t.is(withUid.body.reason, 'Conflict');
+  t.regex(withUid.body.message, /^Operation cannot be fulfilled on leases\.coordination\.k8s\.io "uid": StorageError: invalid object, Code: 4, Key: .*uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u-1, UID in object meta: $/);
+  for (const name of ['bad', 'dry', 'uid']) t.is((await server.request('GET', leasesPath(ns, name))).status, 404, name);
 });
 
 test('a PUT creates missing Endpoints and a missing Service', async (t) => {
