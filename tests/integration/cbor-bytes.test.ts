@@ -63,6 +63,12 @@ test('a Secret\'s data and a ConfigMap\'s binaryData are written as raw bytes in
   const list = await getCbor(configMapsPath(ns));
   t.is(list.status, 200);
   assertTaggedBytes(t, at(list.decoded, 'items', 0, 'binaryData', 'bin'), raw, 'a list item\'s binaryData');
+
+  // A watch from no resourceVersion starts with the Secret ADDED; the stream ends after timeoutSeconds.
+  const watch = await sendBinary(server, 'GET', `${secretsPath(ns)}?watch=1&timeoutSeconds=1`, { accept: cborType });
+  t.is(watch.headers['content-type'], 'application/cbor-seq');
+  const [added] = independent.decodeMultiple(watch.bytes);
+  assertTaggedBytes(t, at(added, 'object', 'data', 'key'), raw, 'a watch event\'s Secret data');
 });
 
 test('a webhook\'s caBundle is written as raw bytes in tag 22', async (t) => {
