@@ -1,7 +1,7 @@
 import type { KubeObject, ResourceType } from '../../core/contracts/resource-type.js';
 import { builtinSchema } from '../../schemas/builtin-schemas.js';
 import { coreEventGoType, eventsV1EventGoType } from './event-go-types.js';
-import { coreEventApiVersion, eventConverter, eventsV1ToCore, canonicalCoreEvent } from './event-conversion.js';
+import { coreEventApiVersion, eventConverter, eventsV1ApiVersion, eventsV1ToCore, canonicalCoreEvent } from './event-conversion.js';
 import { eventTablePrinter } from './event-printer.js';
 import { coreEventFieldAttributes, eventsV1EventFieldAttributes } from './event-selectable-fields.js';
 import { validateEventCreate, validateEventUpdate } from './event-validation.js';
@@ -21,6 +21,8 @@ export function coreEventResource(): ResourceType {
     // kube's Event strategy: names are path segments (BeforeCreate's check), updates need no resourceVersion.
     nameValidation: 'path-segment',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     // kube's Event strategy: no propagation policy keeps an Event for the garbage collector
     garbageCollectionPolicy: 'Unsupported',
@@ -36,6 +38,8 @@ export function coreEventResource(): ResourceType {
         fieldSelectorAttributes: coreEventFieldAttributes,
       },
     ],
+    // Written through events.k8s.io/v1 too: managedFields entries may be in that version.
+    cohabitants: [{ apiVersion: eventsV1ApiVersion, schema: builtinSchema('event.events.v1'), converter: eventConverter }],
     strategy: {
       validate: (obj, old) => (old ? validateEventUpdate(obj, old, false) : validateEventCreate(obj, false)),
       canonicalize: (obj) => void canonicalCoreEvent(obj),
@@ -56,6 +60,8 @@ export function eventsV1EventResource(): ResourceType {
     names: { plural: 'events', singular: 'event', kind: 'Event', listKind: 'EventList', shortNames: ['ev'] },
     scope: 'Namespaced',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     garbageCollectionPolicy: 'Unsupported',
     goType: eventsV1EventGoType,
@@ -71,6 +77,7 @@ export function eventsV1EventResource(): ResourceType {
       },
     ],
     storedAs: { group: '', plural: 'events', apiVersion: coreEventApiVersion, converter: eventConverter },
+    cohabitants: [{ apiVersion: coreEventApiVersion, schema: builtinSchema('event.v1'), converter: eventConverter }],
     strategy: {
       validate: (obj, old) => (old ? validateEventUpdate(asCore(obj), asCore(old), true) : validateEventCreate(asCore(obj), true)),
     },

@@ -26,6 +26,8 @@ export function leaseResource(): ResourceType {
     names: { plural: 'leases', singular: 'lease', kind: 'Lease', listKind: 'LeaseList' },
     scope: 'Namespaced',
     allowUnconditionalUpdate: false,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     goType: leaseGoType,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],

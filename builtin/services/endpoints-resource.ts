@@ -26,6 +26,8 @@ export function endpointsResource(): ResourceType {
     names: { plural: 'endpoints', singular: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', shortNames: ['ep'] },
     scope: 'Namespaced',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     goType: endpointsGoType,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],

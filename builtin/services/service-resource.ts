@@ -28,6 +28,8 @@ export function serviceResource(beginWrite?: ResourceStrategy['beginWrite']): Re
     scope: 'Namespaced',
     nameValidation: 'dns1035-label',
     allowUnconditionalUpdate: true,
+    // kube's strategy AllowCreateOnUpdate: a PUT to a missing name creates it.
+    allowCreateOnUpdate: true,
     withoutGeneration: true,
     goType: serviceGoType,
     // kube's service storage has no deletecollection

@@ -115,6 +115,12 @@ export interface ResourceType {
   versions: ResourceVersionDef[];
   /** Whether PUT without metadata.resourceVersion is allowed (true for most built-ins, false for custom resources). */
   allowUnconditionalUpdate: boolean;
+  /**
+   * Whether a PUT to a name nothing is stored under creates the object (kube's AllowCreateOnUpdate: Leases, Events,
+   * Endpoints, Services), through the create admission and validation, answering 201. Absent: a 404, as for
+   * ConfigMaps, CRDs and custom resources.
+   */
+  allowCreateOnUpdate?: boolean;
   /** Verbs served on the main resource (discovery lists them). */
   verbs: string[];
   strategy?: ResourceStrategy;
@@ -162,6 +168,13 @@ export interface ResourceType {
    * reads and watches of both.
    */
   storedAs?: { group: string; plural: string; apiVersion: string; converter: ObjectConverter };
+  /**
+   * The other APIs the same stored objects are written through (an Event's core/v1 and events.k8s.io/v1): that
+   * version's apiVersion, its schema, and a synchronous converter of objects into it. A managedFields entry written
+   * through one has its fieldsV1 in that version, so the field manager compares objects there to find what a write
+   * takes from its manager (conflicts, changed and removed fields), as kube's versionconverter does.
+   */
+  cohabitants?: { apiVersion: string; schema: JSONSchemaProps; converter: ObjectConverter }[];
   /** The defining object's metadata.annotations (a CRD's), for plugins configured by them (e.g. protobuf field numbers). */
   annotations?: Record<string, string>;
 }

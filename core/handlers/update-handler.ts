@@ -10,15 +10,19 @@ import type { KubeObject } from '../contracts/resource-type.js';
 import { validateWriteOptions } from './write-options.js';
 import { writeRequestOf } from './write-request-of.js';
 
-/** PUT of one object (or its status). */
+/**
+ * PUT of one object (or its status). For a kind that allows create on update, a PUT of the main resource to a name
+ * nothing is stored under creates the object (201).
+ */
 export async function handleUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const { obj, dryRun } = await readUpdate(scope, maxBodyBytes);
+  const orCreate = scope.rt.allowCreateOnUpdate && !scope.info.subresource ? obj : undefined;
   // A body that names a UID is an update of that object only, not of one recreated under its name (409).
-  const result = await scope.writer.update(writeRequestOf(scope, dryRun), () => structuredClone(obj), { uid: obj.metadata?.uid });
-  return respondObject(scope, 200, result.object);
+  const result = await scope.writer.update(writeRequestOf(scope, dryRun), () => desiredObject(scope, obj), { uid: obj.metadata?.uid, orCreate });
+  return respondObject(scope, result.created ? 201 : 200, result.object);
 }
 
-/** Reads and decodes the body of a PUT and checks it against the URL (a resourceVersion is required unless allowed). */
+/** Reads and decodes the body of a PUT and checks it against the URL. */
 async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{ obj: KubeObject; dryRun: boolean }> {
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   validateWriteOptions(scope.query, 'UpdateOptions');
@@ -27,6 +31,14 @@ async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{
   const obj = checkTypeMeta(body.object, scope);
   checkNameAndNamespace(obj, scope);
   decodeForWrite(scope, obj, { unknown, duplicates: body.duplicates });
+  return { obj, dryRun };
+}
+
+/**
+ * The body as the update of a stored object: it must name a resourceVersion unless the kind allows unconditional
+ * updates. Checked once the object is found, as kube's Store.Update does (a missing object is a 404 or a create).
+ */
+function desiredObject(scope: ResourceScope, obj: KubeObject): KubeObject {
   if (!scope.rt.allowUnconditionalUpdate && !obj.metadata?.resourceVersion) {
     throw errors.invalid(
       // kube names the resource here (widgets.example.com), not the kind.
@@ -35,5 +47,5 @@ async function readUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<{
       [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
     );
   }
-  return { obj, dryRun };
+  return structuredClone(obj);
 }

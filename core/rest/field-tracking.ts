@@ -5,6 +5,7 @@ import { recordUpdate } from '../ssa/field-manager.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { versionModel } from '../handlers/merge-model.js';
+import { cohabitantVersions } from './cohabitant-versions.js';
 
 /** The field manager's view of this write: who writes, through which endpoint, under which merge model. */
 export function fieldManagerContext(req: WriteRequest): FieldManagerContext {
@@ -17,6 +18,7 @@ export function fieldManagerContext(req: WriteRequest): FieldManagerContext {
     subresource,
     now: formatDateRFC3339(new Date()),
     resetFields: resetFields(req, subresource),
+    otherVersion: cohabitantVersions(req.rt),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../contracts/resource-type.js';
 import { ApiError } from '../contracts/api-error.js';
-import type { ResourceStore } from '../store/resource-store.js';
-import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions } from './resource-writer.js';
+import type { ResourceStore, UpdateOptions } from '../store/resource-store.js';
+import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions, WriterUpdateResult } from './resource-writer.js';
 import { generateName } from '../store/object-meta-lifecycle.js';
 import { toRequestVersion, toStorageVersion } from '../conversion/versioned-objects.js';
 import type { WriteRequest } from './write-request.js';
@@ -39,9 +39,35 @@ export class GenericStore implements ResourceWriter {
     return claim.around(created(), (stored) => stored);
   }
 
-  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {
+  /**
+   * Updates the stored object; with `orCreate`, creates that one when nothing is stored under the name, as kube's
+   * Store.Update does for strategies that AllowCreateOnUpdate (the create's admission, validation and claims).
+   */
+  async update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<WriterUpdateResult> {
+    const { orCreate } = opts;
+    if (!orCreate) return this.updateStored(req, desired, opts);
+    for (;;) {
+      try {
+        return await this.updateStored(req, desired, opts);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.reason === 'NotFound') || (await this.exists(req))) throw err;
+      }
+      try {
+        return { object: await this.create(req, structuredClone(orCreate)), deleted: false, created: true };
+      } catch (err) {
+        // Another write created it in between: this one updates it, as kube's update loop would.
+        if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+      }
+    }
+  }
+
+  private updateStored(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions): Promise<WriterUpdateResult> {
     const claim = new WriteClaim();
-    const updated = this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track, claim), opts.uid);
+    const updated = this.guaranteedUpdate(req, async (live) => admitUpdate(req, await desired(live), live, opts.track, claim), {
+      uid: opts.uid,
+      // A body naming a UID is about that object only: on a missing one, kube's UID precondition fails (409).
+      missingMeetsPreconditions: opts.orCreate !== undefined,
+    });
     return claim.around(updated, (result) => result.object);
   }
 
@@ -64,7 +90,7 @@ export class GenericStore implements ResourceWriter {
   }
 
   /** The store's update loop over objects in the request's version; conversions that fail fail the write. */
-  private guaranteedUpdate(req: WriteRequest, update: (live: KubeObject) => Promise<KubeObject>, uid?: string) {
+  private guaranteedUpdate(req: WriteRequest, update: (live: KubeObject) => Promise<KubeObject>, preconditions: Pick<UpdateOptions, 'uid' | 'missingMeetsPreconditions'> = {}) {
     return this.storage.update(
       req.namespace,
       req.name,
@@ -73,7 +99,7 @@ export class GenericStore implements ResourceWriter {
         const next = await update(converted instanceof Promise ? await converted : converted);
         return toStorageVersion(req.rt, next);
       },
-      { dryRun: req.dryRun, uid },
+      { dryRun: req.dryRun, ...preconditions },
     );
   }
 

@@ -9,6 +9,18 @@ export interface WriterUpdateOptions {
   uid?: string;
   /** How managed fields are recorded: as an Update by the request's manager unless the write tracks them (apply). */
   track?: FieldTracker;
+  /**
+   * The object created instead when nothing is stored under the name (a PUT of a kind that allows create on update);
+   * the result says `created` then.
+   */
+  orCreate?: KubeObject;
+}
+
+/** What an update did: the object as stored, whether it is gone (its last finalizer removed), whether it was created. */
+export interface WriterUpdateResult {
+  object: KubeObject;
+  deleted: boolean;
+  created?: boolean;
 }
 
 export interface WriterDeleteOptions {
@@ -43,7 +55,7 @@ export interface ResourceWriter {
    * oldObject, so not to be changed) into the requested one — a PUT's body, a patched or applied object — which is
    * admitted and stored. `deleted`: the update removed the last finalizer of an object being deleted.
    */
-  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts?: WriterUpdateOptions): Promise<{ object: KubeObject; deleted: boolean }>;
+  update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts?: WriterUpdateOptions): Promise<WriterUpdateResult>;
   /** Runs delete admission on the stored object, then deletes it (`deleted: false`: graceful deletion started). */
   delete(req: WriteRequest, opts: WriterDeleteOptions): Promise<{ object: KubeObject; deleted: boolean }>;
 }

@@ -18,7 +18,7 @@ import { toFieldSet } from '../../schemas/structured-merge/to-field-set.js';
 import { objectModel } from '../../schemas/structured-merge/type-model.js';
 import { TypedValueError } from '../../schemas/structured-merge/typed-errors.js';
 import { resetFieldSet } from './untracked-fields.js';
-import { Conflicts } from './updater.js';
+import { Conflicts, type VersionView } from './updater.js';
 import { isObject, valuesEqual, type JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface FieldManagerContext {
@@ -38,6 +38,11 @@ export interface FieldManagerContext {
    * ['spec'], `/scale` [] (kube resets nothing else: metadata changes through /status are tracked).
    */
   resetFields: readonly string[];
+  /**
+   * The other versions managedFields entries may be in (the other API of cohabiting resources): each with its
+   * version's model (metadata's is added) and a converter into it.
+   */
+  otherVersion?: (apiVersion: string) => VersionView | undefined;
 }
 
 /** Server-side apply: `live` undefined means create. Returns the merged object with metadata.managedFields set. */
@@ -115,7 +120,20 @@ export function recordUpdate(live: KubeObject | undefined, updated: KubeObject, 
 }
 
 function pipelineContext(ctx: FieldManagerContext): PipelineContext {
-  return { model: objectModel(ctx.model), apiVersion: ctx.apiVersion, subresource: ctx.subresource, now: ctx.now, ignored: resetFieldSet(ctx.resetFields) };
+  const { otherVersion } = ctx;
+  return {
+    model: objectModel(ctx.model),
+    apiVersion: ctx.apiVersion,
+    subresource: ctx.subresource,
+    now: ctx.now,
+    ignored: resetFieldSet(ctx.resetFields),
+    otherVersion:
+      otherVersion &&
+      ((apiVersion) => {
+        const view = otherVersion(apiVersion);
+        return view && { model: objectModel(view.model), convert: view.convert };
+      }),
+  };
 }
 
 function decodeOrEmpty(obj: JsonObject): Managed {

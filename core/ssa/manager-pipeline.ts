@@ -12,7 +12,7 @@ import { capUpdateManagers } from './cap-managers.js';
 import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { managerIdentifier, type Managed } from './managed-fields.js';
 import { STRIPPED_FIELDS } from './untracked-fields.js';
-import { applyConfig, updateObject, type ManagerSets, type UpdaterContext } from './updater.js';
+import { applyConfig, updateObject, type ManagerSets, type UpdaterContext, type VersionView } from './updater.js';
 import type { JsonObject } from '../../schemas/structured-merge/json-value.js';
 
 export interface PipelineContext {
@@ -23,13 +23,15 @@ export interface PipelineContext {
   now: string;
   /** Reset fields of the endpoint. */
   ignored: FieldSet;
+  /** The other versions managers' fields may be in (see UpdaterContext). */
+  otherVersion?: (apiVersion: string) => VersionView | undefined;
 }
 
 const CURRENT_OPERATION = 'current-operation';
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 function updaterContext(ctx: PipelineContext): UpdaterContext {
-  return { model: ctx.model, apiVersion: ctx.apiVersion, ignored: ctx.ignored };
+  return { model: ctx.model, apiVersion: ctx.apiVersion, ignored: ctx.ignored, otherVersion: ctx.otherVersion };
 }
 
 function strip(sets: ManagerSets, id: string): void {

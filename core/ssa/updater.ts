@@ -24,11 +24,19 @@ export interface VersionedSet {
 /** Field sets by manager identifier (see managed-fields.ts). */
 export type ManagerSets = Map<string, VersionedSet>;
 
+/** Another version managers' fields may be in: its model, and objects converted into it. */
+export interface VersionView {
+  model: MergeModel;
+  convert(obj: JsonObject): JsonObject;
+}
+
 export interface UpdaterContext {
   model: MergeModel;
   apiVersion: string;
   /** Reset fields: excluded with everything under them. */
   ignored: FieldSet;
+  /** The view of another apiVersion, when objects convert into it; else its managers are compared in this version. */
+  otherVersion?: (apiVersion: string) => VersionView | undefined;
 }
 
 /** Fields another manager owns that the write changes, by manager identifier. */
@@ -68,31 +76,46 @@ export function updateObject(live: JsonObject, updated: JsonObject, ctx: Updater
   return after;
 }
 
-/** SMD Updater.update: conflicts (thrown unless forced) and the removal of changed and removed fields. */
+/**
+ * SMD Updater.update: conflicts (thrown unless forced) and the removal of changed and removed fields. Each manager's
+ * fields are compared in its own version: the objects are converted into it when it is another one.
+ */
 function compareAndResolve(old: JsonObject, updated: JsonObject, ctx: UpdaterContext, managers: ManagerSets, workflow: string, force: boolean) {
   const compare = exclude(compareObjects(old, updated, ctx.model), ctx.ignored);
-  const changed = compare.modified.union(compare.added);
-  const conflicts = new Map<string, FieldSet>();
-  if (!changed.isEmpty()) {
-    for (const [m, vs] of managers) {
-      if (m === workflow) continue;
-      const c = vs.set.intersection(changed);
-      if (!c.isEmpty()) conflicts.set(m, c);
+  const byVersion = new Map<string, Changes>();
+  const changesIn = (apiVersion: string): Changes => {
+    let changes = byVersion.get(apiVersion);
+    if (!changes) {
+      const view = apiVersion === ctx.apiVersion ? undefined : ctx.otherVersion?.(apiVersion);
+      const c = view ? exclude(compareObjects(view.convert(old), view.convert(updated), view.model), ctx.ignored) : compare;
+      changes = { changed: c.modified.union(c.added), removed: c.removed };
+      byVersion.set(apiVersion, changes);
     }
-  }
-  if (!force && conflicts.size) throw new Conflicts(conflicts);
-  const removed = compare.removed.isEmpty() ? undefined : compare.removed;
+    return changes;
+  };
+  const conflicts = new Map<string, FieldSet>();
   const after: ManagerSets = new Map();
   for (const [m, vs] of managers) {
     let set = vs.set;
     if (m !== workflow) {
-      const c = conflicts.get(m);
-      if (c) set = set.difference(c);
-      if (removed) set = set.difference(removed);
+      const { changed, removed } = changesIn(vs.apiVersion);
+      const taken = changed.isEmpty() ? changed : set.intersection(changed);
+      if (!taken.isEmpty()) {
+        conflicts.set(m, taken);
+        set = set.difference(taken);
+      }
+      if (!removed.isEmpty()) set = set.difference(removed);
     }
     if (!set.isEmpty()) after.set(m, set === vs.set ? vs : { ...vs, set });
   }
+  if (!force && conflicts.size) throw new Conflicts(conflicts);
   return { managers: after, compare };
+}
+
+/** What a write changed (added or modified) and removed, in one version. */
+interface Changes {
+  changed: FieldSet;
+  removed: FieldSet;
 }
 
 function exclude(c: Comparison, ignored: FieldSet): Comparison {

@@ -42,6 +42,11 @@ export interface DeleteOptions extends WriteOptions {
 export interface UpdateOptions extends WriteOptions {
   /** The UID the object must have (a PUT body's metadata.uid), checked before `update` runs, as kube's storage does. */
   uid?: string;
+  /**
+   * A missing object is checked against the UID precondition as an empty one before it is a 404 (kube's storage
+   * with ignoreNotFound, for kinds that allow create on update): a UID then fails as a 409.
+   */
+  missingMeetsPreconditions?: boolean;
 }
 
 /** Transforms the current object into the desired one inside an optimistic-concurrency retry loop. */
@@ -153,6 +158,7 @@ export class ResourceStore {
     const key = objectKey(this.rt, namespace, name);
     let { kv } = await this.kv.get(key);
     for (;;) {
+      if (!kv && opts.uid && opts.missingMeetsPreconditions) throw this.uidPreconditionFailed(key, name, opts.uid, undefined);
       if (!kv) throw errors.notFound(this.qualified(name));
       const { object: current, json: currentJson, stale } = readStored(kv, this.transformer);
       if (opts.uid && opts.uid !== current.metadata!.uid) throw this.uidPreconditionFailed(key, name, opts.uid, current.metadata!.uid);

@@ -107,7 +107,7 @@ class Returned {
 }
 
 /** Go's base64.StdEncoding.DecodeString error (newlines are skipped, as Go does). */
-function base64Error(s: string): string | undefined {
+export function base64Error(s: string): string | undefined {
   const data = s.replace(/[\r\n]/g, '');
   const bad = data.search(/[^A-Za-z0-9+/=]|=[^=]|={3}/);
   if (bad >= 0) return `illegal base64 data at input byte ${data[bad] === '=' ? bad + 1 : bad}`;

@@ -112,3 +112,23 @@ type: Normal
   const v1 = await ok(['-n', 'events-new', 'get', 'events.v1.events.k8s.io', 'modern', '-o', 'jsonpath={.note}']);
   t.is(v1.stdout, 'scaled to 3');
 });
+
+test('kubectl replace of a missing Lease or Endpoints creates it, as kube does; of a missing ConfigMap it fails', async (t) => {
+  const ns = 'replace-creates-e2e';
+  await ok(['create', 'namespace', ns]);
+  const replaced = await ok(
+    ['-n', ns, 'replace', '-f', '-'],
+    [
+      `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: fresh\nspec:\n  holderIdentity: pod-b\n  leaseDurationSeconds: 10\n`,
+      `apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: fresh\nsubsets:\n- addresses:\n  - ip: 10.1.0.7\n  ports:\n  - port: 8443\n`,
+    ].join('---\n'),
+  );
+  t.regex(replaced.stdout, /lease\.coordination\.k8s\.io\/fresh replaced/);
+  t.regex(replaced.stdout, /endpoints\/fresh replaced/);
+  t.is((await ok(['-n', ns, 'get', 'lease', 'fresh', '-o', 'jsonpath={.spec.holderIdentity}'])).stdout, 'pod-b');
+  t.is((await ok(['-n', ns, 'get', 'endpoints', 'fresh', '-o', 'jsonpath={.subsets[0].addresses[0].ip}'])).stdout, '10.1.0.7');
+
+  const cm = await kapi.kubectl(['-n', ns, 'replace', '-f', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fresh\n' });
+  t.not(cm.code, 0);
+  t.regex(cm.stderr, /configmaps "fresh" not found/);
+});

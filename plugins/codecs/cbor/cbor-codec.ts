@@ -1,6 +1,8 @@
 import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
 import { summarizeBody } from '../../../lib/codec/summarize-body.js';
+import type { ByteFields } from './byte-fields.js';
+import type { ByteFieldsLookup } from './byte-field-kinds.js';
 import { decodeCborContent } from './cbor-decoder.js';
 import { encodeCbor, encodeCborList, encodeCborListPieces } from './cbor-encoder.js';
 import { CborError } from './cbor-errors.js';
@@ -14,12 +16,20 @@ export const cborApplyPatchMediaType = 'application/apply-patch+cbor';
 /**
  * CBOR as Kubernetes 1.32+ speaks it (feature CBORServingAndStorage): `application/cbor` for every resource, custom
  * resources included, `application/cbor-seq` watch streams, `application/apply-patch+cbor` for server-side apply.
+ * `byteFields` says where objects of a kind have Go `[]byte` fields (none by default), written and read as kube does.
  */
 export class CborCodec implements Codec {
   readonly mediaType = cborMediaType;
   readonly bodyMediaTypes = [cborMediaType];
   readonly applyPatchMediaType = cborApplyPatchMediaType;
-  readonly stream: WatchFraming = { contentType: cborSequenceMediaType, encodeEvent: encodeCborWatchEvent };
+  readonly stream: WatchFraming;
+
+  constructor(private readonly byteFields: ByteFieldsLookup = () => undefined) {
+    this.stream = {
+      contentType: cborSequenceMediaType,
+      encodeEvent: (type, object) => encodeCborWatchEvent(type, object, this.byteFields(object as TypeMeta)),
+    };
+  }
 
   /** Everything but Table, which kube serves as JSON and YAML only. */
   encodes(type: TypeMeta): boolean {
@@ -27,15 +37,16 @@ export class CborCodec implements Codec {
   }
 
   encode(object: object): Buffer {
-    return Array.isArray((object as { items?: unknown }).items) ? encodeCborList(object as Record<string, unknown>) : encodeCbor(object);
+    const shape = this.byteFields(object as TypeMeta);
+    return Array.isArray((object as { items?: unknown }).items) ? encodeCborList(object as Record<string, unknown>, shape) : encodeCbor(object, shape);
   }
 
   encodeListPieces(list: ListObject, field: ListArrayField = 'items'): Iterable<Buffer> {
-    return encodeCborListPieces(list, field);
+    return encodeCborListPieces(list, field, this.byteFields(list as unknown as TypeMeta));
   }
 
   decode(raw: Buffer, expected: TypeMeta): unknown {
-    return decodeCborBody(raw, expected);
+    return decodeCborBody(raw, expected, this.byteFields(expected));
   }
 
   /** kube's CBOR decoder stops at the first unknown field and names only its index in its map (fxamacker/cbor's UnknownFieldError). */
@@ -48,16 +59,16 @@ export class CborCodec implements Codec {
  * Decodes a CBOR request body (the self-described tag is optional, as for kube) with kube's 400 texts: when the
  * data is not even well-formed, or has no readable top-level apiVersion/kind, `the object provided is unrecognized
  * (must be of type K): unable to determine group/version/kind: <cause> (<hex of the first 30 bytes>)`; otherwise
- * `K in version "v" cannot be handled as a K: <cause>`.
+ * `K in version "v" cannot be handled as a K: <cause>`. `shape`: the byte fields of the kind it is decoded into.
  */
-export function decodeCborBody(raw: Buffer, expected: TypeMeta): unknown {
+export function decodeCborBody(raw: Buffer, expected: TypeMeta, shape?: ByteFields): unknown {
   try {
     checkWellFormed(raw);
   } catch (err) {
     throw unrecognized(cborError(err), raw, expected);
   }
   try {
-    return decodeCborContent(raw);
+    return decodeCborContent(raw, shape);
   } catch (err) {
     const cause = cborError(err);
     let probed: TypeMeta;

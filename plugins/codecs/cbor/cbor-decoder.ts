@@ -1,4 +1,6 @@
 import { isUtf8 } from 'node:buffer';
+import { base64Error } from '../../../lib/go/json-decoding.js';
+import { elementByteFields, memberByteFields, type ByteFields } from './byte-fields.js';
 import { cborErrors } from './cbor-errors.js';
 import { headBigInt, HeadReader, type Head } from './cbor-head.js';
 import { epochTagToString, rfc3339TagToString } from './cbor-time.js';
@@ -9,9 +11,14 @@ import { epochTagToString, rfc3339TagToString } from './cbor-time.js';
  * numbers, maps plain objects with string keys (duplicates refused), and tags are read as kube reads them (55799 and
  * unknown tags: their content; 0 and 1: RFC 3339 strings; 21–23: byte strings inside become base64url, base64 or
  * base16 text). `undefined` and simple values other than true/false/null are refused. Throws CborError.
+ *
+ * `shape`: where the Go type the content is decoded into (a built-in kind's) has `[]byte` fields. There, as kube
+ * decodes into them, a byte string in tag 21, 22 or 23 holds the raw bytes, an untagged one their base64 text, and
+ * anything else but null is refused; kapi's object has the bytes as base64 text, as in JSON. On the way there, a
+ * value of the wrong CBOR type is refused as kube's decoder refuses it.
  */
-export function decodeCborContent(data: Buffer): Record<string, unknown> | null {
-  return new ContentDecoder(data).top();
+export function decodeCborContent(data: Buffer, shape?: ByteFields): Record<string, unknown> | null {
+  return new ContentDecoder(data).top(shape);
 }
 
 /** Tags 21, 22, 23 ("expected later encoding") change how byte strings inside them become strings. */
@@ -26,13 +33,13 @@ export class ContentDecoder {
   }
 
   /** The whole item decoded into a `map[string]interface{}`: a map, or null/undefined for no content. */
-  top(): Record<string, unknown> | null {
+  top(shape?: ByteFields): Record<string, unknown> | null {
     let enc: ByteEncoding = 0;
     for (;;) {
       const initial = this.data[this.r.off]!;
       if (initial === 0xf6 || initial === 0xf7) return null;
       const h = this.r.readHead();
-      if (h.major === 5) return this.map(h, enc);
+      if (h.major === 5) return this.map(h, enc, shape);
       if (h.major !== 6) throw cborErrors.cannotUnmarshal(h.major, 'map[string]interface {}');
       if (isByteEncodingTag(h)) enc = h.value as ByteEncoding;
     }
@@ -75,8 +82,13 @@ export class ContentDecoder {
     return this.data[this.r.off]!;
   }
 
-  private value(enc: ByteEncoding): unknown {
+  /**
+   * The next value; `shape`: the byte fields of the Go type it is decoded into, and `field` the struct field kube's
+   * errors name (`v1.Secret.data`: the outermost one, as fxamacker/cbor reports it).
+   */
+  private value(enc: ByteEncoding, shape?: ByteFields, field?: string): unknown {
     const h = this.r.readHead();
+    if (shape !== undefined) checkFits(h, shape, field);
     switch (h.major) {
       case 0:
         if (h.ai === 27 && h.hi >= 0x80000000) throw cborErrors.intOverflow(0, headBigInt(h));
@@ -86,22 +98,22 @@ export class ContentDecoder {
         // Beyond 2^53, -1 - n would round twice.
         return h.value > Number.MAX_SAFE_INTEGER ? Number(-1n - headBigInt(h)) : -1 - h.value;
       case 2:
-        return this.byteString(h, enc);
+        return shape?.kind === 'bytes' ? this.byteSlice(h, enc) : this.byteString(h, enc);
       case 3:
         return this.textString(h);
       case 4:
-        return this.array(h, enc);
+        return this.array(h, enc, elementByteFields(shape), field);
       case 5:
-        return this.map(h, enc);
+        return this.map(h, enc, shape, field);
       case 6:
-        return this.tagged(h, enc);
+        return this.tagged(h, enc, shape, field);
       default:
         return simple(h);
     }
   }
 
-  private tagged(h: Head, enc: ByteEncoding): unknown {
-    if (h.ai === 27) return this.value(enc);
+  private tagged(h: Head, enc: ByteEncoding, shape: ByteFields | undefined, field: string | undefined): unknown {
+    if (h.ai === 27) return this.value(enc, shape, field);
     switch (h.value) {
       case 0: {
         const major = this.peek() >> 5;
@@ -119,24 +131,24 @@ export class ContentDecoder {
       case 21:
       case 22:
       case 23:
-        return this.value(h.value as ByteEncoding);
+        return this.value(h.value as ByteEncoding, shape, field);
       default:
         // 55799 (self-described CBOR) and tags kube does not know: their content.
-        return this.value(enc);
+        return this.value(enc, shape, field);
     }
   }
 
-  private array(h: Head, enc: ByteEncoding): unknown[] {
+  private array(h: Head, enc: ByteEncoding, elemShape?: ByteFields, field?: string): unknown[] {
     const out: unknown[] = [];
     if (h.ai === 31) {
-      while (!this.atBreak()) out.push(this.value(enc));
+      while (!this.atBreak()) out.push(this.value(enc, elemShape, field));
     } else {
-      for (let i = 0; i < h.value; i++) out.push(this.value(enc));
+      for (let i = 0; i < h.value; i++) out.push(this.value(enc, elemShape, field));
     }
     return out;
   }
 
-  private map(h: Head, enc: ByteEncoding): Record<string, unknown> {
+  private map(h: Head, enc: ByteEncoding, shape?: ByteFields, field?: string): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const seen = new Set<string>();
     const pairs = h.ai === 31 ? Infinity : h.value;
@@ -144,7 +156,8 @@ export class ContentDecoder {
       const { key, identity } = this.key(enc);
       if (seen.has(identity)) throw cborErrors.duplicateKey(key, i);
       seen.add(identity);
-      const v = this.value(enc);
+      const member = memberByteFields(shape, key);
+      const v = member === undefined ? this.value(enc) : this.value(enc, member, field ?? `${shape!.name}.${key}`);
       // An own property, as JSON.parse makes it, even for "__proto__".
       if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       else out[key] = v;
@@ -182,6 +195,16 @@ export class ContentDecoder {
     return byteStringToString(this.bytes(h), enc);
   }
 
+  /** A byte string decoded into a Go `[]byte`, as base64 text: tagged 21–23, the raw bytes; untagged, base64 text. */
+  private byteSlice(h: Head, enc: ByteEncoding): string {
+    const bytes = this.bytes(h);
+    if (enc !== 0) return bytes.toString('base64');
+    const text = bytes.toString('latin1');
+    const invalid = base64Error(text);
+    if (invalid !== undefined) throw cborErrors.base64(invalid);
+    return Buffer.from(text, 'base64').toString('base64');
+  }
+
   textString(h: Head): string {
     const bytes = this.bytes(h);
     if (!isUtf8(bytes)) throw cborErrors.invalidUtf8();
@@ -206,6 +229,15 @@ export class ContentDecoder {
     this.r.off++;
     return true;
   }
+}
+
+/** The CBOR major type a value of `shape`'s Go type is read from (null, and tags, which `tagged` reads through, aside). */
+const majorOf = { bytes: 2, slice: 4, struct: 5, map: 5 } as const;
+
+/** Refuses a value of the wrong CBOR type for the Go type it is decoded into, as fxamacker/cbor's UnmarshalTypeError. */
+function checkFits(h: Head, shape: ByteFields, field: string | undefined): void {
+  if (h.major === 6 || h.major === majorOf[shape.kind] || (h.major === 7 && (h.ai === 22 || h.ai === 23))) return;
+  throw cborErrors.cannotUnmarshal(h.major, shape.name, field);
 }
 
 function isByteEncodingTag(h: Head): boolean {

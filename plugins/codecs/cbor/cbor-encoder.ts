@@ -1,5 +1,6 @@
 import { errors } from '../../../core/contracts/api-error.js';
 import { EncodedItems } from '../../../lib/codec/encoded-items.js';
+import { elementByteFields, memberByteFields, type ByteFields } from './byte-fields.js';
 
 /** The self-described CBOR tag (55799) head kube writes before every data item and uses as its magic number. */
 const selfDescribedCbor = Buffer.from([0xd9, 0xd9, 0xf7]);
@@ -16,7 +17,8 @@ const maxCachedKeys = 4096;
  * strings and map keys as byte strings, integers (within int64) as CBOR integers, other numbers as the shortest of
  * float16/float32/float64 that keeps the value, definite lengths only. Keys keep the object's order, as kube's
  * responses and watch events do (they use its nondeterministic, unsorted mode). Like JSON.stringify, `toJSON` is
- * honoured and undefined/function members are left out of objects (null in arrays).
+ * honoured and undefined/function members are left out of objects (null in arrays). Where a built-in kind has a Go
+ * `[]byte` field (`ByteFields`), its base64 text is written as kube writes the bytes: a byte string in tag 22.
  */
 export class CborWriter {
   private buf!: Buffer;
@@ -160,13 +162,20 @@ export class CborWriter {
     return this;
   }
 
-  value(v: unknown, key = ''): this {
+  /** Go `[]byte` given as base64 text: its bytes as a byte string, in the "expected later base64" tag 22. */
+  byteSlice(base64: string): this {
+    const bytes = Buffer.from(base64, 'base64');
+    return this.byte(0xd6).head(2, bytes.length).raw(bytes);
+  }
+
+  /** Any JSON value; `shape`: where its Go `[]byte` fields are. */
+  value(v: unknown, key = '', shape?: ByteFields): this {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
       v = (v as { toJSON(key: string): unknown }).toJSON(key);
     }
     switch (typeof v) {
       case 'string':
-        return this.string(v);
+        return shape?.kind === 'bytes' ? this.byteSlice(v) : this.string(v);
       case 'number':
         return this.number(v);
       case 'boolean':
@@ -175,41 +184,45 @@ export class CborWriter {
         return this.bigint(v);
       case 'object':
         if (v === null) return this.byte(0xf6);
-        if (Array.isArray(v)) return this.array(v);
-        return this.object(v as Record<string, unknown>);
+        if (Array.isArray(v)) return this.array(v, elementByteFields(shape));
+        return this.object(v as Record<string, unknown>, shape);
       default:
         // undefined, functions and symbols: JSON.stringify writes null where it cannot leave them out.
         return this.byte(0xf6);
     }
   }
 
-  /** A list's items, whose encodings `cache` keeps per object (core/codec/encoded-items.ts). */
-  cachedObjects(a: unknown[], cache: EncodedItems): this {
+  /**
+   * A list's items, whose encodings `cache` keeps per object (core/codec/encoded-items.ts); `shape`: their byte
+   * fields (a stored object is always encoded with its kind's).
+   */
+  cachedObjects(a: unknown[], cache: EncodedItems, shape?: ByteFields): this {
     this.head(4, a.length);
+    const encode = itemEncoder(shape);
     for (let i = 0; i < a.length; i++) {
       const item = a[i];
-      if (item === null || typeof item !== 'object') this.value(item, String(i));
-      else this.raw(cache.bytes(item, encodeItem));
+      if (item === null || typeof item !== 'object') this.value(item, String(i), shape);
+      else this.raw(cache.bytes(item, encode));
     }
     return this;
   }
 
   /** Members of a map, as `object` writes them: each key, then its value (the caller leaves out unencodable ones). */
-  members(o: Record<string, unknown>, keys: readonly string[]): this {
+  members(o: Record<string, unknown>, keys: readonly string[], shape?: ByteFields): this {
     for (const k of keys) {
       this.key(k);
-      this.value(o[k], k);
+      this.value(o[k], k, memberByteFields(shape, k));
     }
     return this;
   }
 
-  private array(a: unknown[]): this {
+  private array(a: unknown[], elemShape: ByteFields | undefined): this {
     this.head(4, a.length);
-    for (let i = 0; i < a.length; i++) this.value(a[i], String(i));
+    for (let i = 0; i < a.length; i++) this.value(a[i], String(i), elemShape);
     return this;
   }
 
-  private object(o: Record<string, unknown>, cachedItems?: EncodedItems): this {
+  private object(o: Record<string, unknown>, shape: ByteFields | undefined, cachedItems?: EncodedItems): this {
     const keys = Object.keys(o);
     let count = 0;
     for (const k of keys) if (isEncodable(o[k])) count++;
@@ -218,15 +231,15 @@ export class CborWriter {
       const v = o[k];
       if (!isEncodable(v)) continue;
       this.key(k);
-      if (cachedItems && k === 'items' && Array.isArray(v)) this.cachedObjects(v, cachedItems);
-      else this.value(v, k);
+      if (cachedItems && k === 'items' && Array.isArray(v)) this.cachedObjects(v, cachedItems, elementByteFields(memberByteFields(shape, k)));
+      else this.value(v, k, memberByteFields(shape, k));
     }
     return this;
   }
 
   /** A list object (`items` an array) whose items' encodings `cache` keeps (see cachedObjects). */
-  list(o: Record<string, unknown>, cache: EncodedItems): this {
-    return this.object(o, cache);
+  list(o: Record<string, unknown>, cache: EncodedItems, shape?: ByteFields): this {
+    return this.object(o, shape, cache);
   }
 
   /** A map key: the same few keys recur in every object, so their encodings are kept. */
@@ -291,15 +304,17 @@ const itemWriter = new CborWriter(4 * 1024);
 /** Encoded list items, per object (see CborWriter.cachedObjects). */
 const listItems = new EncodedItems();
 const encodeItem = (item: object) => itemWriter.reset().value(item).finish();
+/** Encodes list items whose byte fields `shape` describes. */
+const itemEncoder = (shape: ByteFields | undefined) => (shape ? (item: object) => itemWriter.reset().value(item, '', shape).finish() : encodeItem);
 
-/** One value as kube writes a whole object: the self-described tag, then the data item. */
-export function encodeCbor(value: unknown): Buffer {
-  return shared.reset().selfDescribed().value(value).finish();
+/** One value as kube writes a whole object: the self-described tag, then the data item. `shape`: its byte fields. */
+export function encodeCbor(value: unknown, shape?: ByteFields): Buffer {
+  return shared.reset().selfDescribed().value(value, '', shape).finish();
 }
 
 /** A list (an object with an `items` array) as encodeCbor writes it, its items' encodings kept per object. */
-export function encodeCborList(list: Record<string, unknown>): Buffer {
-  return shared.reset().selfDescribed().list(list, listItems).finish();
+export function encodeCborList(list: Record<string, unknown>, shape?: ByteFields): Buffer {
+  return shared.reset().selfDescribed().list(list, listItems, shape).finish();
 }
 
 /**
@@ -307,16 +322,18 @@ export function encodeCborList(list: Record<string, unknown>): Buffer {
  * element (objects' encodings kept per object as there), then the members after it. Each piece is finished before
  * the next is made, so other outputs may use the shared writers in between.
  */
-export function* encodeCborListPieces(list: Record<string, unknown>, field = 'items'): Iterable<Buffer> {
+export function* encodeCborListPieces(list: Record<string, unknown>, field = 'items', shape?: ByteFields): Iterable<Buffer> {
   const keys = Object.keys(list).filter((k) => isEncodable(list[k]));
   const at = keys.indexOf(field);
   const items = list[field] as unknown[];
-  yield shared.reset().selfDescribed().head(5, keys.length).members(list, keys.slice(0, at)).key(field).head(4, items.length).finish();
+  const itemShape = elementByteFields(memberByteFields(shape, field));
+  const encode = itemEncoder(itemShape);
+  yield shared.reset().selfDescribed().head(5, keys.length).members(list, keys.slice(0, at), shape).key(field).head(4, items.length).finish();
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    yield item === null || typeof item !== 'object' ? itemWriter.reset().value(item, String(i)).finish() : listItems.bytes(item, encodeItem);
+    yield item === null || typeof item !== 'object' ? itemWriter.reset().value(item, String(i), itemShape).finish() : listItems.bytes(item, encode);
   }
-  yield shared.reset().members(list, keys.slice(at + 1)).finish();
+  yield shared.reset().members(list, keys.slice(at + 1), shape).finish();
 }
 
 /** A writer for callers composing one output from several parts (e.g. a watch event). */

@@ -36,5 +36,6 @@ export const cborErrors = {
   keyNotFieldName: (major: number) =>
     new CborError(`cbor: cannot unmarshal ${majorName(major)} into Go value of type string (map key is of type ${majorName(major)} and cannot be used to match struct field name)`),
   duplicateKey: (key: string, index: number) => new CborError(`cbor: found duplicate map key "${key}" at map element index ${index}`),
+  base64: (cause: string) => new CborError(`cbor: failed to decode base64 from byte string: ${cause}`),
   tagContent: (tag: number, expected: string, got: number) => new CborError(`cbor: tag number ${tag} must be followed by ${expected}, got ${majorName(got)}`),
 };

@@ -6,6 +6,8 @@ import { ApiError } from '../../../../../core/contracts/api-error.js';
 import { Tokens } from '../../../../../core/contracts/tokens.js';
 import type { Codec } from '../../../../../core/contracts/codec.js';
 import { CborCodec, cborCodec, encodeCbor } from '../../../../../plugins/codecs/cbor/index.js';
+import { ResourceTypeRegistry } from '../../../../../core/registry/resource-registry.js';
+import { secretResource } from '../../../../../builtin/secrets/secret-resource.js';
 
 const codec = new CborCodec();
 const widget = { apiVersion: 'example.com/v1', kind: 'Widget' };
@@ -306,9 +308,24 @@ test('watch events: one self-described {type, object} item each, the object self
   ]);
 });
 
-test('the module registers the codec under Tokens.Codec', (t) => {
+test('the module registers the codec under Tokens.Codec, knowing the []byte fields of the kinds served', (t) => {
   const c = container.createChildContainer();
+  const registry = new ResourceTypeRegistry();
+  c.registerInstance(Tokens.Registry, registry);
   cborCodec()(c);
   const codecs = c.resolveAll<Codec>(Tokens.Codec);
-  t.true(codecs.some((x) => x.mediaType === 'application/cbor'));
+  const cbor = codecs.find((x) => x.mediaType === 'application/cbor')!;
+  t.truthy(cbor);
+  const secret = { apiVersion: 'v1', kind: 'Secret', data: { k: 'AP8=' } };
+  t.deepEqual(at(independent.decode(cbor.encode(secret) as Buffer), 'data', 'k'), Buffer.from('AP8='), 'not served yet: a string');
+  registry.set(secretResource());
+  const tagged = at(independent.decode(cbor.encode(secret) as Buffer), 'data', 'k') as { tag: number; value: Buffer };
+  t.is(tagged.tag, 22);
+  t.deepEqual(tagged.value, Buffer.from([0x00, 0xff]));
+  t.deepEqual(cbor.decode(cbor.encode(secret) as Buffer, secret), secret);
 });
+
+/** A member of node-cbor's map output by its key (kube writes keys as byte strings). */
+function at(map: unknown, ...keys: string[]): unknown {
+  return keys.reduce<unknown>((m, key) => [...(m as Map<unknown, unknown>)].find(([k]) => String(k) === key)?.[1], map);
+}
