@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { ApiError } from './api-error.js';
+import { StatusReason } from './status.js';
 
 /** Who made a request (authentication.k8s.io UserInfo). */
 export interface UserInfo {
@@ -13,6 +15,21 @@ export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
   /** The TLS socket, for client-certificate authenticators (absent on plain HTTP). */
   socket?: TLSSocket;
+  /**
+   * The audiences the credentials must be valid for (a TokenReview's spec.audiences); absent: the server's own API
+   * audiences. Authenticators of audience-less credentials (static tokens, certificates) ignore them.
+   */
+  audiences?: string[];
+}
+
+/**
+ * Thrown by an authenticator that refuses the credentials: a 401 `Unauthorized` to the client, as kube answers;
+ * `why` is kept for a TokenReview's status.error.
+ */
+export class CredentialsRejected extends ApiError {
+  constructor(readonly why: string) {
+    super(401, StatusReason.Unauthorized, 'Unauthorized');
+  }
 }
 
 /**
@@ -24,4 +41,26 @@ export interface AuthenticationRequest {
 export interface Authenticator {
   readonly name: string;
   authenticate(req: AuthenticationRequest): Promise<UserInfo | null>;
+}
+
+/** The group of every authenticated user (kube's user.AllAuthenticated). */
+export const authenticatedGroup = 'system:authenticated';
+
+/**
+ * kube's union of authenticators behind its authenticated-group adder: the user the first accepting authenticator
+ * returns, in `system:authenticated`; null when none finds credentials it handles; else the first refusal is thrown
+ * (a refusal does not stop the others from accepting the request).
+ */
+export async function authenticateWithAll(authenticators: readonly Authenticator[], req: AuthenticationRequest): Promise<UserInfo | null> {
+  let refused: unknown;
+  for (const a of authenticators) {
+    try {
+      const user = await a.authenticate(req);
+      if (user) return user.groups.includes(authenticatedGroup) ? user : { ...user, groups: [...user.groups, authenticatedGroup] };
+    } catch (err) {
+      refused ??= err;
+    }
+  }
+  if (refused !== undefined) throw refused;
+  return null;
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
-import type { Authenticator, UserInfo } from '../contracts/authenticator.js';
+import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
 import type { Authorizer } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
@@ -14,20 +14,18 @@ import type { Codec } from '../contracts/codec.js';
 import { negotiateError } from '../codec/negotiation.js';
 import { standardResponseHeaders } from './response-headers.js';
 import { headerBytesAsLatin1 } from './header-bytes.js';
+import { anonymousMayReach, anonymousUser } from './anonymous-access.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
   authorizers: Authorizer[];
   routes: ServerRoute[];
+  /** `--anonymous-auth`: whether a request without credentials is served as `system:anonymous`. */
+  anonymousAuth: boolean;
 }
-
-/** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
-const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
 
 /** The type koa gives an object body. */
 const koaJsonType = 'application/json; charset=utf-8';
-
-const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → authorization → routing. */
 export function createHttpApp(deps: HttpAppDeps): Koa {
@@ -49,7 +47,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
-    const user = await authenticate(ctx, deps.authenticators);
+    const user = await authenticate(ctx, deps);
     await authorize(user, info, deps.authorizers);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
@@ -68,25 +66,16 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   return app;
 }
 
-async function authenticate(ctx: Context, authenticators: Authenticator[]): Promise<UserInfo> {
-  const req = { headers: ctx.headers, socket: ctx.req.socket as TLSSocket };
-  // kube's union authenticator: one that refuses the credentials does not stop the others from accepting them.
-  let refused: unknown;
-  for (const a of authenticators) {
-    try {
-      const user = await a.authenticate(req);
-      if (user) return user;
-    } catch (err) {
-      refused ??= err;
-    }
-  }
-  if (refused !== undefined) throw refused;
-  if (authenticators.length === 0 || publicPaths.some((p) => p.test(ctx.path))) return anonymous;
+async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
+  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, socket: ctx.req.socket as TLSSocket });
+  if (user) return user;
+  if (authenticators.length === 0) return anonymousUser; // a server without authentication
+  if (anonymousAuth && anonymousMayReach(ctx.path)) return anonymousUser;
   throw errors.unauthorized();
 }
 
 async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
-  if (user === anonymous) return; // only public paths, or a server without authentication
+  if (user === anonymousUser) return; // only public paths, or a server without authentication
   for (const a of authorizers) {
     const { decision, reason } = await a.authorize({
       user,
