@@ -11,10 +11,12 @@ export interface StaticToken {
 
 /** Authenticates `Authorization: Bearer <token>` against a fixed list of tokens. */
 export class StaticTokenAuthenticator implements Authenticator {
-  readonly name = 'static-token';
   private readonly entries: { digest: Buffer; user: UserInfo }[];
 
-  constructor(tokens: StaticToken[]) {
+  constructor(
+    tokens: StaticToken[],
+    readonly name = 'static-token',
+  ) {
     this.entries = tokens.map((t) => ({ digest: digest(t.token), user: t.user }));
   }
 
@@ -36,6 +38,13 @@ export class StaticTokenAuthenticator implements Authenticator {
 export function staticTokenAuth(tokens: StaticToken[]): Module {
   return defineModule('static-token-auth', (container) => {
     container.register(Tokens.Authenticator, { useValue: new StaticTokenAuthenticator(tokens) });
+  });
+}
+
+/** Registers the tokens of a kube-apiserver `--token-auth-file` (see `readTokenFile`). */
+export function tokenFileAuth(tokens: StaticToken[]): Module {
+  return defineModule('token-file-auth', (container) => {
+    container.register(Tokens.Authenticator, { useValue: new StaticTokenAuthenticator(tokens, 'token-file') });
   });
 }
 
