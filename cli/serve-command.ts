@@ -12,11 +12,18 @@ import {
   readServiceAccountPublicKeys,
   readServiceAccountSigningKey,
   staticTokenAuth,
+  tokenFileAuth,
+  readTokenFile,
+  x509ClientCertAuth,
   writeKubeconfig,
+  TokenFileError,
+  ClientCaError,
+  type Module,
   type ApiServer,
   type ServiceAccountTokenConfig,
 } from '../index.js';
 import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { UsageError } from './usage-error.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -41,11 +48,13 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
+  const authenticators = await authenticationModules(opts, token);
   const server = createApiServer({
     config: {
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
+      anonymousAuth: opts.anonymousAuth,
     },
     modules: defaultModules({
       storage: opts.storage,
@@ -58,7 +67,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+      authModules: [...authenticators, alwaysAllow()],
       serviceAccountTokens,
     }),
   });
@@ -75,6 +84,23 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   });
   process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
   return server;
+}
+
+/**
+ * The authenticators before the ServiceAccount tokens', in kube's order: client certificates, then bearer tokens (the
+ * admin token, then the token file). A client CA or token file kube would refuse is a usage error.
+ */
+async function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+  try {
+    return [
+      x509ClientCertAuth(opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt')),
+      staticTokenAuth([{ token: adminToken, user: adminUser }]),
+      ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
+    ];
+  } catch (err) {
+    if (err instanceof TokenFileError || err instanceof ClientCaError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */
