@@ -34,7 +34,8 @@ export class CredentialsRejected extends ApiError {
 
 /**
  * An authenticator plugin. Returns the user when it recognises the credentials, `null` when the request carries no
- * credentials it handles (the next authenticator is asked), and throws an `ApiError` (401) when they are invalid. As
+ * credentials it handles or knows (the next authenticator is asked), and throws an `ApiError` (401), preferably
+ * `CredentialsRejected`, when they are invalid. As
  * kube's union authenticator, the next ones are still asked after a refusal; the first refusal is the answer when none
  * accepts the request.
  */
@@ -48,8 +49,9 @@ export const authenticatedGroup = 'system:authenticated';
 
 /**
  * kube's union of authenticators behind its authenticated-group adder: the user the first accepting authenticator
- * returns, in `system:authenticated`; null when none finds credentials it handles; else the first refusal is thrown
- * (a refusal does not stop the others from accepting the request).
+ * returns, in `system:authenticated`; else the first refusal is thrown (a refusal does not stop the others from
+ * accepting the request); else a bearer token none knows is a 401 (kube's bearer token authenticator); else null: the
+ * request carries no credentials.
  */
 export async function authenticateWithAll(authenticators: readonly Authenticator[], req: AuthenticationRequest): Promise<UserInfo | null> {
   let refused: unknown;
@@ -62,5 +64,6 @@ export async function authenticateWithAll(authenticators: readonly Authenticator
     }
   }
   if (refused !== undefined) throw refused;
+  if (/^Bearer\s+\S/i.test(req.headers.authorization ?? '')) throw new ApiError(401, StatusReason.Unauthorized, 'Unauthorized');
   return null;
 }
