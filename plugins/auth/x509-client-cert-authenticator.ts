@@ -22,13 +22,22 @@ export class X509ClientCertAuthenticator implements Authenticator {
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
     const presented = presentedChain(req.socket?.getPeerCertificate?.(true));
     if (presented.length === 0) return null;
-    const [leaf, ...intermediates] = presented.map((raw) => new X509Certificate(raw));
+    const { certs, subject } = parse(presented);
+    const [leaf, ...intermediates] = certs;
     const error = clientChainError(leaf!, intermediates, this.roots(), new Date());
     if (error) throw new CredentialsRejected(`verifying certificate SN=${leaf!.serialNumber} failed: ${error}`);
-    const subject = new x509.X509Certificate(presented[0]!).subjectName;
     const [username] = subject.getField('CN');
     if (!username) return null;
     return { username, groups: subject.getField('O') };
+  }
+}
+
+/** The certificates, and the client's own subject; one OpenSSL took in the handshake but that does not parse here is refused (401, not 500). */
+function parse(presented: Buffer[]): { certs: X509Certificate[]; subject: x509.Name } {
+  try {
+    return { certs: presented.map((raw) => new X509Certificate(raw)), subject: new x509.X509Certificate(presented[0]!).subjectName };
+  } catch (err) {
+    throw new CredentialsRejected(`x509: malformed certificate: ${(err as Error).message}`);
   }
 }
 
