@@ -17,6 +17,7 @@ import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-confi
 import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
 import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
+import { authenticationApiModule, type AuthenticationApiOptions } from './builtin/authentication/authentication-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
@@ -52,7 +53,8 @@ export type { JSONSchemaProps } from './lib/openapi/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
 export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
-export type { Authenticator, UserInfo } from './core/contracts/authenticator.js';
+export type { Authenticator, AuthenticationRequest, UserInfo } from './core/contracts/authenticator.js';
+export { CredentialsRejected } from './core/contracts/authenticator.js';
 export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
@@ -67,16 +69,18 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
+export { authenticationApiModule, type AuthenticationApiOptions };
 export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
-export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
+export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
+export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
-export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
+export type { StaticToken, Pki, KubeconfigOptions, CertificatePem } from './plugins/auth/index.js';
 export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
 export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.js';
 export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';
@@ -122,7 +126,7 @@ export interface DefaultModulesOptions {
 /**
  * The modules `kapi serve` runs: storage, encryption at rest when configured, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
  * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
- * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * the garbage collector, authentication.k8s.io (TokenReview, SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -143,6 +147,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     leasesModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
+    authenticationApiModule(opts.serviceAccountTokens ? { apiAudiences: opts.serviceAccountTokens.audiences } : {}),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
     discoveryModule(),

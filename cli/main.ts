@@ -4,8 +4,9 @@ import { packageVersion } from './package-version.js';
 const usage = `Usage: kapi <command> [flags]
 
 Commands:
-  serve    run an API server (kapi serve --help lists its flags)
-  gen      generate code from schemas (kapi gen --help lists the generators)
+  serve       run an API server (kapi serve --help lists its flags)
+  kubeconfig  issue a client certificate and print a kubeconfig for it (kapi kubeconfig --help)
+  gen         generate code from schemas (kapi gen --help lists the generators)
 
 Flags:
   --version  print kapi's version and exit
@@ -18,6 +19,10 @@ async function run(args: string[]): Promise<number> {
       // Loaded on demand: only `serve` needs the server and its plugins.
       const { serve } = await import('./serve-command.js');
       return serve(rest);
+    }
+    case 'kubeconfig': {
+      const { kubeconfig } = await import('./kubeconfig-command.js');
+      return kubeconfig(rest);
     }
     case 'gen': {
       const { gen } = await import('./gen-command.js');

@@ -14,12 +14,18 @@ import {
   readServiceAccountPublicKeys,
   readServiceAccountSigningKey,
   staticTokenAuth,
+  tokenFileAuth,
+  readTokenFile,
+  x509ClientCertAuth,
   writeKubeconfig,
-  type ApiServer,
+  TokenFileError,
+  ClientCaError,
   type Module,
+  type ApiServer,
   type ServiceAccountTokenConfig,
 } from '../index.js';
 import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { UsageError } from './usage-error.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -44,11 +50,13 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
+  const authenticators = await authenticationModules(opts, token);
   const server = createApiServer({
     config: {
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
+      anonymousAuth: opts.anonymousAuth,
     },
     modules: defaultModules({
       storage: opts.storage,
@@ -65,7 +73,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+      authModules: [...authenticators, alwaysAllow()],
       serviceAccountTokens,
     }).concat(auditModules(opts)),
   });
@@ -87,6 +95,23 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
 /** The audit policy and log, when the flags name them (kube: without a policy nothing is audited). */
 function auditModules(opts: ServeOptions): Module[] {
   return [...(opts.auditPolicy ? [auditModule({ policy: opts.auditPolicy })] : []), ...(opts.auditLog ? [auditLog(opts.auditLog)] : [])];
+}
+
+/**
+ * The authenticators before the ServiceAccount tokens', in kube's order: client certificates, then bearer tokens (the
+ * admin token, then the token file). A client CA or token file kube would refuse is a usage error.
+ */
+async function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+  try {
+    return [
+      x509ClientCertAuth(opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt')),
+      staticTokenAuth([{ token: adminToken, user: adminUser }]),
+      ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
+    ];
+  } catch (err) {
+    if (err instanceof TokenFileError || err instanceof ClientCaError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

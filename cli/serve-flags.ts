@@ -61,6 +61,12 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --oidc-signing-algs A,B     signing algorithms JWT issuers' tokens may use (default RS256)
   --service-account-jwks-uri URL
                               jwks_uri of the OpenID discovery document (default: this server's /openid/v1/jwks)
+  --client-ca-file FILE       PEM CA certificates that sign client certificates: a verified client certificate
+                              authenticates its CommonName, in the groups of its Organizations (default:
+                              <data-dir>/pki/ca.crt, kapi's own CA, which signs the certificates kapi kubeconfig issues)
+  --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
+  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
+                              health and version paths; false: 401 on every path (default true)
 ${auditUsage}  -h, --help                  show this help
 `;
 
@@ -99,6 +105,12 @@ export interface ServeOptions extends AuditServeOptions {
   /** From `--event-ttl`; absent: the events module's default (one hour). */
   eventTtlMs?: number;
   serviceAccounts: ServiceAccountServeOptions;
+  /** Absolute; `--client-ca-file`; absent: kapi's CA in the data directory. */
+  clientCaFile?: string;
+  /** Absolute; `--token-auth-file`. */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth`. */
+  anonymousAuth: boolean;
 }
 
 /** The `--service-account-*` flags and `--api-audiences`. */
@@ -155,6 +167,9 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     serviceAccounts: parseServiceAccountFlags(values),
     ...parseAuditFlags(values),
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
+    ...(values['client-ca-file'] ? { clientCaFile: resolve(values['client-ca-file']) } : {}),
+    ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
+    anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
   };
 }
 
@@ -196,10 +211,20 @@ function parseMaxTokenExpiration(text: string): number {
   return seconds;
 }
 
+/** Go's strconv.ParseBool, as kube's boolean flags take their value (`--anonymous-auth=false`). */
+function parseBool(flag: string, text: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+}
+
+/** Boolean flags given without a value mean true, as in kube's flag library. */
+const booleanFlags = ['--anonymous-auth'];
+
 function parse(args: string[]) {
   try {
     return parseArgs({
-      args,
+      args: args.map((a) => (booleanFlags.includes(a) ? `${a}=true` : a)),
       strict: true,
       allowPositionals: false,
       options: {
@@ -232,6 +257,9 @@ function parse(args: string[]) {
         'authentication-config': { type: 'string' },
         'oidc-signing-algs': { type: 'string' },
         ...auditFlagOptions,
+        'client-ca-file': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'anonymous-auth': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -162,6 +162,12 @@ export interface ResourceType {
    */
   storageSubresources?: Record<string, RestStorage>;
   /**
+   * Whether the objects are requests answered at once and never stored (kube's TokenReview and SelfSubjectReview): a
+   * create through the own `storage` is checked for its kind, admitted and handed over as sent, without the checks
+   * and system fields of stored objects' metadata (no name needed, none given).
+   */
+  ephemeral?: boolean;
+  /**
    * The resource whose stored objects these are (kube's cohabitating resources: an events.k8s.io Event is a core/v1
    * Event): kept under that resource's storage keys, in its `apiVersion`, and converted by `converter` between that
    * form and this resource's versions. Both resources then share one watch cache: a write through either is seen by

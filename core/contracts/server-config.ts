@@ -16,6 +16,11 @@ export interface ServerConfig {
   requestHeaderTimeoutMs: number;
   /** A kept-alive connection with no request in progress is closed after this (kube-apiserver: 90 s). */
   idleConnectionTimeoutMs: number;
+  /**
+   * Whether a request without credentials is served as `system:anonymous` (kube-apiserver's `--anonymous-auth`,
+   * default true); false: it is 401 on every path.
+   */
+  anonymousAuth: boolean;
 }
 
 /** The per-resource watch cache (core/watch). */
@@ -59,6 +64,7 @@ export const defaultServerConfig: ServerConfig = {
   compactionIntervalMs: 5 * 60_000,
   requestHeaderTimeoutMs: 32_000,
   idleConnectionTimeoutMs: 90_000,
+  anonymousAuth: true,
   version: {
     major: '1',
     minor: '32',

@@ -23,6 +23,13 @@ import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
 import { Auditor } from '../audit/auditor.js';
 
+/**
+ * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
+ * authenticator verifies what is sent (against its CA, which may change while serving), any other credentials are
+ * tried too.
+ */
+const clientCertificateRequest = { requestCert: true, rejectUnauthorized: false } as const;
+
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
   return c.isRegistered(token, true) ? c.resolveAll(token) : [];
@@ -87,11 +94,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         authorizers: resolveAllOrNone(container, Tokens.Authorizer),
         routes: resolveAllOrNone(container, Tokens.Route),
         ...(auditor ? { auditor } : {}),
+        anonymousAuth: config.anonymousAuth,
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
       server = opts.tls
-        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...timeouts }, handler)
+        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...clientCertificateRequest, ...timeouts }, handler)
         : http.createServer(timeouts, handler);
       server.on('clientError', answerClientError);
       // Track connections so close() can end long-running watches instead of waiting for them.

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
-import type { Authenticator, UserInfo } from '../contracts/authenticator.js';
+import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
 import type { Authorizer } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
@@ -16,6 +16,7 @@ import { standardResponseHeaders } from './response-headers.js';
 import { headerBytesAsLatin1 } from './header-bytes.js';
 import type { Auditor } from '../audit/auditor.js';
 import { addRequestAuditAnnotation, auditPanic, auditResponseObject } from '../audit/request-audit.js';
+import { anonymousMayReach, anonymousUser } from './anonymous-access.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -23,15 +24,12 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   routes: ServerRoute[];
   /** Audits requests when the server has an audit policy and backends. */
   auditor?: Auditor;
+  /** `--anonymous-auth`: whether a request without credentials is served as `system:anonymous`. */
+  anonymousAuth: boolean;
 }
-
-/** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
-const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
 
 /** The type koa gives an object body. */
 const koaJsonType = 'application/json; charset=utf-8';
-
-const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /**
  * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
@@ -60,7 +58,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     const info = parseRequestInfo(ctx.method, ctx.path, query);
     let user: UserInfo;
     try {
-      user = await authenticate(ctx, deps.authenticators);
+      user = await authenticate(ctx, deps);
     } catch (err) {
       auditor?.authenticationFailed(ctx, info);
       throw err;
@@ -84,26 +82,17 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   return app;
 }
 
-async function authenticate(ctx: Context, authenticators: Authenticator[]): Promise<UserInfo> {
-  const req = { headers: ctx.headers, socket: ctx.req.socket as TLSSocket };
-  // kube's union authenticator: one that refuses the credentials does not stop the others from accepting them.
-  let refused: unknown;
-  for (const a of authenticators) {
-    try {
-      const user = await a.authenticate(req);
-      if (user) return user;
-    } catch (err) {
-      refused ??= err;
-    }
-  }
-  if (refused !== undefined) throw refused;
-  if (authenticators.length === 0 || publicPaths.some((p) => p.test(ctx.path))) return anonymous;
+async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
+  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, socket: ctx.req.socket as TLSSocket });
+  if (user) return user;
+  if (authenticators.length === 0) return anonymousUser; // a server without authentication
+  if (anonymousAuth && anonymousMayReach(ctx.path)) return anonymousUser;
   throw errors.unauthorized();
 }
 
 /** kube's authorization filter, which records its decision and reason as audit annotations. */
 async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
-  if (user === anonymous) return; // only public paths, or a server without authentication
+  if (user === anonymousUser) return; // only public paths, or a server without authentication
   const decided = (decision: 'allow' | 'forbid', reason = '') => {
     addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', decision);
     addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', reason);

@@ -46,16 +46,29 @@ export function createServingCert(ca: CertificatePem, commonName: string, hosts:
 export type CertificateUsage = 'serverAuth' | 'clientAuth';
 
 /** A certificate for `usages`, signed by `ca`, naming `hosts` (DNS names or IP addresses; none for a client), valid for 1 year. */
-export async function issueCert(ca: CertificatePem, commonName: string, usages: CertificateUsage[], hosts: string[]): Promise<CertificatePem> {
+export function issueCert(ca: CertificatePem, commonName: string, usages: CertificateUsage[], hosts: string[]): Promise<CertificatePem> {
+  return issue(ca, [{ CN: [commonName] }], usages, hosts, 365 * day);
+}
+
+/**
+ * A client certificate signed by `ca` that kube's x509 authenticator reads as user `username` (the subject's
+ * CommonName) in `groups` (its Organizations), valid for `validityMs`.
+ */
+export function createClientCert(ca: CertificatePem, user: { username: string; groups: string[] }, validityMs: number): Promise<CertificatePem> {
+  const subject: x509.JsonName = [...(user.groups.length ? [{ O: user.groups }] : []), { CN: [user.username] }];
+  return issue(ca, subject, ['clientAuth'], [], validityMs);
+}
+
+async function issue(ca: CertificatePem, subject: x509.JsonName, usages: CertificateUsage[], hosts: string[], validityMs: number): Promise<CertificatePem> {
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKey(ca.keyPem);
   const keys = await generateKeys();
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerial(),
-    subject: `CN=${commonName}`,
+    subject,
     issuer: caCert.subject,
     notBefore: new Date(Date.now() - clockSkew),
-    notAfter: new Date(Date.now() + 365 * day),
+    notAfter: new Date(Date.now() + validityMs),
     publicKey: keys.publicKey,
     signingKey: caKey,
     signingAlgorithm,

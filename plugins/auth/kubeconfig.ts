@@ -1,18 +1,26 @@
 import { stringify } from 'yaml';
 import { writePrivateFile } from './private-file.js';
+import type { CertificatePem } from './certificates.js';
 
-export interface KubeconfigOptions {
+/** A kubeconfig's one cluster, user and context; the user holds a bearer token or a client certificate. */
+export type KubeconfigOptions = {
   server: string;
   caCertPem: string;
-  token: string;
   clusterName: string;
   userName: string;
   contextName: string;
-}
+} & ({ token: string } | { clientCertificate: CertificatePem });
 
-/** Writes a kubeconfig (mode 0600) with one cluster, one token user and one context, which is made current. */
-export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
-  const config = {
+/** A kubeconfig with one cluster, one user and one context, which is made current. */
+export function kubeconfigYaml(opts: KubeconfigOptions): string {
+  const user =
+    'token' in opts
+      ? { token: opts.token }
+      : {
+          'client-certificate-data': Buffer.from(opts.clientCertificate.certPem).toString('base64'),
+          'client-key-data': Buffer.from(opts.clientCertificate.keyPem).toString('base64'),
+        };
+  return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
@@ -21,12 +29,16 @@ export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Pr
         cluster: { server: opts.server, 'certificate-authority-data': Buffer.from(opts.caCertPem).toString('base64') },
       },
     ],
-    users: [{ name: opts.userName, user: { token: opts.token } }],
+    users: [{ name: opts.userName, user }],
     contexts: [{ name: opts.contextName, context: { cluster: opts.clusterName, user: opts.userName } }],
     'current-context': opts.contextName,
     preferences: {},
-  };
-  await writePrivateFile(path, stringify(config));
+  });
+}
+
+/** Writes `kubeconfigYaml(opts)` to `path`, readable by its owner only (mode 0600). */
+export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
+  await writePrivateFile(path, kubeconfigYaml(opts));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
-import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/contracts/authenticator.js';
-import { ApiError, errors } from '../../core/contracts/api-error.js';
+import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../core/contracts/authenticator.js';
+import { ApiError } from '../../core/contracts/api-error.js';
 import { defineModule, resolveLater, type Module } from '../../core/contracts/module.js';
 import type { ObjectClients } from '../../core/contracts/object-client.js';
 import type { KubeObject } from '../../core/contracts/kube-object.js';
@@ -33,13 +33,13 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     try {
       const claims = await verifyServiceAccountToken(match[1]!, {
         issuers: this.config.issuers,
-        audiences: this.config.audiences,
+        audiences: req.audiences ?? this.config.audiences,
         keys: this.keys,
         now: Math.floor(Date.now() / 1000),
       });
       return claims ? await this.user(claims) : null;
     } catch (err) {
-      if (err instanceof TokenRejected) throw errors.unauthorized();
+      if (err instanceof TokenRejected) throw new CredentialsRejected(err.message);
       throw err;
     }
   }

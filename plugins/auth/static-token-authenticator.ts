@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthenticationRequest, Authenticator, UserInfo } from '../../core/contracts/authenticator.js';
-import { errors } from '../../core/contracts/api-error.js';
 import { defineModule, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 
@@ -9,12 +8,14 @@ export interface StaticToken {
   user: UserInfo;
 }
 
-/** Authenticates `Authorization: Bearer <token>` against a fixed list of tokens. */
+/** Authenticates `Authorization: Bearer <token>` against a fixed list of tokens (kube's token file authenticator). */
 export class StaticTokenAuthenticator implements Authenticator {
-  readonly name = 'static-token';
   private readonly entries: { digest: Buffer; user: UserInfo }[];
 
-  constructor(tokens: StaticToken[]) {
+  constructor(
+    tokens: StaticToken[],
+    readonly name = 'static-token',
+  ) {
     this.entries = tokens.map((t) => ({ digest: digest(t.token), user: t.user }));
   }
 
@@ -27,8 +28,7 @@ export class StaticTokenAuthenticator implements Authenticator {
     for (const entry of this.entries) {
       if (timingSafeEqual(entry.digest, presented)) user ??= entry.user;
     }
-    if (!user) throw errors.unauthorized();
-    return user;
+    return user ?? null; // as kube's token file: an unknown token is another authenticator's, or no one's (401)
   }
 }
 
@@ -36,6 +36,13 @@ export class StaticTokenAuthenticator implements Authenticator {
 export function staticTokenAuth(tokens: StaticToken[]): Module {
   return defineModule('static-token-auth', (container) => {
     container.register(Tokens.Authenticator, { useValue: new StaticTokenAuthenticator(tokens) });
+  });
+}
+
+/** Registers the tokens of a kube-apiserver `--token-auth-file` (see `readTokenFile`). */
+export function tokenFileAuth(tokens: StaticToken[]): Module {
+  return defineModule('token-file-auth', (container) => {
+    container.register(Tokens.Authenticator, { useValue: new StaticTokenAuthenticator(tokens, 'token-file') });
   });
 }
 

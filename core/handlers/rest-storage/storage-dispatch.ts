@@ -23,6 +23,7 @@ export function routeToStorage(base: Omit<ResourceScope, 'writer'>, maxBodyBytes
   base.ctx.res.once('close', () => gone.abort());
   const scope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs } as StorageScope;
   if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
+  if (rt.ephemeral && info.verb === 'create') return subresourceWrite(scope, maxBodyBytes); // as a subresource's: nothing is stored
   // Writes of the resource go through the write handlers every resource has, onto the storage.
   scope.writer = new RestStorageWriter(rt, storage, gone.signal, (obj) => withTypeMeta(obj, scope));
   switch (info.verb) {

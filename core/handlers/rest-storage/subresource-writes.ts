@@ -14,7 +14,8 @@ import { requireTypeMeta } from '../type-meta.js';
 /*
  * Writes to a storage's subresource, which has a kind of its own (kube's subresource storages, e.g. pods/eviction): the
  * resource's schema does not describe its objects, so kapi checks the body's kind and runs admission (mutating, then
- * validating) on it; validating the rest is the storage's.
+ * validating) on it; validating the rest is the storage's. Creates of an ephemeral resource's objects (a TokenReview),
+ * which are never stored, take the same path.
  */
 
 /** PUT, PATCH or POST of a storage's subresource. */

@@ -5,8 +5,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { AuthenticationRequest, Authenticator, UserInfo } from '../../../core/contracts/authenticator.js';
-import { errors } from '../../../core/contracts/api-error.js';
+import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../../core/contracts/authenticator.js';
 import type { Controller } from '../../../core/contracts/controller.js';
 import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
@@ -47,8 +46,7 @@ export class JwtAuthentication implements Authenticator, Controller {
       return await issuer.authenticate(token);
     } catch (err) {
       if (!(err instanceof TokenRefused)) throw err;
-      console.error(`kapi: unable to authenticate the request: ${err.message}`);
-      throw errors.unauthorized();
+      throw new CredentialsRejected(err.message);
     }
   }
 

@@ -3,7 +3,7 @@
  * (unverified) `iss` is this issuer is verified — signature by the issuer's keys with an allowed algorithm, `exp`
  * (required) and `nbf`, an audience among the configured ones — then mapped to a user by the claim mappings and
  * checked by the validation rules. A token of another issuer is not this authenticator's (null); a token of this
- * issuer that fails is refused, its reason logged (the client sees kube's bare 401).
+ * issuer that fails is refused (the client sees kube's bare 401; a TokenReview, the reason).
  */
 import { decodeJwt, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { UserInfo } from '../../../core/contracts/authenticator.js';
@@ -113,8 +113,6 @@ export class JwtIssuerAuthenticator {
     for (const rule of c.claimRules) checkRule(evaluateOnClaims(rule.expression, claims), rule, 'claim validation expression');
     user.groups = groups;
     for (const rule of c.userRules) checkRule(evaluateOnUser(rule.expression, user), rule, 'user info validation rule');
-    // kube's authenticated group adder
-    if (!user.groups.includes('system:authenticated')) user.groups = [...user.groups, 'system:authenticated'];
     return user;
   }
 

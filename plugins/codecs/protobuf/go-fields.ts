@@ -100,6 +100,8 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [authn('TokenRequest')]: { required: ['spec'] },
   [authn('TokenRequestSpec')]: { required: ['audiences', 'boundObjectRef'], pointers: ['expirationSeconds', 'boundObjectRef'] },
   [authn('TokenRequestStatus')]: { required: ['token', 'expirationTimestamp'] },
+  [authn('TokenReview')]: { required: ['spec'] },
+  [authn('TokenReviewStatus')]: { required: ['user'] },
   [core('Event')]: { required: ['metadata', 'involvedObject', 'reportingComponent', 'reportingInstance'], pointers: ['series', 'related'] },
   [core('EventList')]: list,
 

@@ -1,7 +1,7 @@
 /*
  * Kubernetes types whose JSON form is not the plain shape of their protobuf message: timestamps and durations as
  * strings, IntOrString as a number or a string, raw JSON held in bytes, the schema-or-array/bool/strings unions of
- * apiextensions, and Verbs (a Go slice wrapped in a message). Each mirrors the type's MarshalJSON/UnmarshalJSON and its
+ * apiextensions, and Verbs and ExtraValue (Go slices wrapped in a message). Each mirrors the type's MarshalJSON/UnmarshalJSON and its
  * protobuf marshaller; keyed by full message name.
  */
 import { packages } from './schema.js';
@@ -93,15 +93,20 @@ function rawJSONHolder(field: string, what: string): SpecialType {
   };
 }
 
-/** metav1.Verbs: a nil slice is not written and is JSON null; an empty one is an empty message and `[]`. */
-const verbs: SpecialType = {
-  toJSON: (m) => (m ? [...((has(m, 'items') ? m.items : []) as string[])] : null),
-  fromJSON(value) {
-    if (value === null) return undefined;
-    if (!Array.isArray(value)) throw new ConvertError(`verbs must be an array, not ${describe(value)}`);
-    return { items: value.map((v) => jsonString(v, 'a verb')) };
-  },
-};
+/**
+ * A Go string slice type wrapped in a message `{ items }` (metav1.Verbs, authentication/v1 ExtraValue): a nil slice
+ * is not written and is JSON null; an empty one is an empty message and `[]`.
+ */
+function stringSlice(what: string, item: string): SpecialType {
+  return {
+    toJSON: (m) => (m ? [...((has(m, 'items') ? m.items : []) as string[])] : null),
+    fromJSON(value) {
+      if (value === null) return undefined;
+      if (!Array.isArray(value)) throw new ConvertError(`${what} must be an array, not ${describe(value)}`);
+      return { items: value.map((v) => jsonString(v, item)) };
+    },
+  };
+}
 
 const schemaProps = `${packages.apiextensionsV1}.JSONSchemaProps`;
 const list = (m: Msg | undefined, key: string): unknown[] => (has(m, key) ? (m![key] as unknown[]) : []);
@@ -152,7 +157,8 @@ export const specialTypes: ReadonlyMap<string, SpecialType> = new Map([
   [`${packages.metaV1}.MicroTime`, timestamp(6)],
   [`${packages.metaV1}.Duration`, duration],
   [`${packages.metaV1}.FieldsV1`, rawJSONHolder('Raw', 'fieldsV1')],
-  [`${packages.metaV1}.Verbs`, verbs],
+  [`${packages.metaV1}.Verbs`, stringSlice('verbs', 'a verb')],
+  [`${packages.authenticationV1}.ExtraValue`, stringSlice('extra values', 'an extra value')],
   [`${packages.intstr}.IntOrString`, intOrString],
   [`${packages.apiextensionsV1}.JSON`, rawJSONHolder('raw', 'JSON')],
   [`${packages.apiextensionsV1}.JSONSchemaPropsOrArray`, schemaOrArray],

@@ -19,6 +19,7 @@ test('defaults', (t) => {
     storage: 'sqlite',
     crdPaths: [],
     serviceAccounts: defaultServiceAccounts,
+    anonymousAuth: true,
   });
 });
 
@@ -31,6 +32,7 @@ test('all flags', (t) => {
     storage: 'memory',
     crdPaths: [resolve('a.yaml'), '/crds'],
     serviceAccounts: defaultServiceAccounts,
+    anonymousAuth: true,
   });
 });
 
@@ -75,6 +77,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
     crdPaths: [],
     serviceAccounts: defaultServiceAccounts,
+    anonymousAuth: true,
   });
   const args = [
     '--storage=etcd',
@@ -229,4 +232,21 @@ test('--service-cluster-ip-range and --service-node-port-range as kube-apiserver
     [['--service-node-port-range', '32767-30000'], 'invalid --service-node-port-range "32767-30000": invalid port range "32767-30000": must be "N-M" with 0 <= N <= M <= 65535'],
   ];
   for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+});
+
+test('--client-ca-file and --token-auth-file are made absolute; --anonymous-auth takes a Go boolean (default true)', (t) => {
+  t.like(parseServeFlags(['--client-ca-file', 'ca.pem', '--token-auth-file=tokens.csv']), {
+    clientCaFile: resolve('ca.pem'),
+    tokenAuthFile: resolve('tokens.csv'),
+    anonymousAuth: true,
+  });
+  const anonymous = (...args: string[]) => (parseServeFlags(args) as ServeOptions).anonymousAuth;
+  t.false(anonymous('--anonymous-auth=false'));
+  t.false(anonymous('--anonymous-auth=0'));
+  t.true(anonymous('--anonymous-auth'));
+  t.true(anonymous('--anonymous-auth=True'));
+  t.throws(() => parseServeFlags(['--anonymous-auth=no']), {
+    instanceOf: UsageError,
+    message: 'invalid argument "no" for "--anonymous-auth" flag: strconv.ParseBool: parsing "no": invalid syntax',
+  });
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import test from 'ava';
 import { container } from 'tsyringe';
 import { ApiError } from '../../../../core/contracts/api-error.js';
+import { authenticateWithAll, CredentialsRejected } from '../../../../core/contracts/authenticator.js';
 import { Tokens } from '../../../../core/contracts/tokens.js';
 import { adminUser, AlwaysAllowAuthorizer, alwaysAllow, StaticTokenAuthenticator, staticTokenAuth } from '../../../../plugins/auth/index.js';
 
@@ -16,12 +17,23 @@ test('a known bearer token authenticates as its user', async (t) => {
   t.deepEqual(await authenticator.authenticate({ headers: { authorization: 'bearer bob-secret' } }), bob);
 });
 
-test('an unknown bearer token is rejected with 401', async (t) => {
+test('an unknown bearer token is left to other authenticators, and is 401 when none knows it (kube\'s bearer token authenticator)', async (t) => {
   for (const authorization of ['Bearer admin-secreT', 'Bearer admin-secret-and-more', 'Bearer x']) {
-    const err = await t.throwsAsync(authenticator.authenticate({ headers: { authorization } }), { instanceOf: ApiError });
+    t.is(await authenticator.authenticate({ headers: { authorization } }), null, authorization);
+    const err = await t.throwsAsync(authenticateWithAll([authenticator], { headers: { authorization } }), { instanceOf: ApiError });
     t.is(err?.code, 401);
     t.is(err?.reason, 'Unauthorized');
   }
+  t.is(await authenticateWithAll([authenticator], { headers: { authorization: 'Bearer' } }), null, 'no token: no credentials');
+});
+
+test('the union: a refusal does not stop a later authenticator; accepted users are in system:authenticated once', async (t) => {
+  const refusing = { name: 'refusing', authenticate: async () => Promise.reject(new CredentialsRejected('token has expired')) };
+  t.deepEqual(await authenticateWithAll([refusing, authenticator], { headers: { authorization: 'Bearer bob-secret' } }), bob);
+  const carol = new StaticTokenAuthenticator([{ token: 'c', user: { username: 'carol', groups: ['devs'] } }]);
+  t.deepEqual(await authenticateWithAll([carol], { headers: { authorization: 'Bearer c' } }), { username: 'carol', groups: ['devs', 'system:authenticated'] });
+  const err = await t.throwsAsync(authenticateWithAll([refusing, authenticator], { headers: { authorization: 'Bearer nope' } }), { instanceOf: CredentialsRejected });
+  t.is(err?.why, 'token has expired');
 });
 
 test('requests without a bearer token are left to other authenticators', async (t) => {
