@@ -50,7 +50,8 @@ export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './cor
 export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, UserInfo } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizationAttributes, AuthorizationResult, Decision } from './core/contracts/authorizer.js';
+export type { AuthorizationChain } from './core/contracts/authorizer.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';

@@ -4,10 +4,11 @@ import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import type { Authenticator, UserInfo } from '../contracts/authenticator.js';
-import type { Authorizer } from '../contracts/authorizer.js';
+import type { AuthorizationChain } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
-import { forbiddenMessage } from './forbidden-message.js';
+import { forbidden } from './forbidden-message.js';
+import { impersonatedUser } from './impersonation.js';
 import { compressResponses } from './response-compression.js';
 import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
 import type { Codec } from '../contracts/codec.js';
@@ -17,7 +18,8 @@ import { headerBytesAsLatin1 } from './header-bytes.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
-  authorizers: Authorizer[];
+  /** The server's authorizers, asked in order. */
+  authorization: AuthorizationChain;
   routes: ServerRoute[];
 }
 
@@ -29,7 +31,7 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
-/** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → authorization → routing. */
+/** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → impersonation → authorization → routing. */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -49,8 +51,9 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
-    const user = await authenticate(ctx, deps.authenticators);
-    await authorize(user, info, deps.authorizers);
+    const authenticated = await authenticate(ctx, deps.authenticators);
+    const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
+    await authorize(user, info, deps.authorization);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
@@ -85,25 +88,25 @@ async function authenticate(ctx: Context, authenticators: Authenticator[]): Prom
   throw errors.unauthorized();
 }
 
-async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
+async function authorize(user: UserInfo, info: RequestInfo, authorization: AuthorizationChain): Promise<void> {
   if (user === anonymous) return; // only public paths, or a server without authentication
-  for (const a of authorizers) {
-    const { decision, reason } = await a.authorize({
-      user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      namespace: info.namespace,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    });
-    if (decision === 'allow') return;
-    if (decision === 'deny') throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
-  }
-  throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
+  const attrs = {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    namespace: info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+  const { decision, reason, evaluationError } = await authorization.authorize(attrs);
+  if (decision === 'allow') return;
+  // As kube: an authorizer that failed without another allowing is a 500; otherwise a refusal.
+  if (evaluationError !== undefined) throw errors.internal(evaluationError);
+  throw forbidden(attrs, reason);
 }
 
 /**
