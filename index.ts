@@ -17,6 +17,7 @@ import { garbageCollectorModule } from './builtin/garbagecollector/garbage-colle
 import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
+import { accessReviewsModule } from './builtin/authorization/access-reviews-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -65,7 +66,7 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, accessReviewsModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
@@ -104,7 +105,8 @@ export interface DefaultModulesOptions {
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
+ * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, access
+ * reviews, events,
  * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
@@ -122,6 +124,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     servicesModule(opts.services),
     leasesModule(),
+    accessReviewsModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),

@@ -156,6 +156,12 @@ export interface ResourceType {
    */
   storageSubresources?: Record<string, RestStorage>;
   /**
+   * With `storage`: the objects are answers computed from the request, never stored (kube's access reviews). A create
+   * is admitted as sent and answered with what the storage returns: no name is required and no system metadata or
+   * managedFields are added.
+   */
+  ephemeral?: boolean;
+  /**
    * The resource whose stored objects these are (kube's cohabitating resources: an events.k8s.io Event is a core/v1
    * Event): kept under that resource's storage keys, in its `apiVersion`, and converted by `converter` between that
    * form and this resource's versions. Both resources then share one watch cache: a write through either is seen by

@@ -93,15 +93,20 @@ function rawJSONHolder(field: string, what: string): SpecialType {
   };
 }
 
-/** metav1.Verbs: a nil slice is not written and is JSON null; an empty one is an empty message and `[]`. */
-const verbs: SpecialType = {
-  toJSON: (m) => (m ? [...((has(m, 'items') ? m.items : []) as string[])] : null),
-  fromJSON(value) {
-    if (value === null) return undefined;
-    if (!Array.isArray(value)) throw new ConvertError(`verbs must be an array, not ${describe(value)}`);
-    return { items: value.map((v) => jsonString(v, 'a verb')) };
-  },
-};
+/**
+ * A Go string slice wrapped in a message (metav1.Verbs, authorization's ExtraValue): a nil slice is not written and is
+ * JSON null; an empty one is an empty message and `[]`.
+ */
+function stringSlice(what: string, item: string): SpecialType {
+  return {
+    toJSON: (m) => (m ? [...((has(m, 'items') ? m.items : []) as string[])] : null),
+    fromJSON(value) {
+      if (value === null) return undefined;
+      if (!Array.isArray(value)) throw new ConvertError(`${what} must be an array, not ${describe(value)}`);
+      return { items: value.map((v) => jsonString(v, item)) };
+    },
+  };
+}
 
 const schemaProps = `${packages.apiextensionsV1}.JSONSchemaProps`;
 const list = (m: Msg | undefined, key: string): unknown[] => (has(m, key) ? (m![key] as unknown[]) : []);
@@ -152,7 +157,8 @@ export const specialTypes: ReadonlyMap<string, SpecialType> = new Map([
   [`${packages.metaV1}.MicroTime`, timestamp(6)],
   [`${packages.metaV1}.Duration`, duration],
   [`${packages.metaV1}.FieldsV1`, rawJSONHolder('Raw', 'fieldsV1')],
-  [`${packages.metaV1}.Verbs`, verbs],
+  [`${packages.metaV1}.Verbs`, stringSlice('verbs', 'a verb')],
+  [`${packages.authorizationV1}.ExtraValue`, stringSlice('an extra value', 'an extra value')],
   [`${packages.intstr}.IntOrString`, intOrString],
   [`${packages.apiextensionsV1}.JSON`, rawJSONHolder('raw', 'JSON')],
   [`${packages.apiextensionsV1}.JSONSchemaPropsOrArray`, schemaOrArray],
