@@ -91,3 +91,10 @@ test('kubectl --as acts as the impersonated user', async (t) => {
   const asGroup = await kubectl(['get', 'widgets', '-n', 'y', '--as', 'bob', '--as-group', 'g']);
   t.is(asGroup.code, 0, describe(asGroup));
 });
+
+test('kubectl explain describes the reviews from OpenAPI', async (t) => {
+  const res = await kubectl(['explain', 'selfsubjectaccessreviews.spec.resourceAttributes']);
+  t.is(res.code, 0, describe(res));
+  t.regex(res.stdout, /GROUP:\s+authorization.k8s.io\nKIND:\s+SelfSubjectAccessReview\nVERSION:\s+v1/, describe(res));
+  t.regex(res.stdout, /namespace\s+<string>/, describe(res));
+});
