@@ -123,6 +123,8 @@ test('a LocalSubjectAccessReview must name the namespace it is created in', asyn
 test('reviews are create-only and bad input is a 4xx', async (t) => {
   t.is((await server.request('GET', `${base}/selfsubjectaccessreviews`)).status, 405);
   t.is((await server.request('POST', `${base}/selfsubjectaccessreviews/x`, { body: selfReview(widgets('a')) })).status, 405);
+  const allNamespaces = await server.request('POST', `${base}/localsubjectaccessreviews`, { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', spec: { user: 'u', resourceAttributes: widgets('a') } } });
+  t.is(allNamespaces.status, 405);
   const wrongType = await server.request('POST', `${base}/selfsubjectaccessreviews`, { body: { ...selfReview(widgets('a')), spec: { resourceAttributes: { verb: 7 } } } });
   expectStatus(t, wrongType, {
     code: 400,

@@ -50,7 +50,7 @@ export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number
  * subresource's body, admitted as sent (a namespaced one gets the URL's namespace) and answered by the storage.
  */
 export async function ephemeralCreate(scope: StorageScope, maxBodyBytes: number): Promise<void> {
-  if (scope.info.name) throw errors.methodNotAllowed();
+  if (scope.info.name || (scope.rt.scope === 'Namespaced' && !scope.info.namespace)) throw errors.methodNotAllowed(); // as any create
   const kind = subresourceKind(scope);
   const expected = { apiVersion: apiVersionOf(kind.group, kind.version), kind: kind.kind };
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
