@@ -19,6 +19,7 @@ import { servicesModule, type ServicesOptions } from './builtin/services/service
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { authenticationApiModule, type AuthenticationApiOptions } from './builtin/authentication/authentication-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
+import { accessReviewsModule } from './builtin/authorization/access-reviews-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -55,7 +56,7 @@ export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEven
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, AuthenticationRequest, UserInfo } from './core/contracts/authenticator.js';
 export { CredentialsRejected } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain } from './core/contracts/authorizer.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
@@ -70,7 +71,7 @@ export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { authenticationApiModule, type AuthenticationApiOptions };
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, accessReviewsModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
@@ -124,9 +125,10 @@ export interface DefaultModulesOptions {
 }
 
 /**
- * The modules `kapi serve` runs: storage, encryption at rest when configured, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
- * the garbage collector, authentication.k8s.io (TokenReview, SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * The modules `kapi serve` runs: storage, encryption at rest when configured, the given auth, the codecs (JSON, YAML,
+ * Kubernetes protobuf, CBOR: kube lists media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts,
+ * Services and Endpoints, leases, access reviews, events, the garbage collector, authentication.k8s.io (TokenReview,
+ * SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -145,6 +147,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     servicesModule(opts.services),
     leasesModule(),
+    accessReviewsModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
     authenticationApiModule(opts.serviceAccountTokens ? { apiAudiences: opts.serviceAccountTokens.audiences } : {}),

@@ -29,6 +29,8 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       return;
     }
     if (!attrs.namespace) return; // cluster-scoped
+    // As kube: access reviews are always answered; refusing them would tell whether the namespace exists.
+    if (group === 'authorization.k8s.io' && resource === 'localsubjectaccessreviews') return;
     const ns = await this.namespaces.lookup(attrs.namespace);
     if (!ns) throw errors.notFound({ group: '', resource: 'namespaces', name: attrs.namespace });
     if (ns.metadata?.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {

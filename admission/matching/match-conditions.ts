@@ -2,6 +2,7 @@ import type { AdmissionRequest } from '../admission-request.js';
 import { AdmissionActivation } from '../policy/cel/admission-activation.js';
 import { admissionEnv } from '../policy/cel/admission-cel-env.js';
 import { admissionInputs } from '../policy/cel/admission-inputs.js';
+import type { CelAuthorizer } from '../policy/cel/authorizer-library.js';
 import { compileExpression, type CompiledExpression } from '../policy/cel/compiled-expression.js';
 import { evaluateExpressions, RUNTIME_CEL_COST_BUDGET } from '../policy/cel/expression-evaluation.js';
 import { T } from '../../lib/cel/types.js';
@@ -20,7 +21,8 @@ export type MatchConditionsResult =
   | { matches: 'error'; message: string };
 
 export interface CompiledMatchConditions {
-  evaluate(request: AdmissionRequest): MatchConditionsResult;
+  /** `authorizer`: what the conditions' `authorizer` checks ask. */
+  evaluate(request: AdmissionRequest, authorizer: CelAuthorizer): MatchConditionsResult;
 }
 
 /** Go's utilerrors.Aggregate text: one message as is, several (distinct) as `[a, b]`. */
@@ -65,6 +67,6 @@ export function compileMatchConditions(conditions: readonly MatchCondition[]): C
     conditions.map((c) => compileExpression(env, c.expression, [T.bool])),
   );
   return {
-    evaluate: (request) => (conditions.length ? evaluator.evaluate(new AdmissionActivation(admissionInputs(request))) : { matches: true }),
+    evaluate: (request, authorizer) => (conditions.length ? evaluator.evaluate(new AdmissionActivation(admissionInputs(request, authorizer))) : { matches: true }),
   };
 }

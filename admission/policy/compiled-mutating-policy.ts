@@ -8,7 +8,7 @@ import type { MutatingAdmissionPolicy } from '../../builtin/admissionregistratio
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { MatchConditionsEvaluator } from '../matching/match-conditions.js';
 import { CompositionEnv, RETURN_TYPES } from './cel/composition-env.js';
-import { arr, withMatchConstraints, type CompiledPolicyBase } from './compiled-policy.js';
+import { arr, asksAuthorizer, withMatchConstraints, type CompiledPolicyBase } from './compiled-policy.js';
 import { compileMutation, type CompiledMutation } from './mutation/compiled-mutation.js';
 
 export interface CompiledMutatingPolicy extends CompiledPolicyBase {
@@ -35,6 +35,7 @@ export function compileMutatingPolicy(obj: KubeObject): CompiledMutatingPolicy {
     variables: composition.variables,
     ...(conditions.length ? { matchConditions: new MatchConditionsEvaluator(conditions, conditionExpressions) } : {}),
     usesNamespaceObject: expressions.some((e) => e.references.has('namespaceObject')),
+    usesAuthorizer: asksAuthorizer(expressions),
     mutations,
     reinvokeIfNeeded: spec.reinvocationPolicy === 'IfNeeded',
   };

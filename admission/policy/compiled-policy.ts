@@ -46,6 +46,13 @@ export interface CompiledPolicyBase {
   matchConditions?: MatchConditionsEvaluator;
   /** Whether an expression reads `namespaceObject` (only then is the request's namespace read). */
   usesNamespaceObject: boolean;
+  /** Whether an expression asks the `authorizer` (only then may evaluation wait for the authorizers). */
+  usesAuthorizer: boolean;
+}
+
+/** Whether any of the expressions asks the `authorizer` (directly or through `authorizer.requestResource`). */
+export function asksAuthorizer(expressions: readonly { references: ReadonlySet<string> }[]): boolean {
+  return expressions.some((e) => e.references.has('authorizer') || e.references.has('authorizer.requestResource'));
 }
 
 export interface CompiledPolicy extends CompiledPolicyBase {
@@ -101,6 +108,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
       ? { matchConditions: new MatchConditionsEvaluator(conditions, conditionExpressions) }
       : {}),
     usesNamespaceObject: false,
+    usesAuthorizer: false,
   };
   const expressions = [
     ...compiled.variables.map((v) => v.compiled),
@@ -109,5 +117,6 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
     ...conditionExpressions,
   ];
   compiled.usesNamespaceObject = expressions.some((e) => e.references.has('namespaceObject'));
+  compiled.usesAuthorizer = asksAuthorizer(expressions);
   return withMatchConstraints(compiled, spec.matchConstraints);
 }

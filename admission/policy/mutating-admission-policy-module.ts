@@ -52,6 +52,6 @@ export function registerMutatingAdmissionPolicy(c: DependencyContainer, manifest
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
   c.register(Tokens.AdmissionPlugin, {
-    useValue: new MutatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), registry, staticSource),
+    useValue: new MutatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), registry, resolveLater(c, Tokens.Authorization), staticSource),
   });
 }

@@ -29,6 +29,8 @@ import { WebhookReinvokeContext } from '../webhook/webhook-reinvocation.js';
 import { AdmissionActivation, type AdmissionInputs } from './cel/admission-activation.js';
 import type { AuthorizerValue, ResourceCheckValue } from './cel/authorizer-library.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
+import { AuthorizationChecks } from './cel/authorization-checks.js';
+import type { AuthorizationChain } from '../../core/contracts/authorizer.js';
 import { dynValue } from '../../lib/cel/dyn-values.js';
 import type { CompiledMutatingPolicy } from './compiled-mutating-policy.js';
 import { mutatedObjectDecoding, type MutatedObjectDecoding } from '../mutated-object-decoding.js';
@@ -122,6 +124,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     private readonly params: ParamInformers,
     private readonly resolveNamespaces: () => NamespaceLookup,
     private readonly registry: () => ResourceRegistry,
+    /** The server's authorizers, which the CEL `authorizer` asks. */
+    private readonly authorization: () => AuthorizationChain,
     /** The policies loaded from static manifest files (no params: kube refuses paramKind there). */
     private readonly staticSource?: PolicySource<CompiledMutatingPolicy>,
   ) {}
@@ -154,7 +158,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     };
     const configError = (policy: CompiledMutatingPolicy, message: string, binding?: string) =>
       fail(configErrors, policy, `failed to configure ${binding ? 'binding' : 'policy'}: ${message}`, binding);
-    const inputs = attributesInputs(attrs);
+    const checks = new AuthorizationChecks(this.authorization);
+    const inputs = attributesInputs(attrs, checks);
     // the inputs over the object as the mutations so far left it, made again only when a mutation replaced it
     let current: { object: KubeObject; inputs: AdmissionInputs } | undefined;
     const inputsOf = (object: KubeObject) => (current?.object === object ? current : (current = { object, inputs: new MutatedObjectInputs(inputs, object) })).inputs;
@@ -195,7 +200,8 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
           for (const param of collected.params) {
             const bindingInputs = { params: dynValue(param), namespaceObject: namespaceObject ?? null };
             if (policy.matchConditions) {
-              const m = policy.matchConditions.evaluate(new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs));
+              const activation = new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs);
+              const m = await checks.settled(() => policy.matchConditions!.evaluate(activation));
               if (m.matches === 'error') fail(runtimeErrors, policy, m.message, binding.name, 'Invalid');
               if (m.matches !== true) continue;
             }
@@ -206,7 +212,9 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
             for (const mutation of policy.mutations) {
               const activation = new AdmissionActivation(inputsOf(attrs.object), policy.variables, bindingInputs);
               target ??= this.targetOf(attrs);
-              const result = mutation ? mutate(mutation, activation, attrs.object, target.model, target.decoding) : { error: 'unsupported patch type' };
+              const { model, decoding } = target;
+              const object = attrs.object;
+              const result = mutation ? await checks.settled(() => mutate(mutation, activation, object, model, decoding)) : { error: 'unsupported patch type' };
               if (result.error !== undefined) fail(runtimeErrors, policy, result.error, binding.name, 'Invalid');
               else if (result.object !== attrs.object) {
                 applyVersionDefaults(this.registry(), attrs.resource, result.object);

@@ -27,8 +27,8 @@ export interface PolicyHook<P extends CompiledPolicyBase = CompiledPolicy> {
   policy: P;
   bindings: BindingHook[];
   /**
-   * Whether the hook can be evaluated without waiting: no params, no namespace selectors, no `namespaceObject`
-   * (most policies; they then cost no asynchronous step).
+   * Whether the hook can be evaluated without waiting: no params, no namespace selectors, no `namespaceObject`, no
+   * `authorizer` (most policies; they then cost no asynchronous step).
    */
   synchronous: boolean;
 }
@@ -111,6 +111,7 @@ export class PolicySource<P extends CompiledPolicyBase = CompiledPolicy> {
       const synchronous =
         !policy.paramKind &&
         !policy.usesNamespaceObject &&
+        !policy.usesAuthorizer &&
         (policy.matchConstraints?.namespaceSelector.isEmpty() ?? true) &&
         bindings.every((b) => b.matchResources?.namespaceSelector.isEmpty() ?? true);
       hooks.push({ policy, bindings: bindings.sort(byName), synchronous });

@@ -54,5 +54,5 @@ export function registerValidatingAdmissionPolicy(c: DependencyContainer, manife
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, policyResource, source.policiesChanged) });
   c.register(Tokens.Controller, { useValue: objectsFollower(informers, bindingResource, source.bindingsChanged) });
   c.register(Tokens.Controller, { useValue: new PolicyStatusController(objects, policyResource, source, registry) });
-  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), staticSource) });
+  c.register(Tokens.AdmissionPlugin, { useValue: new ValidatingAdmissionPolicyPlugin(source, params, resolveLater(c, Tokens.NamespaceLookup), resolveLater(c, Tokens.Authorization), staticSource) });
 }

@@ -7,8 +7,8 @@
  * follow the policy's failurePolicy. Policies loaded from static manifest files (KEP-5793) are evaluated first, on
  * every request; those stored through the API then, except on requests on policies and bindings themselves.
  *
- * Policies without params, namespace selectors or `namespaceObject` are evaluated synchronously; the others wait
- * for the namespace or their params.
+ * Policies without params, namespace selectors, `namespaceObject` or `authorizer` are evaluated synchronously; the
+ * others wait for the namespace, their params or the authorizers' answers (see AuthorizationChecks).
  */
 import type { AdmissionAttributes } from '../../core/contracts/admission-attributes.js';
 import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
@@ -18,6 +18,8 @@ import { ApiError, groupResource } from '../../core/contracts/api-error.js';
 import type { Value } from '../../lib/cel/values.js';
 import type { AdmissionInputs } from './cel/admission-activation.js';
 import { attributesInputs, requestNamespaceObject } from './cel/admission-inputs.js';
+import { AuthorizationChecks } from './cel/authorization-checks.js';
+import type { AuthorizationChain } from '../../core/contracts/authorizer.js';
 import { dynValue } from '../../lib/cel/dyn-values.js';
 import type { CompiledPolicy } from './compiled-policy.js';
 import { collectParams } from './param-collection.js';
@@ -25,7 +27,7 @@ import type { ParamInformers } from './param-informers.js';
 import { matchResources, type MatchOutcome } from './policy-matcher.js';
 import { requestHooks } from './policy-resources.js';
 import type { BindingHook, PolicyHook, PolicySource } from './policy-source.js';
-import { validatePolicy } from './policy-validator.js';
+import { validatePolicy, type ValidateResult } from './policy-validator.js';
 
 interface Denial {
   policy: string;
@@ -78,13 +80,16 @@ function paramValue(obj: KubeObject | null): Value {
 class Dispatch {
   readonly denials: Denial[] = [];
   readonly inputs: AdmissionInputs;
+  private readonly checks: AuthorizationChecks;
   private namespace?: Value;
 
   constructor(
     readonly attrs: AdmissionAttributes,
     readonly namespaces: NamespaceLookup,
+    authorization: () => AuthorizationChain,
   ) {
-    this.inputs = attributesInputs(attrs);
+    this.checks = new AuthorizationChecks(authorization);
+    this.inputs = attributesInputs(attrs, this.checks);
   }
 
   configError(policy: CompiledPolicy, message: string, binding?: string): void {
@@ -103,11 +108,20 @@ class Dispatch {
     return this.namespace;
   }
 
-  /** Evaluates a policy for a binding's params and enforces the decisions per the binding's validationActions. */
-  evaluate(policy: CompiledPolicy, binding: BindingHook, params: readonly (KubeObject | null)[], namespaceObject: Value, annotations: Map<string, string[]>): void {
+  /**
+   * Evaluates a policy for a binding's params and enforces the decisions per the binding's validationActions; waits
+   * only when the policy asks the authorizer something not answered yet.
+   */
+  evaluate(policy: CompiledPolicy, binding: BindingHook, params: readonly (KubeObject | null)[], namespaceObject: Value, annotations: Map<string, string[]>): void | Promise<void> {
+    const validate = () => params.map((param) => validatePolicy(policy, this.inputs, { params: paramValue(param), namespaceObject }));
+    const results = this.checks.settled(validate);
+    if (results instanceof Promise) return results.then((r) => this.enforce(policy, binding, r, annotations));
+    this.enforce(policy, binding, results, annotations);
+  }
+
+  private enforce(policy: CompiledPolicy, binding: BindingHook, results: ValidateResult[], annotations: Map<string, string[]>): void {
     const { attrs } = this;
-    for (const param of params) {
-      const result = validatePolicy(policy, this.inputs, { params: paramValue(param), namespaceObject });
+    for (const result of results) {
       result.decisions.forEach((d, i) => {
         if (d.action !== 'deny') return;
         for (const action of binding.validationActions) {
@@ -160,6 +174,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     private readonly source: PolicySource,
     private readonly params: ParamInformers,
     private readonly resolveNamespaces: () => NamespaceLookup,
+    /** The server's authorizers, which the CEL `authorizer` asks. */
+    private readonly authorization: () => AuthorizationChain,
     private readonly staticSource?: PolicySource,
   ) {}
 
@@ -171,7 +187,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   validate(attrs: AdmissionAttributes): Promise<void> | void {
     const hooks = requestHooks(attrs, this.source, this.staticSource);
     if (!hooks.length) return;
-    const d = new Dispatch(attrs, this.namespaces);
+    const d = new Dispatch(attrs, this.namespaces, this.authorization);
     for (let i = 0; i < hooks.length; i++) {
       if (hooks[i].synchronous) {
         this.runSync(hooks[i], d);
@@ -189,7 +205,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     for (const binding of bindings) {
       if (binding.configurationError) d.configError(policy, binding.configurationError, binding.name);
       else if (!binding.matchResources || d.matched(matchResources(binding.matchResources, d.attrs, d.namespaces) as MatchOutcome, policy, binding.name)) {
-        d.evaluate(policy, binding, NO_PARAMS, null, annotations);
+        void d.evaluate(policy, binding, NO_PARAMS, null, annotations); // synchronous: the policy asks no authorizer
       }
     }
     d.publish(policy, annotations);
@@ -223,7 +239,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       }
       if (!collected.params.length) continue;
       const namespaceObject = policy.usesNamespaceObject ? await d.namespaceObject() : null;
-      d.evaluate(policy, binding, collected.params, namespaceObject, annotations);
+      await d.evaluate(policy, binding, collected.params, namespaceObject, annotations);
     }
     d.publish(policy, annotations);
   }

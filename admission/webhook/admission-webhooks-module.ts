@@ -1,5 +1,6 @@
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { Tokens } from '../../core/contracts/tokens.js';
+import { resolveLater } from '../../core/contracts/module.js';
 import type { ResourceType } from '../../core/contracts/resource-type.js';
 import type { AdmissionPlugin } from '../../core/contracts/admission-plugin.js';
 import { registeredServiceResolver } from '../../core/contracts/registered-service-resolver.js';
@@ -39,7 +40,7 @@ function registerWebhooks(c: DependencyContainer, name: string, rt: ResourceType
     useFactory: instanceCachingFactory<AdmissionPlugin>((container) =>
       plugin(
         source,
-        { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry), services: registeredServiceResolver(container) },
+        { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry), services: registeredServiceResolver(container), authorization: resolveLater(container, Tokens.Authorization) },
         staticSource,
       ),
     ),

@@ -8,6 +8,8 @@ import { admissionRequest, type AdmissionRequest } from '../admission-request.js
 import { ruleMatches } from '../matching/admission-rules.js';
 import { namespaceSelectorMatches, objectSelectorMatches } from '../matching/selectors.js';
 import type { WebhookAccessor } from './webhook-accessor.js';
+import type { AuthorizationChain } from '../../core/contracts/authorizer.js';
+import { AuthorizationChecks } from '../policy/cel/authorization-checks.js';
 
 /** What matching a webhook against a request yields: the resource and kind (version) it is called for. */
 export interface WebhookInvocation {
@@ -24,6 +26,8 @@ export interface MatchContext {
   registry: ResourceRegistry;
   /** Where `clientConfig.service` webhooks are dialled. */
   services: ServiceResolver;
+  /** The server's authorizers, which match conditions' `authorizer` asks. */
+  authorization: () => AuthorizationChain;
 }
 
 /**
@@ -83,7 +87,8 @@ export async function shouldCallHook(hook: WebhookAccessor, attrs: AdmissionAttr
   if (!(await namespaceSelectorMatches(hook.selectors.namespace, attrs, ctx.namespaces))) return undefined;
   const kind = resource === attrs.resource ? attrs.kind : { ...attrs.kind, version: resource.version };
   const request = await invocationRequest(attrs, resource, kind, ctx.registry);
-  const conditions = hook.matchConditions.evaluate(request);
+  const checks = new AuthorizationChecks(ctx.authorization);
+  const conditions = await checks.settled(() => hook.matchConditions.evaluate(request, checks));
   if (conditions.matches === false) return undefined;
   if (conditions.matches === 'error') {
     if (hook.ignoreFailures) return undefined;

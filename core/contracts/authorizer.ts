@@ -21,3 +21,44 @@ export interface Authorizer {
   readonly name: string;
   authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason?: string }>;
 }
+
+/** The answer of the server's authorizers (an access review's status). */
+export interface AuthorizationResult {
+  decision: Decision;
+  reason: string;
+  /** What went wrong in authorizers that threw (kube's evaluationError); they count as no opinion. */
+  evaluationError?: string;
+}
+
+/**
+ * The server's authorizers as one (kube's union authorizer): asked in order, the first `allow` or `deny` decides with
+ * its reason (earlier failures are not reported, as kube's); when none does, the decision is `no-opinion` with every reason given, one a line. Requests, access
+ * reviews and admission's CEL `authorizer` all ask this.
+ */
+export class AuthorizationChain {
+  constructor(private readonly authorizers: () => readonly Authorizer[]) {}
+
+  async authorize(attrs: AuthorizationAttributes): Promise<AuthorizationResult> {
+    const reasons: string[] = [];
+    const failures: string[] = [];
+    for (const a of this.authorizers()) {
+      let answer: { decision: Decision; reason?: string };
+      try {
+        answer = await a.authorize(attrs);
+      } catch (err) {
+        failures.push(err instanceof Error ? err.message : String(err));
+        continue;
+      }
+      const reason = answer.reason ?? '';
+      if (answer.decision !== 'no-opinion') return { decision: answer.decision, reason };
+      if (reason) reasons.push(reason);
+    }
+    return { decision: 'no-opinion', reason: reasons.join('\n'), ...evaluationError(failures) };
+  }
+}
+
+/** kube's aggregate of errors: one as is, several as `[a, b]`. */
+function evaluationError(failures: string[]): { evaluationError?: string } {
+  if (failures.length === 0) return {};
+  return { evaluationError: failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]` };
+}

@@ -162,9 +162,9 @@ export interface ResourceType {
    */
   storageSubresources?: Record<string, RestStorage>;
   /**
-   * Whether the objects are requests answered at once and never stored (kube's TokenReview and SelfSubjectReview): a
-   * create through the own `storage` is checked for its kind, admitted and handed over as sent, without the checks
-   * and system fields of stored objects' metadata (no name needed, none given).
+   * With `storage`: the objects are requests answered at once and never stored (kube's TokenReview, SelfSubjectReview
+   * and access reviews). A create is checked for its kind, admitted as sent and answered with what the storage
+   * returns: no name is required and no system metadata or managedFields are added.
    */
   ephemeral?: boolean;
   /**

@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { KVStore } from './kv-store.js';
 import type { Authenticator } from './authenticator.js';
-import type { Authorizer } from './authorizer.js';
+import type { AuthorizationChain, Authorizer } from './authorizer.js';
 import type { HealthCheck } from './health-check.js';
 import type { ResourceType } from './resource-type.js';
 import type { ServerRoute } from './route.js';
@@ -32,6 +32,8 @@ export const Tokens = {
   Authenticator: token<Authenticator>('Authenticator'),
   /** many: asked in registration order. */
   Authorizer: token<Authorizer>('Authorizer'),
+  /** The registered authorizers asked as one, in order (registered by kapi; access reviews and admission ask it). */
+  Authorization: token<AuthorizationChain>('Authorization'),
   /** many: served under /healthz, /livez, /readyz. */
   HealthCheck: token<HealthCheck>('HealthCheck'),
   /** many: resource types served from the start (built-in kinds, resources with their own storage: resourceModule). */
@@ -77,6 +79,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.ServiceResolver,
   Tokens.StorageTransformers,
   Tokens.AuditPolicy,
+  Tokens.Authorization,
 ]);
 
 /**
@@ -87,6 +90,7 @@ export const PublicTokens = {
   KVStore: Tokens.KVStore,
   Authenticator: Tokens.Authenticator,
   Authorizer: Tokens.Authorizer,
+  Authorization: Tokens.Authorization,
   HealthCheck: Tokens.HealthCheck,
   BuiltinResource: Tokens.BuiltinResource,
   Route: Tokens.Route,

@@ -15,12 +15,14 @@ import { WritePipeline } from '../rest/write-pipeline.js';
 import { validationStage } from '../rest/validation-stage.js';
 import { AdmissionChain, selectAdmissionPlugins } from '../admission/admission-chain.js';
 import type { Controller } from '../contracts/controller.js';
+import type { Authorizer } from '../contracts/authorizer.js';
 import { WatchCaches } from '../watch/watch-caches.js';
 import { CacheInformers } from '../watch/cache-informers.js';
 import { LoopbackClients } from '../rest/loopback-clients.js';
 import { registerModules } from './module-registration.js';
 import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
+import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
 
 /**
@@ -56,7 +58,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   container.registerInstance(Tokens.Informers, informers);
   const objects = new LoopbackClients(registry);
   container.registerInstance(Tokens.Objects, objects);
-  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects]);
+  let authorizers: Authorizer[] | undefined;
+  const authorization = new AuthorizationChain(() => (authorizers ??= resolveAllOrNone(container, Tokens.Authorizer)));
+  container.registerInstance(Tokens.Authorization, authorization);
+  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects, Tokens.Authorization]);
   registry.useStrategies(resolveAllOrNone(container, Tokens.Strategy));
 
   let server: http.Server | undefined;
@@ -91,7 +96,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         caches,
         watchConfig: config.watchCache,
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
-        authorizers: resolveAllOrNone(container, Tokens.Authorizer),
+        authorization,
         routes: resolveAllOrNone(container, Tokens.Route),
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,

@@ -4,10 +4,11 @@ import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
-import type { Authorizer } from '../contracts/authorizer.js';
+import type { AuthorizationChain } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
-import { forbiddenMessage } from './forbidden-message.js';
+import { forbidden } from './forbidden-message.js';
+import { impersonatedUser } from './impersonation.js';
 import { compressResponses } from './response-compression.js';
 import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
 import type { Codec } from '../contracts/codec.js';
@@ -15,12 +16,13 @@ import { negotiateError } from '../codec/negotiation.js';
 import { standardResponseHeaders } from './response-headers.js';
 import { headerBytesAsLatin1 } from './header-bytes.js';
 import type { Auditor } from '../audit/auditor.js';
-import { addRequestAuditAnnotation, auditPanic, auditResponseObject } from '../audit/request-audit.js';
+import { addRequestAuditAnnotation, auditImpersonatedUser, auditPanic, auditResponseObject } from '../audit/request-audit.js';
 import { anonymousMayReach, anonymousUser } from './anonymous-access.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
-  authorizers: Authorizer[];
+  /** The server's authorizers, asked in order. */
+  authorization: AuthorizationChain;
   routes: ServerRoute[];
   /** Audits requests when the server has an audit policy and backends. */
   auditor?: Auditor;
@@ -33,7 +35,7 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 /**
  * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
- * → error rendering → request info → authentication → audit → authorization → routing.
+ * → error rendering → request info → authentication → audit → impersonation → authorization → routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
@@ -56,15 +58,17 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
-    let user: UserInfo;
+    let authenticated: UserInfo;
     try {
-      user = await authenticate(ctx, deps);
+      authenticated = await authenticate(ctx, deps);
     } catch (err) {
       auditor?.authenticationFailed(ctx, info);
       throw err;
     }
-    auditor?.begin(ctx, info, user);
-    await authorize(ctx, user, info, deps.authorizers);
+    auditor?.begin(ctx, info, authenticated);
+    const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
+    if (user !== authenticated) auditImpersonatedUser(ctx, user);
+    await authorize(ctx, user, info, deps.authorization);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
@@ -91,33 +95,27 @@ async function authenticate(ctx: Context, { authenticators, anonymousAuth }: Htt
 }
 
 /** kube's authorization filter, which records its decision and reason as audit annotations. */
-async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
+async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorization: AuthorizationChain): Promise<void> {
   if (user === anonymousUser) return; // only public paths, or a server without authentication
-  const decided = (decision: 'allow' | 'forbid', reason = '') => {
-    addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', decision);
-    addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', reason);
+  const attrs = {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    namespace: info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
   };
-  for (const a of authorizers) {
-    const { decision, reason } = await a.authorize({
-      user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      namespace: info.namespace,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    });
-    if (decision === 'allow') return decided('allow', reason);
-    if (decision === 'deny') {
-      decided('forbid', reason);
-      throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
-    }
-  }
-  decided('forbid');
-  throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
+  const { decision, reason, evaluationError } = await authorization.authorize(attrs);
+  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', decision === 'allow' ? 'allow' : 'forbid');
+  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', reason ?? '');
+  if (decision === 'allow') return;
+  // As kube: an authorizer that failed without another allowing is a 500; otherwise a refusal.
+  if (evaluationError !== undefined) throw errors.internal(evaluationError);
+  throw forbidden(attrs, reason);
 }
 
 /**

@@ -42,6 +42,8 @@ export interface StartOptions {
   serviceAccountTokens?: Partial<Pick<ServiceAccountTokenConfig, 'issuers' | 'audiences' | 'maxExpirationSeconds'>>;
   /** How long Events are kept (`kapi serve --event-ttl`); default kube's hour. */
   eventTtlMs?: number;
+  /** Authentication and authorization modules instead of the admin token and AlwaysAllow (`token` is then the first one's). */
+  auth?: { modules: Module[]; token: string };
 }
 
 /** `kapi serve`'s default service-account issuer (kubeadm's). */
@@ -53,7 +55,8 @@ export interface RequestOptions {
   /** Sent as is, instead of `body`. */
   rawBody?: Buffer | string;
   contentType?: string;
-  headers?: Record<string, string>;
+  /** An array value sends the header once per element. */
+  headers?: Record<string, string | string[]>;
   /** The bearer token to send: the admin token by default; null sends no Authorization header. */
   token?: string | null;
   /** Send the body with chunked transfer encoding (no Content-Length). */
@@ -105,7 +108,7 @@ export interface TestServer {
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   const ownDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'kapi-it-')));
-  const token = await ensureAdminToken(dataDir);
+  const token = opts.auth?.token ?? (await ensureAdminToken(dataDir));
   const pki = await ensurePki(join(dataDir, 'pki'), { hosts: ['127.0.0.1'] });
   const sa = opts.serviceAccountTokens;
   const issuers = sa?.issuers ?? [defaultIssuer];
@@ -126,7 +129,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
         ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
-        authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+        authModules: opts.auth?.modules ?? [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
         ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
       }),
       ...(opts.modules ?? []),
@@ -137,7 +140,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const openWatches = new Set<WatchStream>();
 
   const send = (method: string, path: string, ro: RequestOptions = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     const auth = ro.token === undefined ? token : ro.token;
     if (auth !== null) headers['authorization'] = `Bearer ${auth}`;
     let payload: Buffer | undefined;

@@ -12,7 +12,7 @@ import type { NamespaceLookup } from '../../../core/contracts/namespace-lookup.j
 import { errors } from '../../../core/contracts/api-error.js';
 import type { Value } from '../../../lib/cel/values.js';
 import type { AdmissionInputs } from './admission-activation.js';
-import { AuthorizerValue, allowAllCelAuthorizer, requestResourceCheck, type CelAuthorizer, type ResourceCheckValue } from './authorizer-library.js';
+import { AuthorizerValue, requestResourceCheck, type CelAuthorizer, type ResourceCheckValue } from './authorizer-library.js';
 import { dynValue } from '../../../lib/cel/dyn-values.js';
 
 /** `request` as expressions see it: omitempty fields left out, `uid` empty, `dryRun` always present. */
@@ -100,7 +100,8 @@ class LazyInputs implements AdmissionInputs {
 
   get authorizer(): AuthorizerValue {
     const u = this.source.user;
-    return (this.authz ??= new AuthorizerValue({ username: u.username, uid: u.uid, groups: u.groups ?? [], extra: u.extra }, this.celAuthorizer));
+    this.authz ??= new AuthorizerValue({ username: u.username, groups: u.groups ?? [], ...(u.uid ? { uid: u.uid } : {}), ...(u.extra ? { extra: u.extra } : {}) }, this.celAuthorizer);
+    return this.authz;
   }
 
   get requestResource(): ResourceCheckValue {
@@ -109,7 +110,7 @@ class LazyInputs implements AdmissionInputs {
 }
 
 /** The inputs of an AdmissionRequest (what webhooks' match conditions see). */
-export function admissionInputs(req: AdmissionRequest, authorizer: CelAuthorizer = allowAllCelAuthorizer): AdmissionInputs {
+export function admissionInputs(req: AdmissionRequest, authorizer: CelAuthorizer): AdmissionInputs {
   return new LazyInputs(
     {
       object: req.object,
@@ -123,7 +124,7 @@ export function admissionInputs(req: AdmissionRequest, authorizer: CelAuthorizer
 }
 
 /** The inputs of a request's admission attributes (on DELETE `object` is null, `oldObject` the stored object). */
-export function attributesInputs(attrs: AdmissionAttributes, authorizer: CelAuthorizer = allowAllCelAuthorizer): AdmissionInputs {
+export function attributesInputs(attrs: AdmissionAttributes, authorizer: CelAuthorizer): AdmissionInputs {
   const deleting = attrs.operation === 'DELETE';
   let req: AdmissionRequest | undefined;
   return new LazyInputs(

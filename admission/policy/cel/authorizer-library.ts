@@ -2,12 +2,14 @@
  * Kubernetes' CEL authorization library (k8s.io/apiserver/pkg/cel/library Authz and AuthzSelectors):
  * `authorizer.group(g).resource(r).subresource(s).namespace(ns).name(n).check(verb)`,
  * `authorizer.path(p).check(httpVerb)`, `authorizer.serviceAccount(ns, name)`, and the Decision's `allowed()`,
- * `reason()`, `errored()`, `error()`. Checks are answered synchronously by a {@link CelAuthorizer}.
+ * `reason()`, `errored()`, `error()`. Checks are answered synchronously by a {@link CelAuthorizer} (for admission: the
+ * request's AuthorizationChecks, which asks the server's authorizers).
  */
 import { member, type FunctionRegistry } from '../../../lib/cel/functions.js';
 import { T } from '../../../lib/cel/types.js';
 import { CelError, OpaqueValue, type Val, type Value } from '../../../lib/cel/values.js';
 import type { UserInfo } from '../../../core/contracts/authenticator.js';
+import { serviceAccountGroups, serviceAccountUsername } from '../../../lib/serviceaccount/service-account-names.js';
 
 export const AUTHORIZER_TYPE = T.opaque('kubernetes.authorization.Authorizer');
 export const PATH_CHECK_TYPE = T.opaque('kubernetes.authorization.PathCheck');
@@ -41,11 +43,6 @@ export interface CelAuthorizationDecision {
 export interface CelAuthorizer {
   authorize(req: CelAuthorizationRequest): CelAuthorizationDecision;
 }
-
-/** kapi authorizes admission expressions' checks as allowed until authorization decisions can be asked synchronously. */
-export const allowAllCelAuthorizer: CelAuthorizer = {
-  authorize: () => ({ decision: 'allow', reason: '' }),
-};
 
 /** The cost Kubernetes charges for one authorization check (checked and estimated). */
 const CHECK_COST = 350_000;
@@ -133,11 +130,9 @@ export function requestResourceCheck(
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+/** kube's serviceaccount.UserInfo: the account's name and groups (no system:authenticated). */
 function serviceAccountUser(namespace: string, name: string): UserInfo {
-  return {
-    username: `system:serviceaccount:${namespace}:${name}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
-  };
+  return { username: serviceAccountUsername(namespace, name), groups: serviceAccountGroups(namespace) };
 }
 
 export function registerAuthorizerLibrary(r: FunctionRegistry): void {

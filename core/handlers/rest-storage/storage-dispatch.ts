@@ -3,7 +3,7 @@ import type { StorageScope } from './storage-scope.js';
 import { errors } from '../../contracts/api-error.js';
 import { storageGet, storageList, withTypeMeta } from './storage-reads.js';
 import { storageWatch } from './storage-watch.js';
-import { subresourceWrite } from './subresource-writes.js';
+import { ephemeralCreate, subresourceWrite } from './subresource-writes.js';
 import { RestStorageWriter } from '../../rest/rest-storage-writer.js';
 import { handleCreate } from '../create-handler.js';
 import { handleUpdate } from '../update-handler.js';
@@ -23,7 +23,7 @@ export function routeToStorage(base: Omit<ResourceScope, 'writer'>, maxBodyBytes
   base.ctx.res.once('close', () => gone.abort());
   const scope = { ...base, storage, signal: gone.signal, bookmarkIntervalMs } as StorageScope;
   if (info.subresource) return info.verb === 'get' ? storageGet(scope) : subresourceWrite(scope, maxBodyBytes);
-  if (rt.ephemeral && info.verb === 'create') return subresourceWrite(scope, maxBodyBytes); // as a subresource's: nothing is stored
+  if (rt.ephemeral && info.verb === 'create') return ephemeralCreate(scope, maxBodyBytes);
   // Writes of the resource go through the write handlers every resource has, onto the storage.
   scope.writer = new RestStorageWriter(rt, storage, gone.signal, (obj) => withTypeMeta(obj, scope));
   switch (info.verb) {

@@ -9,13 +9,14 @@ import { validateWriteOptions } from '../write-options.js';
 import { writeAttributes } from '../../rest/write-attributes.js';
 import { writeRequestOf } from '../write-request-of.js';
 import { respondStored, withTypeMeta } from './storage-reads.js';
-import { requireTypeMeta } from '../type-meta.js';
+import { checkNameAndNamespace, requireTypeMeta } from '../type-meta.js';
+import { decodeTyped } from '../typed-decoding.js';
+import { errors } from '../../contracts/api-error.js';
 
 /*
  * Writes to a storage's subresource, which has a kind of its own (kube's subresource storages, e.g. pods/eviction): the
  * resource's schema does not describe its objects, so kapi checks the body's kind and runs admission (mutating, then
- * validating) on it; validating the rest is the storage's. Creates of an ephemeral resource's objects (a TokenReview),
- * which are never stored, take the same path.
+ * validating) on it; validating the rest is the storage's.
  */
 
 /** PUT, PATCH or POST of a storage's subresource. */
@@ -42,6 +43,24 @@ export async function subresourceWrite(scope: StorageScope, maxBodyBytes: number
   }
   const updated = await scope.storage.update!(ctx, scope.info.name, (old) => admit(scope, structuredClone(body), withTypeMeta(old, scope), dryRun));
   return respondStored(scope, 200, updated);
+}
+
+/**
+ * POST of a resource whose objects are never stored (ResourceType.ephemeral, e.g. an access review): like a
+ * subresource's body, admitted as sent (a namespaced one gets the URL's namespace) and answered by the storage.
+ */
+export async function ephemeralCreate(scope: StorageScope, maxBodyBytes: number): Promise<void> {
+  if (scope.info.name || (scope.rt.scope === 'Namespaced' && !scope.info.namespace)) throw errors.methodNotAllowed(); // as any create
+  const kind = subresourceKind(scope);
+  const expected = { apiVersion: apiVersionOf(kind.group, kind.version), kind: kind.kind };
+  const dryRun = parseDryRun(scope.query.getAll('dryRun'));
+  validateWriteOptions(scope.query, 'CreateOptions');
+  const body = requireTypeMeta((await readObjectBody(scope.ctx, maxBodyBytes, scope.codecs, expected)).object, expected);
+  decodeTyped(body, scope); // the metadata; the storage decodes the rest
+  body.metadata ??= {};
+  checkNameAndNamespace(body, scope);
+  const created = await scope.storage.create!(restContext(scope, dryRun), await admit(scope, body, undefined, dryRun));
+  return respondStored(scope, 201, created);
 }
 
 /** The subresource's kind: its storage's, else the resource's. */

@@ -4,7 +4,7 @@ import { packages } from './schema.js';
  * What the protobuf declarations do not say but the Go structs behind them do, and both of kube's encodings depend
  * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
  * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
- * (meta/v1), k8s.io/api (core/v1, authentication/v1, coordination/v1, events/v1, admissionregistration/v1, v1beta1,
+ * (meta/v1), k8s.io/api (core/v1, authentication/v1, authorization/v1, coordination/v1, events/v1, admissionregistration/v1, v1beta1,
  * v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
  */
 export interface GoFieldFacts {
@@ -21,6 +21,7 @@ export interface GoFieldFacts {
 const meta = (name: string) => `${packages.metaV1}.${name}`;
 const core = (name: string) => `${packages.coreV1}.${name}`;
 const authn = (name: string) => `${packages.authenticationV1}.${name}`;
+const authz = (name: string) => `${packages.authorizationV1}.${name}`;
 const ext = (name: string) => `${packages.apiextensionsV1}.${name}`;
 const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
 const coordination = (name: string) => `${packages.coordinationV1}.${name}`;
@@ -79,6 +80,7 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   },
   [meta('GroupVersionForDiscovery')]: { required: ['groupVersion', 'version'] },
   [meta('LabelSelectorRequirement')]: { required: ['key', 'operator'] },
+  [meta('FieldSelectorRequirement')]: { required: ['key', 'operator'] },
   [meta('ListMeta')]: { pointers: ['remainingItemCount'] },
   [meta('ManagedFieldsEntry')]: { pointers: ['time', 'fieldsV1'] },
   [meta('ObjectMeta')]: { pointers: ['deletionTimestamp', 'deletionGracePeriodSeconds'] },
@@ -102,6 +104,13 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   [authn('TokenRequestStatus')]: { required: ['token', 'expirationTimestamp'] },
   [authn('TokenReview')]: { required: ['spec'] },
   [authn('TokenReviewStatus')]: { required: ['user'] },
+  [authz('SubjectAccessReview')]: { required: ['spec'] },
+  [authz('LocalSubjectAccessReview')]: { required: ['spec'] },
+  [authz('SelfSubjectAccessReview')]: { required: ['spec'] },
+  [authz('SubjectAccessReviewSpec')]: { pointers: ['resourceAttributes', 'nonResourceAttributes'] },
+  [authz('SelfSubjectAccessReviewSpec')]: { pointers: ['resourceAttributes', 'nonResourceAttributes'] },
+  [authz('ResourceAttributes')]: { pointers: ['fieldSelector', 'labelSelector'] },
+  [authz('SubjectAccessReviewStatus')]: { required: ['allowed'] },
   [core('Event')]: { required: ['metadata', 'involvedObject', 'reportingComponent', 'reportingInstance'], pointers: ['series', 'related'] },
   [core('EventList')]: list,
 

@@ -3,6 +3,7 @@ import { admissionregistrationMutatingPolicyProto } from './protos/admissionregi
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
+import { authorizationV1AccessReviewsProto } from './protos/authorization-v1-access-reviews.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
 import { coreV1Proto } from './protos/core-v1.js';
 import { eventsV1Proto } from './protos/events-v1.js';
@@ -25,6 +26,7 @@ function buildRoot(): protobuf.Root {
     metaV1beta1Proto,
     coreV1Proto,
     authenticationV1Proto,
+    authorizationV1AccessReviewsProto,
     coordinationV1Proto,
     eventsV1Proto,
     coreV1ServicesProto,
@@ -49,6 +51,7 @@ export const packages = {
   metaV1beta1: 'k8s.io.apimachinery.pkg.apis.meta.v1beta1',
   coreV1: 'k8s.io.api.core.v1',
   authenticationV1: 'k8s.io.api.authentication.v1',
+  authorizationV1: 'k8s.io.api.authorization.v1',
   coordinationV1: 'k8s.io.api.coordination.v1',
   eventsV1: 'k8s.io.api.events.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',

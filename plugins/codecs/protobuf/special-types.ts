@@ -94,8 +94,8 @@ function rawJSONHolder(field: string, what: string): SpecialType {
 }
 
 /**
- * A Go string slice type wrapped in a message `{ items }` (metav1.Verbs, authentication/v1 ExtraValue): a nil slice
- * is not written and is JSON null; an empty one is an empty message and `[]`.
+ * A Go string slice type wrapped in a message `{ items }` (metav1.Verbs, authentication/v1 and authorization/v1
+ * ExtraValue): a nil slice is not written and is JSON null; an empty one is an empty message and `[]`.
  */
 function stringSlice(what: string, item: string): SpecialType {
   return {
@@ -159,6 +159,7 @@ export const specialTypes: ReadonlyMap<string, SpecialType> = new Map([
   [`${packages.metaV1}.FieldsV1`, rawJSONHolder('Raw', 'fieldsV1')],
   [`${packages.metaV1}.Verbs`, stringSlice('verbs', 'a verb')],
   [`${packages.authenticationV1}.ExtraValue`, stringSlice('extra values', 'an extra value')],
+  [`${packages.authorizationV1}.ExtraValue`, stringSlice('an extra value', 'an extra value')],
   [`${packages.intstr}.IntOrString`, intOrString],
   [`${packages.apiextensionsV1}.JSON`, rawJSONHolder('raw', 'JSON')],
   [`${packages.apiextensionsV1}.JSONSchemaPropsOrArray`, schemaOrArray],

@@ -73,6 +73,12 @@ message GroupVersionForDiscovery {
   optional string version = 2;
 }
 
+message FieldSelectorRequirement {
+  optional string key = 1;
+  optional string operator = 2;
+  repeated string values = 3;
+}
+
 message LabelSelector {
   map<string, string> matchLabels = 1;
   repeated LabelSelectorRequirement matchExpressions = 2;

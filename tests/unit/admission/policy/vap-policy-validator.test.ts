@@ -5,6 +5,7 @@ import { attributesInputs } from '../../../../admission/policy/cel/admission-inp
 import { dynValue } from '../../../../lib/cel/dyn-values.js';
 import type { AdmissionAttributes } from '../../../../core/contracts/admission-attributes.js';
 import { widgetAttributes } from '../../../helpers/admission-attributes.js';
+import type { CelAuthorizer } from '../../../../admission/policy/cel/authorizer-library.js';
 import type { ValidatingAdmissionPolicySpec } from '../../../../builtin/admissionregistration/validating-admission-policy-types.js';
 
 function attrs(spec: Record<string, unknown>, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
@@ -12,9 +13,10 @@ function attrs(spec: Record<string, unknown>, over: Partial<AdmissionAttributes>
   return widgetAttributes({ object, userInfo: { username: 'alice', groups: [] }, ...over });
 }
 
+const allowing: CelAuthorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
 const compile = (spec: ValidatingAdmissionPolicySpec) => compilePolicy({ metadata: { name: 'p' }, spec: { failurePolicy: 'Fail', ...spec } });
 const run = (spec: ValidatingAdmissionPolicySpec, objSpec: Record<string, unknown>, params: unknown = null) =>
-  validatePolicy(compile(spec), attributesInputs(attrs(objSpec)), { params: dynValue(params), namespaceObject: null });
+  validatePolicy(compile(spec), attributesInputs(attrs(objSpec), allowing), { params: dynValue(params), namespaceObject: null });
 
 test('admit when true; deny with message, messageExpression or the expression; reason Invalid unless set', (t) => {
   const r = run(
@@ -111,5 +113,5 @@ test('audit annotations: strings published (trimmed), null and empty excluded, e
 test('on DELETE object is null and oldObject the stored object; request carries the operation', (t) => {
   const policy = compile({ validations: [{ expression: "object == null && oldObject.spec.n == 3 && request.operation == 'DELETE' && request.name == 'w'" }] });
   const del = attrs({ n: 3 }, { operation: 'DELETE' });
-  t.is(validatePolicy(policy, attributesInputs(del)).decisions[0].action, 'admit');
+  t.is(validatePolicy(policy, attributesInputs(del, allowing)).decisions[0].action, 'admit');
 });

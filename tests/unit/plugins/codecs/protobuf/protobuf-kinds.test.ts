@@ -285,6 +285,40 @@ const samples: Obj[] = [
   { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: meta('demo') },
   { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1beta1', metadata: { resourceVersion: '9' }, items: [{ metadata: meta('a') }] },
   { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 0, preconditions: { uid: 'u', resourceVersion: '' }, propagationPolicy: 'Orphan', dryRun: ['All'] },
+  {
+    kind: 'SubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { creationTimestamp: null },
+    spec: {
+      resourceAttributes: {
+        namespace: 'a',
+        verb: 'list',
+        group: 'example.com',
+        resource: 'widgets',
+        fieldSelector: { requirements: [{ key: 'spec.size', operator: 'In', values: ['1'] }] },
+        labelSelector: { rawSelector: 'x=y' },
+      },
+      user: 'alice',
+      groups: ['g'],
+      extra: { empty: [], scopes: ['a', 'b'] },
+      uid: 'u1',
+    },
+    status: { allowed: false, denied: true, reason: 'no', evaluationError: 'oops' },
+  },
+  {
+    kind: 'LocalSubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { namespace: 'a', creationTimestamp: null },
+    spec: { resourceAttributes: { namespace: 'a', verb: 'get', resource: 'configmaps' }, groups: ['g'] },
+    status: { allowed: true },
+  },
+  {
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { creationTimestamp: null },
+    spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+    status: { allowed: false },
+  },
 ];
 
 /** What a list item reads back as: list items carry no apiVersion/kind in kube's protobuf (nor in Go's JSON of a typed list). */
