@@ -45,12 +45,12 @@ test.before(async () => {
 
 test.after.always(() => removeDir(home));
 
-/** kubectl as alice. */
+/** kubectl as alice (the tests are serial: their kubectl processes share one HOME and its discovery cache). */
 function kubectl(args: string[]): Promise<KubectlResult> {
   return runKubectl(args, { env: { KUBECONFIG: kubeconfig, HOME: home } });
 }
 
-test('can-i answers yes (exit 0) and no (exit 1) from the authorizer', async (t) => {
+test.serial('can-i answers yes (exit 0) and no (exit 1) from the authorizer', async (t) => {
   const yes = await kubectl(['auth', 'can-i', 'create', 'widgets', '-n', 'x']);
   t.is(yes.code, 0, describe(yes));
   t.is(yes.stdout, 'yes\n', describe(yes));
@@ -61,7 +61,7 @@ test('can-i answers yes (exit 0) and no (exit 1) from the authorizer', async (t)
   t.is(otherNamespace.stdout, 'no\n', describe(otherNamespace));
 });
 
-test('can-i --as and --as-group review the impersonated user', async (t) => {
+test.serial('can-i --as and --as-group review the impersonated user', async (t) => {
   const bob = await kubectl(['auth', 'can-i', 'delete', 'widgets', '-n', 'x', '--as', 'bob']);
   t.is(bob.stdout, 'yes\n', describe(bob));
   const bobCreates = await kubectl(['auth', 'can-i', 'create', 'widgets', '-n', 'x', '--as', 'bob']);
@@ -70,7 +70,7 @@ test('can-i --as and --as-group review the impersonated user', async (t) => {
   t.is(group.stdout, 'yes\n', describe(group));
 });
 
-test('kubectl --as is refused with kube text when the user may not impersonate', async (t) => {
+test.serial('kubectl --as is refused with kube text when the user may not impersonate', async (t) => {
   const res = await kubectl(['get', 'widgets', '-n', 'x', '--as', 'mallory']);
   t.is(res.code, 1, describe(res));
   t.is(
@@ -82,7 +82,7 @@ test('kubectl --as is refused with kube text when the user may not impersonate',
   t.regex(group.stderr, /groups "admins" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope/, describe(group));
 });
 
-test('kubectl --as acts as the impersonated user', async (t) => {
+test.serial('kubectl --as acts as the impersonated user', async (t) => {
   const asAlice = await kubectl(['get', 'widgets', '-n', 'x']);
   t.is(asAlice.code, 0, describe(asAlice));
   const asBob = await kubectl(['get', 'widgets', '-n', 'x', '--as', 'bob']);
@@ -92,7 +92,7 @@ test('kubectl --as acts as the impersonated user', async (t) => {
   t.is(asGroup.code, 0, describe(asGroup));
 });
 
-test('kubectl explain describes the reviews from OpenAPI', async (t) => {
+test.serial('kubectl explain describes the reviews from OpenAPI', async (t) => {
   const res = await kubectl(['explain', 'selfsubjectaccessreviews.spec.resourceAttributes']);
   t.is(res.code, 0, describe(res));
   t.regex(res.stdout, /GROUP:\s+authorization.k8s.io\nKIND:\s+SelfSubjectAccessReview\nVERSION:\s+v1/, describe(res));
