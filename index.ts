@@ -17,6 +17,7 @@ import { garbageCollectorModule } from './builtin/garbagecollector/garbage-colle
 import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
+import { rbacModule } from './builtin/rbac/rbac-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -50,7 +51,8 @@ export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './cor
 export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, UserInfo } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizationAttributes } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizationAttributes, Decision, SubjectRules } from './core/contracts/authorizer.js';
+export type { PolicyRule } from './lib/rbac/policy-rule.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
@@ -64,13 +66,13 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
-export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
+export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, clientUrl } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth };
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions } from './plugins/auth/index.js';
@@ -83,7 +85,10 @@ export interface DefaultModulesOptions {
   etcd?: EtcdStorageOptions;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
-  /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
+  /**
+   * Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). With
+   * authenticators, a request without credentials is `system:anonymous` and the authorizers decide for it too.
+   */
   authModules?: Module[];
   /**
    * An AdmissionConfiguration file, as kube-apiserver's `--admission-control-config-file`: the webhook and policy
@@ -103,7 +108,8 @@ export interface DefaultModulesOptions {
 
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
- * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, events,
+ * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, RBAC
+ * (its kinds, bootstrap roles and role aggregation; `rbacAuthorization()` among the auth modules makes it decide), events,
  * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
@@ -121,6 +127,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     servicesModule(opts.services),
     leasesModule(),
+    rbacModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
