@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   adminUser,
   alwaysAllow,
+  alwaysDeny,
+  rbacAuthorization,
   clientUrl,
   createApiServer,
   defaultModules,
@@ -14,9 +16,10 @@ import {
   staticTokenAuth,
   writeKubeconfig,
   type ApiServer,
+  type Module,
   type ServiceAccountTokenConfig,
 } from '../index.js';
-import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -58,7 +61,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+      authModules: [staticTokenAuth([{ token, user: adminUser }]), ...opts.authorizationModes.map(authorizer)],
       serviceAccountTokens,
     }),
   });
@@ -75,6 +78,13 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   });
   process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
   return server;
+}
+
+const authorizers: Record<AuthorizationMode, () => Module> = { RBAC: rbacAuthorization, AlwaysAllow: alwaysAllow, AlwaysDeny: alwaysDeny };
+
+/** The authorizer module of an `--authorization-mode` value. */
+function authorizer(mode: AuthorizationMode): Module {
+  return authorizers[mode]();
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

@@ -4,10 +4,10 @@ import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import type { Authenticator, UserInfo } from '../contracts/authenticator.js';
-import type { Authorizer } from '../contracts/authorizer.js';
+import type { AuthorizationAttributes, Authorizer } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
-import { forbiddenMessage } from './forbidden-message.js';
+import { forbiddenError } from './forbidden-message.js';
 import { compressResponses } from './response-compression.js';
 import { jsonMediaType, type CodecSet } from '../codec/codec-set.js';
 import type { Codec } from '../contracts/codec.js';
@@ -21,12 +21,10 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   routes: ServerRoute[];
 }
 
-/** Paths anyone may read without credentials (kube grants them to system:unauthenticated). */
-const publicPaths = [/^\/(healthz|livez|readyz)(\/.*)?$/, /^\/version\/?$/];
-
 /** The type koa gives an object body. */
 const koaJsonType = 'application/json; charset=utf-8';
 
+/** Who a request without credentials is (kube's anonymous authenticator); authorization decides what it may do. */
 const anonymous: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /** The koa application: kube's standard headers → header bytes as Latin-1 → response compression → error rendering → request info → authentication → authorization → routing. */
@@ -50,7 +48,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
     const user = await authenticate(ctx, deps.authenticators);
-    await authorize(user, info, deps.authorizers);
+    // a server without authentication (a library server's default) lets everyone do everything
+    if (deps.authenticators.length > 0) await authorize(user, info, deps.authorizers);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
@@ -81,29 +80,35 @@ async function authenticate(ctx: Context, authenticators: Authenticator[]): Prom
     }
   }
   if (refused !== undefined) throw refused;
-  if (authenticators.length === 0 || publicPaths.some((p) => p.test(ctx.path))) return anonymous;
-  throw errors.unauthorized();
+  return anonymous;
 }
 
+/**
+ * Asks the authorizers in order (kube's union authorizer): the first allow or deny decides; without one the request is
+ * forbidden, with the reasons they gave (RBAC's missing roles, AlwaysDeny's text) one a line after kube's message.
+ */
 async function authorize(user: UserInfo, info: RequestInfo, authorizers: Authorizer[]): Promise<void> {
-  if (user === anonymous) return; // only public paths, or a server without authentication
+  const attrs: AuthorizationAttributes = {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    // kube authorizes /namespaces/{name} in that namespace (a RoleBinding there may grant reading it)
+    namespace: info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+  const reasons: string[] = [];
   for (const a of authorizers) {
-    const { decision, reason } = await a.authorize({
-      user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      namespace: info.namespace,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    });
+    const { decision, reason } = await a.authorize(attrs);
     if (decision === 'allow') return;
-    if (decision === 'deny') throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info, reason));
+    if (decision === 'deny') throw forbiddenError(attrs, reason);
+    if (reason) reasons.push(reason);
   }
-  throw new ApiError(403, 'Forbidden', forbiddenMessage(user, info));
+  throw forbiddenError(attrs, reasons.join('\n'));
 }
 
 /**
