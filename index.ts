@@ -18,6 +18,7 @@ import { servicesModule, type ServicesOptions } from './builtin/services/service
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { rbacModule } from './builtin/rbac/rbac-module.js';
+import { selfSubjectRulesReviewModule } from './builtin/authorization/self-subject-rules-review-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -66,7 +67,7 @@ export { defineStrategy, type StrategyRegistration } from './core/contracts/defi
 export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
@@ -109,7 +110,8 @@ export interface DefaultModulesOptions {
 /**
  * The modules `kapi serve` runs: storage, the given auth, the codecs (JSON, YAML, Kubernetes protobuf, CBOR: kube lists
  * media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts, Services and Endpoints, leases, RBAC
- * (its kinds, bootstrap roles and role aggregation; `rbacAuthorization()` among the auth modules makes it decide), events,
+ * (its kinds, bootstrap roles and role aggregation; `rbacAuthorization()` among the auth modules makes it decide),
+ * SelfSubjectRulesReview, events,
  * the garbage collector, the built-in admission plugins, CRDs, discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
@@ -128,6 +130,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     servicesModule(opts.services),
     leasesModule(),
     rbacModule(),
+    selfSubjectRulesReviewModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),

@@ -1,6 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
-import type { Authorizer } from '../../core/contracts/authorizer.js';
-import { defineModule, resolveLater, type Module } from '../../core/contracts/module.js';
+import { defineModule, resolveAllLater, resolveLater, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { BootstrapPolicyReconciler } from './bootstrap-reconciler.js';
 import { ClusterRoleAggregationController } from './cluster-role-aggregation-controller.js';
@@ -20,17 +18,11 @@ export function rbacModule(): Module {
       () => informers().forResource(roleResource()),
       () => informers().forResource(clusterRoleResource()),
     );
-    const escalation = new EscalationCheck(authorizersLater(c), roles);
+    const escalation = new EscalationCheck(resolveAllLater(c, Tokens.Authorizer), roles);
     for (const rt of [roleResource(escalation), clusterRoleResource(escalation), roleBindingResource(escalation), clusterRoleBindingResource(escalation)]) {
       c.register(Tokens.BuiltinResource, { useValue: rt });
     }
     c.register(Tokens.Controller, { useValue: new BootstrapPolicyReconciler(c) });
     c.register(Tokens.Controller, { useValue: new ClusterRoleAggregationController(c) });
   });
-}
-
-/** The server's authorizers, in order, resolved on first use (none: a server without authorization). */
-function authorizersLater(c: DependencyContainer): () => readonly Authorizer[] {
-  let resolved: readonly Authorizer[] | undefined;
-  return () => (resolved ??= c.isRegistered(Tokens.Authorizer, true) ? c.resolveAll(Tokens.Authorizer) : []);
 }

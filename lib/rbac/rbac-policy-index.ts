@@ -1,5 +1,6 @@
 import type { PolicyRule, RoleRef, RuleRequest, Subject } from './policy-rule.js';
 import { ruleAllows } from './rule-matching.js';
+import { serviceAccountUsername } from '../serviceaccount/service-account-names.js';
 
 /** Who asks: a user name and groups (authentication.k8s.io UserInfo's part RBAC reads). */
 export interface RbacUser {
@@ -57,11 +58,6 @@ class SubjectIndex {
 
 const userKey = (name: string) => `User:${name}`;
 const groupKey = (name: string) => `Group:${name}`;
-
-/** kube's serviceaccount.MakeUsername. */
-export function serviceAccountUsername(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
-}
 
 /** The index key of a subject; a ServiceAccount is its user name (namespace defaulting to the binding's). */
 function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {

@@ -28,9 +28,10 @@ export class RbacAuthorizer implements Authorizer, Controller {
     return allowed ? { decision: 'allow' } : { decision: 'no-opinion', ...(reason ? { reason } : {}) };
   }
 
+  /** As kube's: never incomplete; roles that could not be found are the evaluationError. */
   rulesFor(user: UserInfo, namespace: string): SubjectRules {
     const { rules, errors } = this.index.rulesFor(user, namespace);
-    return { rules, incomplete: errors.length > 0, ...(errors.length ? { evaluationError: aggregate(errors) } : {}) };
+    return { rules, incomplete: false, ...(errors.length ? { evaluationError: aggregate(errors) } : {}) };
   }
 
   /** Follows roles, cluster roles and both kinds of bindings (the server's informers; served by the rbac module). */
