@@ -4,6 +4,8 @@ import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
+import { rbacV1Proto } from './protos/rbac-v1.js';
+import { authorizationV1RulesReviewProto } from './protos/authorization-v1-rules-review.js';
 import { coreV1Proto } from './protos/core-v1.js';
 import { eventsV1Proto } from './protos/events-v1.js';
 import { coreV1ServicesProto } from './protos/core-v1-services.js';
@@ -26,6 +28,8 @@ function buildRoot(): protobuf.Root {
     coreV1Proto,
     authenticationV1Proto,
     coordinationV1Proto,
+    rbacV1Proto,
+    authorizationV1RulesReviewProto,
     eventsV1Proto,
     coreV1ServicesProto,
     apiextensionsV1Proto,
@@ -50,6 +54,8 @@ export const packages = {
   coreV1: 'k8s.io.api.core.v1',
   authenticationV1: 'k8s.io.api.authentication.v1',
   coordinationV1: 'k8s.io.api.coordination.v1',
+  rbacV1: 'k8s.io.api.rbac.v1',
+  authorizationV1: 'k8s.io.api.authorization.v1',
   eventsV1: 'k8s.io.api.events.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',
