@@ -18,6 +18,7 @@ test('defaults', (t) => {
     bindAddress: '127.0.0.1',
     storage: 'sqlite',
     crdPaths: [],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
   });
 });
@@ -30,6 +31,7 @@ test('all flags', (t) => {
     bindAddress: '0.0.0.0',
     storage: 'memory',
     crdPaths: [resolve('a.yaml'), '/crds'],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
   });
 });
@@ -46,6 +48,20 @@ test('--admission-control-config-file takes the AdmissionConfiguration file, mad
   const opts = parseServeFlags(['--admission-control-config-file', 'admission.yaml']) as ServeOptions;
   t.is(opts.admissionControlConfigFile, resolve('admission.yaml'));
   t.false('admissionControlConfigFile' in (parseServeFlags([]) as ServeOptions));
+});
+
+test('--authorization-mode takes kube\'s mode names in order; Node and Webhook are refused for now', (t) => {
+  const modes = (args: string[]) => (parseServeFlags(args) as ServeOptions).authorizationModes;
+  t.deepEqual(modes(['--authorization-mode', 'AlwaysAllow']), ['AlwaysAllow']);
+  t.deepEqual(modes(['--authorization-mode=RBAC, AlwaysDeny']), ['RBAC', 'AlwaysDeny']);
+  const cases: Array<[string, string]> = [
+    ['', '--authorization-mode: at least one authorization-mode must be passed'],
+    ['Node,RBAC', '--authorization-mode Node is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
+    ['Webhook', '--authorization-mode Webhook is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
+    ['rbac', '--authorization-mode: authorization-mode "rbac" is not a valid mode (valid: RBAC, AlwaysAllow, AlwaysDeny)'],
+    ['RBAC,RBAC', '--authorization-mode: authorization-mode "RBAC" has mode specified more than once'],
+  ];
+  for (const [value, message] of cases) t.throws(() => parseServeFlags(['--authorization-mode', value]), { instanceOf: UsageError, message }, value);
 });
 
 test('help', (t) => {
@@ -68,6 +84,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     storage: 'etcd',
     etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
     crdPaths: [],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
   });
   const args = [
