@@ -44,6 +44,8 @@ export interface StartOptions {
   eventTtlMs?: number;
   /** More bearer tokens and their users, besides the admin's (RBAC decides what they may do, as in `kapi serve`). */
   tokens?: StaticToken[];
+  /** The authorizer modules, in order (default: RBAC, as `kapi serve`). */
+  authorizers?: Module[];
 }
 
 /** `kapi serve`'s default service-account issuer (kubeadm's). */
@@ -128,7 +130,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
         ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
-        authModules: [staticTokenAuth([{ token, user: adminUser }, ...(opts.tokens ?? [])]), rbacAuthorization()],
+        authModules: [staticTokenAuth([{ token, user: adminUser }, ...(opts.tokens ?? [])]), ...(opts.authorizers ?? [rbacAuthorization()])],
         ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
       }),
       ...(opts.modules ?? []),
