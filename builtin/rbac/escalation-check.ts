@@ -1,6 +1,6 @@
 import { errors } from '../../core/contracts/api-error.js';
 import type { Authorizer } from '../../core/contracts/authorizer.js';
-import type { WriteAuthorization } from '../../core/contracts/resource-type.js';
+import type { KubeObject, WriteAuthorization } from '../../core/contracts/resource-type.js';
 import { covers } from '../../lib/rbac/rule-coverage.js';
 import { escalationMessage } from '../../lib/rbac/rule-text.js';
 import type { PolicyRule } from '../../lib/rbac/policy-rule.js';
@@ -30,8 +30,7 @@ export class EscalationCheck {
   async checkRole(role: ClusterRole, old: ClusterRole | undefined, attrs: WriteAuthorization): Promise<void> {
     const resource = attrs.namespace ? 'roles' : 'clusterroles';
     if (this.privileged(attrs) || (await this.allowed(attrs, 'escalate', resource, attrs.name))) return;
-    // a write that changes no rule (labels, finalizers) grants nothing new
-    if (old && sameJSON(old.rules, role.rules) && sameJSON(old.aggregationRule, role.aggregationRule)) return;
+    if (old && onlyGcFieldsChanged(role, old)) return;
     const forbidden = (text: string) => errors.forbidden({ group: rbacGroup, resource, name: attrs.name }, text);
     this.confirmNoEscalation(attrs, role.rules ?? [], forbidden);
     if (role.aggregationRule && !sameJSON(old?.aggregationRule, role.aggregationRule)) {
@@ -43,7 +42,7 @@ export class EscalationCheck {
     const resource = attrs.namespace ? 'rolebindings' : 'clusterrolebindings';
     if (this.privileged(attrs)) return;
     const ref = binding.roleRef;
-    if (old && sameJSON(old.roleRef, ref) && sameJSON(old.subjects, binding.subjects)) return;
+    if (old && onlyGcFieldsChanged(binding, old)) return;
     if (ref?.apiGroup === rbacGroup && (await this.allowed(attrs, 'bind', ref.kind === 'Role' ? 'roles' : 'clusterroles', ref.name))) return;
     const rules = await this.roles.roleRefRules(ref, attrs.namespace);
     this.confirmNoEscalation(attrs, rules, (text) => errors.forbidden({ group: rbacGroup, resource, name: attrs.name }, text));
@@ -87,4 +86,27 @@ export class EscalationCheck {
 
 function sameJSON(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** What the server maintains itself, besides the GC's fields: never part of what a writer changes. */
+const systemFields = ['resourceVersion', 'managedFields', 'generation', 'creationTimestamp', 'uid'] as const;
+
+/**
+ * kube's IsOnlyMutatingGCFields: an update changing nothing but ownerReferences and finalizers (the garbage collector
+ * deleting the object) is not checked; any other change, labels included, is.
+ */
+function onlyGcFieldsChanged(obj: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { ownerReferences: _o, finalizers: _f, ...meta } = o.metadata ?? {};
+    for (const f of systemFields) delete meta[f];
+    return { ...o, metadata: meta };
+  };
+  return sameJSON(canonicalJSON(strip(obj)), canonicalJSON(strip(old)));
+}
+
+/** Key order does not make two objects differ. */
+function canonicalJSON(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalJSON);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonicalJSON((value as Record<string, unknown>)[k])]));
 }

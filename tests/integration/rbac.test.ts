@@ -110,3 +110,24 @@ test('bootstrap roles are recreated and repaired at start, unless autoupdate is 
     await second.close();
   }
 });
+
+test('updating a role beyond one\'s rules is refused, labels too; only garbage-collection fields are free', async (t) => {
+  const ns = await createNamespace(server, 'rbac-update');
+  const role = (name: string, rules: unknown[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules });
+  t.is((await create(`${rbac}/namespaces/${ns}/roles`, role('updater', [{ verbs: ['get', 'update', 'patch'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'] }]))).status, 201);
+  t.is((await create(`${rbac}/namespaces/${ns}/roles`, role('powerful', [{ verbs: ['*'], apiGroups: [''], resources: ['secrets'] }]))).status, 201);
+  const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'alice' }, roleRef: ref('Role', 'updater'), subjects: [userSubject('alice')] };
+  t.is((await create(`${rbac}/namespaces/${ns}/rolebindings`, binding)).status, 201);
+  const patch = (body: unknown) =>
+    server.request('PATCH', `${rbac}/namespaces/${ns}/roles/powerful`, { body, contentType: 'application/merge-patch+json', token: aliceToken });
+  const labelled = await server.waitFor(async () => {
+    const r = await patch({ metadata: { labels: { team: 'a' } } });
+    return r.status === 403 && r.body.message.includes('attempting to grant') ? r : undefined;
+  });
+  expectStatus(t, labelled, {
+    code: 403,
+    reason: 'Forbidden',
+    message: `roles.rbac.authorization.k8s.io "powerful" is forbidden: user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["*"]}`,
+  });
+  t.is((await patch({ metadata: { finalizers: ['example.com/keep'] } })).status, 200);
+});
