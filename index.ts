@@ -20,6 +20,8 @@ import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { authenticationApiModule, type AuthenticationApiOptions } from './builtin/authentication/authentication-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { accessReviewsModule } from './builtin/authorization/access-reviews-module.js';
+import { rbacModule } from './builtin/rbac/rbac-module.js';
+import { selfSubjectRulesReviewModule } from './builtin/authorization/self-subject-rules-review-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
@@ -56,7 +58,8 @@ export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEven
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, AuthenticationRequest, UserInfo } from './core/contracts/authenticator.js';
 export { CredentialsRejected } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules } from './core/contracts/authorizer.js';
+export type { PolicyRule } from './lib/rbac/policy-rule.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
@@ -71,13 +74,13 @@ export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { authenticationApiModule, type AuthenticationApiOptions };
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, accessReviewsModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
-export { staticTokenAuth, alwaysAllow, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
+export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
 export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
@@ -101,7 +104,10 @@ export interface DefaultModulesOptions {
   encryptionProviderConfig?: string;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
-  /** Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). */
+  /**
+   * Authenticator and authorizer modules (none, the default: every request is anonymous and allowed). With
+   * authenticators, a request without credentials is `system:anonymous` and the authorizers decide for it too.
+   */
   authModules?: Module[];
   /**
    * An AdmissionConfiguration file, as kube-apiserver's `--admission-control-config-file`: the webhook and policy
@@ -127,8 +133,10 @@ export interface DefaultModulesOptions {
 /**
  * The modules `kapi serve` runs: storage, encryption at rest when configured, the given auth, the codecs (JSON, YAML,
  * Kubernetes protobuf, CBOR: kube lists media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts,
- * Services and Endpoints, leases, access reviews, events, the garbage collector, authentication.k8s.io (TokenReview,
- * SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI, health.
+ * Services and Endpoints, leases, RBAC (its kinds, bootstrap roles and role aggregation; `rbacAuthorization()` among
+ * the auth modules makes it decide), access reviews and SelfSubjectRulesReview, events, the garbage collector,
+ * authentication.k8s.io (TokenReview, SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI,
+ * health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -147,7 +155,9 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     servicesModule(opts.services),
     leasesModule(),
+    rbacModule(),
     accessReviewsModule(),
+    selfSubjectRulesReviewModule(),
     eventsModule(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
     garbageCollectorModule(),
     authenticationApiModule(opts.serviceAccountTokens ? { apiAudiences: opts.serviceAccountTokens.audiences } : {}),

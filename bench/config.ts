@@ -16,6 +16,8 @@ export interface BenchConfig {
   etcdRounds: number;
   /** Dependents of the owner the gc group deletes (env BENCH_GC_DEPENDENTS; default 1000). */
   gcDependents: number;
+  /** Roles and as many RoleBindings (for other users) in place in the authz group (default 1000). */
+  authzObjects: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface BenchConfig {
  * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
  * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -86,6 +88,8 @@ export const targets = {
   etcdCreateOverPutMin: 0.7,
   /** Protobuf and CBOR lists/s and watch events/s ÷ JSON's: at least as fast, and fewer bytes on the wire. */
   codecSpeedOverJsonMin: 1,
+  /** GETs/s of a user bound by RBAC (1,000 roles and bindings in place) ÷ the same GETs/s with AlwaysAllow: RBAC costs ≤ 10%. */
+  rbacGetOverAlwaysAllowMin: 0.9,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -110,6 +114,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     },
     etcdRounds: positiveInteger(env['BENCH_ETCD_ROUNDS'], 3, 'BENCH_ETCD_ROUNDS'),
     gcDependents: positiveInteger(env['BENCH_GC_DEPENDENTS'], 1000, 'BENCH_GC_DEPENDENTS'),
+    authzObjects: positiveInteger(env['BENCH_AUTHZ_OBJECTS'], 1000, 'BENCH_AUTHZ_OBJECTS'),
   };
 }
 

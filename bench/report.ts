@@ -16,6 +16,8 @@ import type { ExhaustionResults } from './exhaustion.js';
 import { exhaustionMethod, exhaustionVerdicts, formatExhaustion } from './exhaustion-report.js';
 import type { GcResults } from './gc.js';
 import { formatGc, gcMethod } from './gc-report.js';
+import type { AuthzResults } from './authz.js';
+import { authzMethod, authzVerdict, formatAuthz } from './authz-report.js';
 
 export interface Verdict {
   name: string;
@@ -57,6 +59,8 @@ export interface BenchResults {
   exhaustion?: ExhaustionResults;
   /** Phase `gc`: collection of an owner's dependents (Background, Foreground), idle and under a create load (no target: figures only). */
   gc?: GcResults;
+  /** Phase `authz`: GET with RBAC (many roles and bindings in place) against AlwaysAllow. */
+  authz?: AuthzResults;
   verdicts: Verdict[];
 }
 
@@ -133,6 +137,7 @@ export interface MeasuredParts {
   codecs?: CodecResults;
   exhaustion?: ExhaustionResults;
   gc?: GcResults;
+  authz?: AuthzResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -209,11 +214,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     verdicts.push(...codecsVerdicts(rest));
   }
   if (parts.exhaustion) verdicts.push(...exhaustionVerdicts(parts.exhaustion));
+  if (parts.authz) verdicts.push(authzVerdict(parts.authz));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -226,6 +232,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(codecs ? { codecs } : {}),
     ...(parts.exhaustion ? { exhaustion: parts.exhaustion } : {}),
     ...(parts.gc ? { gc: parts.gc } : {}),
+    ...(parts.authz ? { authz: parts.authz } : {}),
     verdicts,
   };
 }
@@ -336,6 +343,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.codecs ? formatCodecs(r.codecs) : []),
     ...(r.exhaustion ? formatExhaustion(r.exhaustion) : []),
     ...(r.gc ? formatGc(r.gc) : []),
+    ...(r.authz ? formatAuthz(r.authz) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

@@ -5,6 +5,8 @@ import {
   alwaysAllow,
   auditLog,
   auditModule,
+  alwaysDeny,
+  rbacAuthorization,
   clientUrl,
   createApiServer,
   defaultModules,
@@ -24,7 +26,7 @@ import {
   type ApiServer,
   type ServiceAccountTokenConfig,
 } from '../index.js';
-import { parseServeFlags, serveUsage, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
@@ -73,7 +75,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [...authenticators, alwaysAllow()],
+      authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
       serviceAccountTokens,
     }).concat(auditModules(opts)),
   });
@@ -112,6 +114,13 @@ async function authenticationModules(opts: ServeOptions, adminToken: string): Pr
     if (err instanceof TokenFileError || err instanceof ClientCaError) throw new UsageError(err.message);
     throw err;
   }
+}
+
+const authorizers: Record<AuthorizationMode, () => Module> = { RBAC: rbacAuthorization, AlwaysAllow: alwaysAllow, AlwaysDeny: alwaysDeny };
+
+/** The authorizer module of an `--authorization-mode` value. */
+function authorizer(mode: AuthorizationMode): Module {
+  return authorizers[mode]();
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

@@ -31,6 +31,8 @@ Flags:
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
+  --authorization-mode A,B    authorizers asked in this order, kube's names: RBAC, AlwaysAllow, AlwaysDeny (default RBAC;
+                              the admin token's user is in system:masters, bound to cluster-admin)
   --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
@@ -82,6 +84,8 @@ export interface ServeOptions extends AuditServeOptions {
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
+  /** `--authorization-mode`, in order (default RBAC). */
+  authorizationModes: AuthorizationMode[];
   /** Absolute; `--admission-control-config-file`. */
   admissionControlConfigFile?: string;
   /** Absolute; `--authentication-config`. */
@@ -126,6 +130,9 @@ export interface ServiceAccountServeOptions {
   jwksUri?: string;
 }
 
+/** The `--authorization-mode` values kapi serves (kube's names). */
+export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+
 export interface EtcdServeOptions {
   endpoints: string[];
   prefix: string;
@@ -155,6 +162,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
+    authorizationModes: parseAuthorizationModes(values['authorization-mode'] ?? 'RBAC'),
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
     ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
@@ -171,6 +179,27 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
   };
+}
+
+const authorizationModes: readonly AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
+
+/**
+ * kube-apiserver's `--authorization-mode`: a comma list of its mode names, each once, at least one. kube's Node and
+ * Webhook modes are refused (kapi has no nodes, and no authorization webhook yet).
+ */
+function parseAuthorizationModes(text: string): AuthorizationMode[] {
+  const modes = parseList(text);
+  if (modes.length === 0) throw new UsageError('--authorization-mode: at least one authorization-mode must be passed');
+  const seen = new Set<string>();
+  for (const mode of modes) {
+    if (mode === 'Node' || mode === 'Webhook') throw new UsageError(`--authorization-mode ${mode} is not supported by kapi: use ${authorizationModes.join(', ')}`);
+    if (!(authorizationModes as readonly string[]).includes(mode)) {
+      throw new UsageError(`--authorization-mode: authorization-mode "${mode}" is not a valid mode (valid: ${authorizationModes.join(', ')})`);
+    }
+    if (seen.has(mode)) throw new UsageError(`--authorization-mode: authorization-mode "${mode}" has mode specified more than once`);
+    seen.add(mode);
+  }
+  return modes as AuthorizationMode[];
 }
 
 /** kubeadm's issuer: kube-apiserver has no default and requires the flag. */
@@ -234,6 +263,7 @@ function parse(args: string[]) {
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
+        'authorization-mode': { type: 'string' },
         'admission-control-config-file': { type: 'string' },
         'encryption-provider-config': { type: 'string' },
         'etcd-servers': { type: 'string' },

@@ -37,3 +37,9 @@ export function resolveLater<T>(container: DependencyContainer, token: Injection
   let resolved: { value: T } | undefined;
   return () => (resolved ??= { value: container.resolve(token) }).value;
 }
+
+/** As resolveLater, for a token that takes any number of providers: all of them, in order (none: empty). */
+export function resolveAllLater<T>(container: DependencyContainer, token: InjectionToken<T>): () => readonly T[] {
+  let resolved: readonly T[] | undefined;
+  return () => (resolved ??= container.isRegistered(token, true) ? container.resolveAll(token) : []);
+}

@@ -4,6 +4,7 @@ import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import type { StatusCause } from './status.js';
 import type { CustomResourceConversion } from './conversion-settings.js';
 import type { KubeObject } from './kube-object.js';
+import type { UserInfo } from './authenticator.js';
 import type { RestStorage } from './rest-storage.js';
 import type { ObjectConverter } from './object-converter.js';
 
@@ -102,6 +103,20 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
    * object in without taking anything.
    */
   beginWrite?(obj: T, old: T | undefined, options: { dryRun: boolean }): Promise<WriteSettlement | undefined>;
+  /**
+   * Checks that the writing user may store this object, beyond being allowed the request (kube's RBAC escalation
+   * checks on roles and bindings): on creates and updates of the main resource, before mutating admission, as kube's
+   * storage checks before its admission runs (`old`: absent on create). Throws an ApiError (a 403) to refuse.
+   */
+  authorizeWrite?(obj: T, old: T | undefined, attrs: WriteAuthorization): Promise<void>;
+}
+
+/** Who writes, and where (see authorizeWrite). */
+export interface WriteAuthorization {
+  user: UserInfo;
+  /** '' for cluster-scoped objects. */
+  namespace: string;
+  name: string;
 }
 
 /** Told once how a write ended: the object as stored, or undefined when the write failed (see beginWrite). */

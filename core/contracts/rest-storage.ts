@@ -25,6 +25,12 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
    * it takes). Without `kind`, the resource's own schema describes the subresource and this is not used.
    */
   schema?: JSONSchemaProps;
+  /**
+   * A storage that answers creates without keeping anything (kube's review kinds: SelfSubjectRulesReview,
+   * TokenReview): the object it is handed needs no name, gets no system metadata and is not validated by kapi;
+   * admission still sees it.
+   */
+  reviews?: boolean;
   /** One object; throw `errors.notFound` when there is none. */
   get?(ctx: RestContext, name: string): Promise<T>;
   list?(ctx: RestContext, options: RestListOptions): Promise<RestList<T>>;

@@ -46,6 +46,13 @@ export function composeStrategies(strategies: readonly ResourceStrategy[]): Reso
     };
   }
 
+  const authorizing = having('authorizeWrite');
+  if (authorizing.length) {
+    composed.authorizeWrite = async (obj, old, attrs) => {
+      for (const s of authorizing) await s.authorizeWrite!(obj, old, attrs);
+    };
+  }
+
   const defaultFinalizers = [...new Set(strategies.flatMap((s) => s.defaultFinalizers ?? []))];
   if (defaultFinalizers.length) composed.defaultFinalizers = defaultFinalizers;
   const holding = having('extraFinalizers');

@@ -4,7 +4,7 @@ import { ApiError, errors } from '../contracts/api-error.js';
 import { checkDeletePreconditions } from '../store/delete-preconditions.js';
 import type { ResourceWriter, WriterDeleteOptions, WriterSelection, WriterUpdateOptions } from './resource-writer.js';
 import type { WriteRequest } from './write-request.js';
-import { admitCreate, admitDelete, admitUpdate, type FieldTracker } from './write-stages.js';
+import { admitCreate, admitDelete, admitReview, admitUpdate, type FieldTracker } from './write-stages.js';
 
 /**
  * The writes of a resource served from a user's own RestStorage: kapi runs the write stages and hands the storage
@@ -47,7 +47,8 @@ export class RestStorageWriter implements ResourceWriter {
 
   async create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
     if (!this.storage.create) throw errors.methodNotAllowed();
-    return this.typed(await this.storage.create(this.context(req), await admitCreate(req, obj, track)));
+    const admitted = this.storage.reviews ? await admitReview(req, obj) : await admitCreate(req, obj, track);
+    return this.typed(await this.storage.create(this.context(req), admitted));
   }
 
   async update(req: WriteRequest, desired: (live: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriterUpdateOptions = {}): Promise<{ object: KubeObject; deleted: boolean }> {

@@ -18,8 +18,8 @@ export interface WriteStage {
 
 /**
  * The fixed order every write goes through before storage, as in kube-apiserver:
- * mutating admission → (the generic store's claim on shared pools) → validation (schema, defaults, the resource's
- * rules) → validating admission.
+ * the type's authorizeWrite (RBAC's escalation checks) → mutating admission → (the generic store's claim on shared
+ * pools) → validation (schema, defaults, the resource's rules) → validating admission.
  */
 export class WritePipeline {
   constructor(
@@ -39,6 +39,10 @@ export class WritePipeline {
   }
 
   async run(attrs: WriteAttributes, claim?: WriteClaim): Promise<void> {
+    const authorizeWrite = attrs.rt.strategy?.authorizeWrite;
+    if (authorizeWrite && !attrs.subresource) {
+      await authorizeWrite(attrs.object, attrs.oldObject, { user: attrs.userInfo, namespace: attrs.namespace, name: attrs.name });
+    }
     await this.mutatingAdmission(attrs);
     await claim?.begin(attrs);
     await this.validate(attrs);

@@ -50,6 +50,16 @@ export async function admitUpdate(req: WriteRequest, desired: KubeObject, live: 
   return keepTimesOfNoopWrite(attrs.object, live);
 }
 
+/** A review's create (see RestStorage.reviews): both admission phases, nothing else; returns the admitted object. */
+export async function admitReview(req: WriteRequest, obj: KubeObject): Promise<KubeObject> {
+  const attrs = writeAttributes(req, { operation: 'CREATE', object: obj, name: obj.metadata?.name ?? '' });
+  await req.pipeline
+    .mutatingAdmission(attrs)
+    .then(() => req.pipeline.validatingAdmission(attrs))
+    .finally(() => req.warn(attrs.warnings));
+  return attrs.object;
+}
+
 /** Both admission phases of a delete of `current` (the stored object in the request's version). */
 export async function admitDelete(req: WriteRequest, current: KubeObject, options: Record<string, unknown>): Promise<void> {
   const attrs = writeAttributes(req, { operation: 'DELETE', object: current, oldObject: current, options });

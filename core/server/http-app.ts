@@ -17,7 +17,7 @@ import { standardResponseHeaders } from './response-headers.js';
 import { headerBytesAsLatin1 } from './header-bytes.js';
 import type { Auditor } from '../audit/auditor.js';
 import { addRequestAuditAnnotation, auditImpersonatedUser, auditPanic, auditResponseObject } from '../audit/request-audit.js';
-import { anonymousMayReach, anonymousUser } from './anonymous-access.js';
+import { anonymousUser } from './anonymous-access.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -68,7 +68,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     auditor?.begin(ctx, info, authenticated);
     const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
     if (user !== authenticated) auditImpersonatedUser(ctx, user);
-    await authorize(ctx, user, info, deps.authorization);
+    // a server without authentication (a library server's default) lets everyone do everything
+    if (deps.authenticators.length > 0) await authorize(ctx, user, info, deps.authorization);
     if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
@@ -86,17 +87,23 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   return app;
 }
 
+/**
+ * kube's union authenticator, then its anonymous one: a request without credentials is `system:anonymous` when
+ * `--anonymous-auth` allows it (authorization then decides what it may do, as RBAC's system:public-info-viewer
+ * binding lets it read health and version), else 401.
+ */
 async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
   const user = await authenticateWithAll(authenticators, { headers: ctx.headers, socket: ctx.req.socket as TLSSocket });
   if (user) return user;
-  if (authenticators.length === 0) return anonymousUser; // a server without authentication
-  if (anonymousAuth && anonymousMayReach(ctx.path)) return anonymousUser;
+  if (authenticators.length === 0 || anonymousAuth) return anonymousUser;
   throw errors.unauthorized();
 }
 
-/** kube's authorization filter, which records its decision and reason as audit annotations. */
+/**
+ * kube's authorization filter: the server's authorizers in order (the first allow or deny decides; without one the
+ * request is forbidden with the reasons they gave), its decision and reason recorded as audit annotations.
+ */
 async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorization: AuthorizationChain): Promise<void> {
-  if (user === anonymousUser) return; // only public paths, or a server without authentication
   const attrs = {
     user,
     verb: info.verb,
@@ -104,7 +111,8 @@ async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, author
     path: info.path,
     apiGroup: info.apiGroup,
     apiVersion: info.apiVersion,
-    namespace: info.namespace,
+    // kube authorizes /namespaces/{name} in that namespace (a RoleBinding there may grant reading it)
+    namespace: info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace,
     resource: info.resource,
     subresource: info.subresource,
     name: info.name,

@@ -2,6 +2,8 @@ export { ensurePki, type Pki } from './pki.js';
 export { ensureAdminToken, adminUser } from './admin-token.js';
 export { StaticTokenAuthenticator, staticTokenAuth, type StaticToken } from './static-token-authenticator.js';
 export { AlwaysAllowAuthorizer, alwaysAllow } from './always-allow-authorizer.js';
+export { AlwaysDenyAuthorizer, alwaysDeny } from './always-deny-authorizer.js';
+export { RbacAuthorizer, rbacAuthorization } from './rbac-authorizer.js';
 export { writeKubeconfig, kubeconfigYaml, clientUrl, type KubeconfigOptions } from './kubeconfig.js';
 export { createClientCert, type CertificatePem } from './certificates.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './service-account-keys.js';

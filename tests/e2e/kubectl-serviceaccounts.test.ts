@@ -67,6 +67,8 @@ test.serial('create token, and kubectl with that token alone reaches the API as 
   const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
   t.like(claims, { aud: [apiAudience], sub: 'system:serviceaccount:default:robot' });
   t.is(claims.exp - claims.iat, 1200);
+  // RBAC: the account may read ServiceAccounts
+  t.is((await kapi.kubectl(['create', 'rolebinding', 'robot-view', '--clusterrole=view', '--serviceaccount=default:robot'])).code, 0);
   const kubeconfig = kubeconfigWithoutCredentials();
   const wrong = await kapi.kubectl(['--token', `${token}x`, 'get', '--raw', '/apis'], { kubeconfig });
   t.not(wrong.code, 0, describe(wrong));
@@ -74,7 +76,10 @@ test.serial('create token, and kubectl with that token alone reaches the API as 
   const apis = await kapi.kubectl(['--token', token, 'get', '--raw', '/apis'], { kubeconfig });
   t.is(apis.code, 0, describe(apis));
   t.is(JSON.parse(apis.stdout).kind, 'APIGroupList', describe(apis));
-  const sa = await kapi.kubectl(['--token', token, 'get', 'sa', 'robot', '-o', 'jsonpath={.metadata.name}'], { kubeconfig });
+  const sa = await eventually(
+    () => kapi.kubectl(['--token', token, 'get', 'sa', 'robot', '-o', 'jsonpath={.metadata.name}'], { kubeconfig }),
+    (r) => r.code === 0,
+  );
   t.is(sa.stdout, 'robot', describe(sa));
 });
 

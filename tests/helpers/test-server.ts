@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { alwaysAllow, createApiServer, defaultModules, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module, type ServiceAccountTokenConfig } from '../../index.js';
+import { createApiServer, defaultModules, rbacAuthorization, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module, type ServiceAccountTokenConfig, type StaticToken } from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/contracts/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki, ensureServiceAccountSigningKey } from '../../plugins/auth/index.js';
 
@@ -42,8 +42,12 @@ export interface StartOptions {
   serviceAccountTokens?: Partial<Pick<ServiceAccountTokenConfig, 'issuers' | 'audiences' | 'maxExpirationSeconds'>>;
   /** How long Events are kept (`kapi serve --event-ttl`); default kube's hour. */
   eventTtlMs?: number;
-  /** Authentication and authorization modules instead of the admin token and AlwaysAllow (`token` is then the first one's). */
+  /** Authentication and authorization modules instead of the admin token and the authorizers below (`token` is then the first one's). */
   auth?: { modules: Module[]; token: string };
+  /** More bearer tokens and their users, besides the admin's (RBAC decides what they may do, as in `kapi serve`). */
+  tokens?: StaticToken[];
+  /** The authorizer modules, in order (default: RBAC, as `kapi serve`). */
+  authorizers?: Module[];
 }
 
 /** `kapi serve`'s default service-account issuer (kubeadm's). */
@@ -129,7 +133,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
         crdPaths: opts.crdPaths,
         ...(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
         ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
-        authModules: opts.auth?.modules ?? [staticTokenAuth([{ token, user: adminUser }]), alwaysAllow()],
+        authModules: opts.auth?.modules ?? [staticTokenAuth([{ token, user: adminUser }, ...(opts.tokens ?? [])]), ...(opts.authorizers ?? [rbacAuthorization()])],
         ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
       }),
       ...(opts.modules ?? []),

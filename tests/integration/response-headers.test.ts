@@ -7,17 +7,18 @@ const server = useTestServer({ widgetsCrd: true });
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test('every answer carries a fresh Audit-Id and Cache-Control: no-cache, private — errors and 401s too', async (t) => {
+test('every answer carries a fresh Audit-Id and Cache-Control: no-cache, private — errors, 401s and 403s too', async (t) => {
   const ns = await createNamespace(server, 'hdr');
   const answers = [
     await server.request('GET', widgetsPath(ns)),
     await server.request('GET', widgetsPath(ns, 'missing')),
     await server.request('GET', '/version'),
     await server.request('GET', '/healthz'),
+    await server.request('GET', '/api/v1/namespaces', { token: 'not-a-known-token' }),
     await server.request('GET', '/api/v1/namespaces', { token: null }),
     await server.request('POST', widgetsPath(ns), { rawBody: '{', contentType: 'application/json' }),
   ];
-  t.deepEqual(answers.map((a) => a.status), [200, 404, 200, 200, 401, 400]);
+  t.deepEqual(answers.map((a) => a.status), [200, 404, 200, 200, 401, 403, 400]);
   const ids = answers.map((a) => a.headers['audit-id']);
   for (const [i, a] of answers.entries()) {
     t.regex(String(a.headers['audit-id']), uuid, `answer ${i}`);

@@ -22,6 +22,19 @@ const whoAmIModule: Module = (c) => c.register(Tokens.AdmissionPlugin, { useValu
 
 const server = useTestServer({ serviceAccountTokens: {}, modules: [whoAmIModule] });
 
+// The accounts these tests authenticate as may create ServiceAccounts (RBAC: `edit` for every account).
+test.before(async () => {
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'serviceaccounts-edit' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:serviceaccounts' }],
+  };
+  const res = await server.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: binding });
+  if (res.status !== 201) throw new Error(res.text);
+});
+
 const accounts = (ns: string, name = '') => `/api/v1/namespaces/${ns}/serviceaccounts${name ? `/${name}` : ''}`;
 const tokenPath = (ns: string, name: string) => `${accounts(ns, name)}/token`;
 const tokenRequest = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec });

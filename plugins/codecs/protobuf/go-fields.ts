@@ -4,7 +4,7 @@ import { packages } from './schema.js';
  * What the protobuf declarations do not say but the Go structs behind them do, and both of kube's encodings depend
  * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
  * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
- * (meta/v1), k8s.io/api (core/v1, authentication/v1, authorization/v1, coordination/v1, events/v1, admissionregistration/v1, v1beta1,
+ * (meta/v1), k8s.io/api (core/v1, authentication/v1, authorization/v1, coordination/v1, rbac/v1, events/v1, admissionregistration/v1, v1beta1,
  * v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
  */
 export interface GoFieldFacts {
@@ -26,6 +26,7 @@ const ext = (name: string) => `${packages.apiextensionsV1}.${name}`;
 const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
 const coordination = (name: string) => `${packages.coordinationV1}.${name}`;
 const events = (name: string) => `${packages.eventsV1}.${name}`;
+const rbac = (name: string) => `${packages.rbacV1}.${name}`;
 const list: GoFieldFacts = { required: ['items'] };
 
 /** The policy messages each admissionregistration version has (protos/admissionregistration-policy-messages.ts). */
@@ -118,6 +119,23 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
     pointers: ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder'],
   },
   [coordination('LeaseList')]: list,
+
+  [rbac('ClusterRole')]: { required: ['rules'], pointers: ['aggregationRule'] },
+  [rbac('ClusterRoleBinding')]: { required: ['roleRef'] },
+  [rbac('ClusterRoleBindingList')]: list,
+  [rbac('ClusterRoleList')]: list,
+  [rbac('PolicyRule')]: { required: ['verbs'] },
+  [rbac('Role')]: { required: ['rules'] },
+  [rbac('RoleBinding')]: { required: ['roleRef'] },
+  [rbac('RoleBindingList')]: list,
+  [rbac('RoleList')]: list,
+  [rbac('RoleRef')]: { required: ['apiGroup', 'kind', 'name'] },
+  [rbac('Subject')]: { required: ['kind', 'name'] },
+
+  [authz('NonResourceRule')]: { required: ['verbs'] },
+  [authz('ResourceRule')]: { required: ['verbs'] },
+  [authz('SelfSubjectRulesReview')]: { required: ['spec'] },
+  [authz('SubjectRulesReviewStatus')]: { required: ['resourceRules', 'nonResourceRules', 'incomplete'] },
 
   [events('Event')]: { required: ['eventTime'], pointers: ['series', 'related'] },
   [events('EventList')]: list,

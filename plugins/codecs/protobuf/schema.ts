@@ -5,6 +5,8 @@ import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { authorizationV1AccessReviewsProto } from './protos/authorization-v1-access-reviews.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
+import { rbacV1Proto } from './protos/rbac-v1.js';
+import { authorizationV1RulesReviewProto } from './protos/authorization-v1-rules-review.js';
 import { coreV1Proto } from './protos/core-v1.js';
 import { eventsV1Proto } from './protos/events-v1.js';
 import { coreV1ServicesProto } from './protos/core-v1-services.js';
@@ -28,6 +30,8 @@ function buildRoot(): protobuf.Root {
     authenticationV1Proto,
     authorizationV1AccessReviewsProto,
     coordinationV1Proto,
+    rbacV1Proto,
+    authorizationV1RulesReviewProto,
     eventsV1Proto,
     coreV1ServicesProto,
     apiextensionsV1Proto,
@@ -53,6 +57,7 @@ export const packages = {
   authenticationV1: 'k8s.io.api.authentication.v1',
   authorizationV1: 'k8s.io.api.authorization.v1',
   coordinationV1: 'k8s.io.api.coordination.v1',
+  rbacV1: 'k8s.io.api.rbac.v1',
   eventsV1: 'k8s.io.api.events.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',

@@ -18,6 +18,7 @@ test('defaults', (t) => {
     bindAddress: '127.0.0.1',
     storage: 'sqlite',
     crdPaths: [],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
   });
@@ -31,6 +32,7 @@ test('all flags', (t) => {
     bindAddress: '0.0.0.0',
     storage: 'memory',
     crdPaths: [resolve('a.yaml'), '/crds'],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
   });
@@ -56,6 +58,20 @@ test('--encryption-provider-config takes the EncryptionConfiguration file, made 
   t.false('encryptionProviderConfig' in (parseServeFlags([]) as ServeOptions));
 });
 
+test('--authorization-mode takes kube\'s mode names in order; Node and Webhook are refused for now', (t) => {
+  const modes = (args: string[]) => (parseServeFlags(args) as ServeOptions).authorizationModes;
+  t.deepEqual(modes(['--authorization-mode', 'AlwaysAllow']), ['AlwaysAllow']);
+  t.deepEqual(modes(['--authorization-mode=RBAC, AlwaysDeny']), ['RBAC', 'AlwaysDeny']);
+  const cases: Array<[string, string]> = [
+    ['', '--authorization-mode: at least one authorization-mode must be passed'],
+    ['Node,RBAC', '--authorization-mode Node is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
+    ['Webhook', '--authorization-mode Webhook is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
+    ['rbac', '--authorization-mode: authorization-mode "rbac" is not a valid mode (valid: RBAC, AlwaysAllow, AlwaysDeny)'],
+    ['RBAC,RBAC', '--authorization-mode: authorization-mode "RBAC" has mode specified more than once'],
+  ];
+  for (const [value, message] of cases) t.throws(() => parseServeFlags(['--authorization-mode', value]), { instanceOf: UsageError, message }, value);
+});
+
 test('help', (t) => {
   t.is(parseServeFlags(['--help']), 'help');
   t.is(parseServeFlags(['-h']), 'help');
@@ -76,6 +92,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     storage: 'etcd',
     etcd: { endpoints: ['http://127.0.0.1:2379'], prefix: '/registry' },
     crdPaths: [],
+    authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
   });
