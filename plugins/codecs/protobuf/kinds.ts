@@ -31,10 +31,9 @@ const byKind = (group: string, pkg: string, kinds: string[]): [string, ProtobufK
 const staticKinds = new Map<string, ProtobufKind>([
   ...byKind('v1', packages.coreV1, ['Namespace', 'NamespaceList', 'ConfigMap', 'ConfigMapList', 'Secret', 'SecretList', 'ServiceAccount', 'ServiceAccountList', 'Event', 'EventList']),
   ...byKind('authentication.k8s.io/v1', packages.authenticationV1, ['TokenRequest', 'TokenReview', 'SelfSubjectReview']),
-  ...byKind('authorization.k8s.io/v1', packages.authorizationV1, ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview']),
+  ...byKind('authorization.k8s.io/v1', packages.authorizationV1, ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']),
   ...byKind('coordination.k8s.io/v1', packages.coordinationV1, ['Lease', 'LeaseList']),
   ...byKind('rbac.authorization.k8s.io/v1', packages.rbacV1, ['Role', 'RoleList', 'ClusterRole', 'ClusterRoleList', 'RoleBinding', 'RoleBindingList', 'ClusterRoleBinding', 'ClusterRoleBindingList']),
-  ...byKind('authorization.k8s.io/v1', packages.authorizationV1, ['SelfSubjectRulesReview']),
   ...byKind('events.k8s.io/v1', packages.eventsV1, ['Event', 'EventList']),
   ...byKind('v1', packages.metaV1, ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']),
   ...byKind('apiextensions.k8s.io/v1', packages.apiextensionsV1, ['CustomResourceDefinition', 'CustomResourceDefinitionList']),
