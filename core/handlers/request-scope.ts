@@ -29,6 +29,11 @@ export interface ResourceScope {
   codecs: CodecSet;
   /** Where writes go: the generic store, or the resource's own storage. */
   writer: ResourceWriter;
+  /**
+   * Authorizes this request as another verb for its user (kube's withAuthorization, for a PUT that creates); throws
+   * kube's 403. Absent on a server that does not authorize requests.
+   */
+  authorizeVerb?: (verb: string) => Promise<void>;
 }
 
 /** Everything a verb handler of the generic store needs about one resource request. */

@@ -12,13 +12,14 @@ import { writeRequestOf } from './write-request-of.js';
 
 /**
  * PUT of one object (or its status). For a kind that allows create on update, a PUT of the main resource to a name
- * nothing is stored under creates the object (201).
+ * nothing is stored under creates the object (201) when the user may also create it.
  */
 export async function handleUpdate(scope: ResourceScope, maxBodyBytes: number): Promise<void> {
   const { obj, dryRun } = await readUpdate(scope, maxBodyBytes);
   const orCreate = scope.rt.allowCreateOnUpdate && !scope.info.subresource ? obj : undefined;
   // A body that names a UID is an update of that object only, not of one recreated under its name (409).
-  const result = await scope.writer.update(writeRequestOf(scope, dryRun), () => desiredObject(scope, obj), { uid: obj.metadata?.uid, orCreate });
+  const authorizeCreate = orCreate && scope.authorizeVerb ? () => scope.authorizeVerb!('create') : undefined;
+  const result = await scope.writer.update(writeRequestOf(scope, dryRun), () => desiredObject(scope, obj), { uid: obj.metadata?.uid, orCreate, ...(authorizeCreate ? { authorizeCreate } : {}) });
   return respondObject(scope, result.created ? 201 : 200, result.object);
 }
 

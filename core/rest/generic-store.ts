@@ -52,6 +52,7 @@ export class GenericStore implements ResourceWriter {
       } catch (err) {
         if (!(err instanceof ApiError && err.reason === 'NotFound') || (await this.exists(req))) throw err;
       }
+      await opts.authorizeCreate?.();
       try {
         return { object: await this.create(req, structuredClone(orCreate)), deleted: false, created: true };
       } catch (err) {

@@ -14,6 +14,8 @@ export interface WriterUpdateOptions {
    * the result says `created` then.
    */
   orCreate?: KubeObject;
+  /** Called before `orCreate` is created: the request must also be allowed to create (kube's withAuthorization). */
+  authorizeCreate?: () => Promise<void>;
 }
 
 /** What an update did: the object as stored, whether it is gone (its last finalizer removed), whether it was created. */

@@ -4,7 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
-import type { AuthorizationChain } from '../contracts/authorizer.js';
+import type { AuthorizationAttributes, AuthorizationChain, AuthorizationResult } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
 import { routeResource, type ResourceRouterDeps } from './resource-router.js';
 import { forbidden } from './forbidden-message.js';
@@ -69,8 +69,15 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
     if (user !== authenticated) auditImpersonatedUser(ctx, user);
     // a server without authentication (a library server's default) lets everyone do everything
-    if (deps.authenticators.length > 0) await authorize(ctx, user, info, deps.authorization);
-    if (info.isResourceRequest) return routeResource(ctx, info, query, user, deps);
+    const authorizes = deps.authenticators.length > 0;
+    if (authorizes) await authorize(ctx, user, info, deps.authorization);
+    if (info.isResourceRequest) {
+      const authorizeVerb = async (verb: string) => {
+        const attrs = authorizationAttributes(user, { ...info, verb });
+        throwUnlessAllowed(attrs, await deps.authorization.authorize(attrs));
+      };
+      return routeResource(ctx, info, query, user, deps, authorizes ? authorizeVerb : undefined);
+    }
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
     if (!(route.methods ?? ['GET']).includes(ctx.method) && !(ctx.method === 'HEAD' && (route.methods ?? ['GET']).includes('GET'))) {
@@ -104,7 +111,15 @@ async function authenticate(ctx: Context, { authenticators, anonymousAuth }: Htt
  * request is forbidden with the reasons they gave), its decision and reason recorded as audit annotations.
  */
 async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, authorization: AuthorizationChain): Promise<void> {
-  const attrs = {
+  const attrs = authorizationAttributes(user, info);
+  const result = await authorization.authorize(attrs);
+  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', result.decision === 'allow' ? 'allow' : 'forbid');
+  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', result.reason);
+  throwUnlessAllowed(attrs, result);
+}
+
+function authorizationAttributes(user: UserInfo, info: RequestInfo): AuthorizationAttributes {
+  return {
     user,
     verb: info.verb,
     isResourceRequest: info.isResourceRequest,
@@ -117,13 +132,13 @@ async function authorize(ctx: Context, user: UserInfo, info: RequestInfo, author
     subresource: info.subresource,
     name: info.name,
   };
-  const { decision, reason, evaluationError } = await authorization.authorize(attrs);
-  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/decision', decision === 'allow' ? 'allow' : 'forbid');
-  addRequestAuditAnnotation(ctx, 'authorization.k8s.io/reason', reason ?? '');
-  if (decision === 'allow') return;
-  // As kube: an authorizer that failed without another allowing is a 500; otherwise a refusal.
-  if (evaluationError !== undefined) throw errors.internal(evaluationError);
-  throw forbidden(attrs, reason);
+}
+
+/** Throws kube's 403 unless the authorizers allowed (a 500 when one failed and none allowed, as kube). */
+function throwUnlessAllowed(attrs: AuthorizationAttributes, result: AuthorizationResult): void {
+  if (result.decision === 'allow') return;
+  if (result.evaluationError !== undefined) throw errors.internal(result.evaluationError);
+  throw forbidden(attrs, result.reason);
 }
 
 /**

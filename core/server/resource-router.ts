@@ -42,7 +42,14 @@ export interface ResourceRouterDeps {
 
 
 /** Dispatches a resource request to the handler of its verb. */
-export async function routeResource(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo, deps: ResourceRouterDeps): Promise<void> {
+export async function routeResource(
+  ctx: Context,
+  info: RequestInfo,
+  query: URLSearchParams,
+  user: UserInfo,
+  deps: ResourceRouterDeps,
+  authorizeVerb?: (verb: string) => Promise<void>,
+): Promise<void> {
   const rt = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!rt) throw errors.pathNotFound();
   const version = rt.versions.find((v) => v.name === info.apiVersion)!;
@@ -64,7 +71,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
   if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
   // A storage's subresource may belong to a resource of the generic store too (a ServiceAccount's token).
   if (rt.storage || (info.subresource && rt.storageSubresources?.[info.subresource])) {
-    const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs };
+    const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs, ...(authorizeVerb ? { authorizeVerb } : {}) };
     return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }
 
@@ -84,6 +91,7 @@ export async function routeResource(ctx: Context, info: RequestInfo, query: URLS
     negotiated,
     pipeline: deps.pipeline,
     codecs: deps.codecs,
+    ...(authorizeVerb ? { authorizeVerb } : {}),
   };
   const max = deps.maxBodyBytes;
   if (info.subresource === 'scale') return handleScale(scope, max);

@@ -6,7 +6,8 @@
 import test from 'ava';
 import { createNamespace, expectStatus, useTestServer, widget, widgetsPath } from '../helpers/test-server.js';
 
-const server = useTestServer({ widgetsCrd: true });
+const renewerToken = 'renewer-token';
+const server = useTestServer({ widgetsCrd: true, tokens: [{ token: renewerToken, user: { username: 'renewer', groups: ['system:authenticated'] } }] });
 
 const leasesPath = (ns: string, name?: string) => `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases${name ? `/${name}` : ''}`;
 const lease = (name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
@@ -113,4 +114,33 @@ test('a PUT through events.k8s.io/v1 creates the Event, read through core/v1 too
   t.is(again.status, 200, again.text);
   t.is(again.body.metadata.uid, created.body.metadata.uid);
   t.deepEqual(again.body.metadata.labels, { seen: 'twice' });
+});
+
+test('a PUT that would create needs the create permission too (kube\'s withAuthorization): one who may only update is refused', async (t) => {
+  const ns = await createNamespace(server, 'put-create-authz');
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'lease-renewer' }, rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'] }] };
+  t.is((await server.request('POST', `${rbac}/namespaces/${ns}/roles`, { body: role })).status, 201);
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'renewer' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lease-renewer' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'renewer' }],
+  };
+  t.is((await server.request('POST', `${rbac}/namespaces/${ns}/rolebindings`, { body: binding })).status, 201);
+  const refused = await server.request('PUT', leasesPath(ns, 'leader'), { body: lease('leader', { holderIdentity: 'r' }), token: renewerToken });
+  expectStatus(t, refused, {
+    code: 403,
+    reason: 'Forbidden',
+    message: `leases.coordination.k8s.io "leader" is forbidden: User "renewer" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "${ns}"`,
+  });
+  t.is((await server.request('GET', leasesPath(ns, 'leader'))).status, 404, 'nothing created');
+  const created = await server.request('PUT', leasesPath(ns, 'leader'), { body: lease('leader', { holderIdentity: 'admin' }) });
+  t.is(created.status, 201);
+  const renewed = await server.request('PUT', leasesPath(ns, 'leader'), {
+    body: lease('leader', { holderIdentity: 'r' }, { resourceVersion: created.body.metadata.resourceVersion }),
+    token: renewerToken,
+  });
+  t.is(renewed.status, 200, renewed.text);
 });
