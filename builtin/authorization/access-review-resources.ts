@@ -49,6 +49,7 @@ function accessReview(kind: AccessReviewKind, scope: 'Cluster' | 'Namespaced', g
     allowUnconditionalUpdate: false,
     verbs: ['create'],
     versions: [{ name: 'v1', served: true, storage: true, schema: schemaOf(kind) }],
+    goType,
     storage: new AccessReviewStorage(kind, goType, authorization),
     ephemeral: true,
   };
