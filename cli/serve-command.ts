@@ -19,6 +19,7 @@ import {
   tokenFileAuth,
   readTokenFile,
   x509ClientCertAuth,
+  requestHeaderAuth,
   writeKubeconfig,
   TokenFileError,
   ClientCaError,
@@ -100,12 +101,13 @@ function auditModules(opts: ServeOptions): Module[] {
 }
 
 /**
- * The authenticators before the ServiceAccount tokens', in kube's order: client certificates, then bearer tokens (the
- * admin token, then the token file). A client CA or token file kube would refuse is a usage error.
+ * The authenticators before the ServiceAccount tokens', in kube's order: front-proxy request headers, client
+ * certificates, then bearer tokens (the admin token, then the token file). A client CA or token file kube would refuse is a usage error.
  */
 async function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
   try {
     return [
+      ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
       x509ClientCertAuth(opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt')),
       staticTokenAuth([{ token: adminToken, user: adminUser }]),
       ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),

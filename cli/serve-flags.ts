@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, type TlsMinVersion } from '../index.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -66,6 +66,17 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --client-ca-file FILE       PEM CA certificates that sign client certificates: a verified client certificate
                               authenticates its CommonName, in the groups of its Organizations (default:
                               <data-dir>/pki/ca.crt, kapi's own CA, which signs the certificates kapi kubeconfig issues)
+  --requestheader-client-ca-file FILE
+                              PEM CA certificates of front proxies: a request with a client certificate they sign is the
+                              user its request headers name (without one the headers are ignored)
+  --requestheader-allowed-names A,B
+                              CommonNames a front proxy's certificate may have (default: any the CA signs)
+  --requestheader-username-headers A,B
+                              headers naming the user, the first non-empty one counts (default X-Remote-User)
+  --requestheader-group-headers A,B
+                              headers whose every value is a group (default X-Remote-Group)
+  --requestheader-extra-headers-prefix A,B
+                              prefixes of headers carrying extra user info (default X-Remote-Extra-)
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
   --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
@@ -113,8 +124,15 @@ export interface ServeOptions extends AuditServeOptions {
   clientCaFile?: string;
   /** Absolute; `--token-auth-file`. */
   tokenAuthFile?: string;
+  /** The `--requestheader-*` flags, when `--requestheader-client-ca-file` is given. */
+  requestHeader?: RequestHeaderServeOptions;
   /** `--anonymous-auth`. */
   anonymousAuth: boolean;
+}
+
+export interface RequestHeaderServeOptions extends RequestHeaderOptions {
+  /** Absolute; `--requestheader-client-ca-file`. */
+  clientCaFile: string;
 }
 
 /** The `--service-account-*` flags and `--api-audiences`. */
@@ -177,7 +195,27 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
     ...(values['client-ca-file'] ? { clientCaFile: resolve(values['client-ca-file']) } : {}),
     ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
+    ...parseRequestHeaderFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
+  };
+}
+
+/**
+ * The `--requestheader-*` flags (each a comma list, repeatable, as kube's string slices); without
+ * `--requestheader-client-ca-file` no request headers are trusted and the others do nothing, as in kube.
+ */
+function parseRequestHeaderFlags(values: ReturnType<typeof parse>['values']): { requestHeader?: RequestHeaderServeOptions } {
+  const caFile = values['requestheader-client-ca-file'];
+  if (typeof caFile !== 'string' || caFile === '') return {};
+  const list = (given: string[] | undefined, fallback: string[]) => (given ? given.flatMap(parseList) : fallback);
+  return {
+    requestHeader: {
+      clientCaFile: resolve(caFile),
+      allowedNames: list(values['requestheader-allowed-names'], []),
+      usernameHeaders: list(values['requestheader-username-headers'], defaultRequestHeaderNames.usernameHeaders),
+      groupHeaders: list(values['requestheader-group-headers'], defaultRequestHeaderNames.groupHeaders),
+      extraHeaderPrefixes: list(values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
+    },
   };
 }
 
@@ -289,6 +327,11 @@ function parse(args: string[]) {
         ...auditFlagOptions,
         'client-ca-file': { type: 'string' },
         'token-auth-file': { type: 'string' },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         'anonymous-auth': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -13,6 +13,11 @@ export interface UserInfo {
 
 export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
+  /**
+   * Every value of each header, unjoined (Node's `headersDistinct`), for authenticators that read repeated headers
+   * one value at a time, as Go's http.Header; absent: taken from `headers`.
+   */
+  headersDistinct?: NodeJS.Dict<string[]>;
   /** The TLS socket, for client-certificate authenticators (absent on plain HTTP). */
   socket?: TLSSocket;
   /**

@@ -100,7 +100,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
  * binding lets it read health and version), else 401.
  */
 async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
-  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, socket: ctx.req.socket as TLSSocket });
+  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: ctx.req.socket as TLSSocket });
   if (user) return user;
   if (authenticators.length === 0 || anonymousAuth) return anonymousUser;
   throw errors.unauthorized();

@@ -12,3 +12,4 @@ export { tokenFileAuth } from './static-token-authenticator.js';
 export { readTokenFile, parseTokenFile, TokenFileError } from './token-file.js';
 export { X509ClientCertAuthenticator, x509ClientCertAuth } from './x509-client-cert-authenticator.js';
 export { ClientCaError } from './client-ca.js';
+export { RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames, type RequestHeaderOptions } from './request-header-authenticator.js';

@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import type { X509Certificate } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../core/contracts/authenticator.js';
+import { defineModule, type Module } from '../../core/contracts/module.js';
+import { Tokens } from '../../core/contracts/tokens.js';
+import { ClientCaFile } from './client-ca.js';
+import { verifiedClientSubject } from './presented-client-cert.js';
+
+/** The `--requestheader-*` settings, header names in any case. */
+export interface RequestHeaderOptions {
+  /** `--requestheader-allowed-names`: the CommonNames a front proxy's certificate may have; empty: any. */
+  allowedNames: string[];
+  /** `--requestheader-username-headers`: the first non-empty one names the user. */
+  usernameHeaders: string[];
+  /** `--requestheader-group-headers`: every value of each is a group. */
+  groupHeaders: string[];
+  /** `--requestheader-extra-headers-prefix`: `<prefix><key>: value` is an extra value of the (lower-cased, percent-decoded) key. */
+  extraHeaderPrefixes: string[];
+}
+
+export const defaultRequestHeaderNames = {
+  usernameHeaders: ['X-Remote-User'],
+  groupHeaders: ['X-Remote-Group'],
+  extraHeaderPrefixes: ['X-Remote-Extra-'],
+};
+
+/**
+ * kube's front-proxy (request-header) authenticator: a request whose client certificate verifies against the
+ * request-header CA, with a CommonName among the allowed names when they are given, is the user its headers name;
+ * the headers are then removed from the request. Without such a certificate the headers are never trusted: a
+ * certificate of another CA or CommonName is refused (the next authenticators still decide), no certificate is null.
+ */
+export class RequestHeaderAuthenticator implements Authenticator {
+  readonly name = 'request-header';
+  private readonly usernameHeaders: string[];
+  private readonly groupHeaders: string[];
+  private readonly extraPrefixes: string[];
+
+  /** `roots`: the request-header CA certificates at the time of the request. */
+  constructor(
+    private readonly roots: () => X509Certificate[],
+    private readonly options: RequestHeaderOptions,
+  ) {
+    // Node gives header names lower-cased.
+    this.usernameHeaders = options.usernameHeaders.map((h) => h.toLowerCase());
+    this.groupHeaders = options.groupHeaders.map((h) => h.toLowerCase());
+    this.extraPrefixes = options.extraHeaderPrefixes.map((p) => p.toLowerCase());
+  }
+
+  async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
+    const subject = verifiedClientSubject(req.socket, this.roots());
+    if (!subject) return null;
+    const [cn = ''] = subject.getField('CN');
+    if (this.options.allowedNames.length > 0 && !this.options.allowedNames.includes(cn)) {
+      throw new CredentialsRejected(`x509: subject with cn=${cn} is not in the allowed list`);
+    }
+    const values = (name: string) => req.headersDistinct?.[name] ?? headerValues(req.headers, name);
+    const username = this.usernameHeaders.map((h) => values(h)[0] ?? '').find((v) => v !== '');
+    if (!username) return null;
+    const groups = this.groupHeaders.flatMap((h) => values(h).filter((v) => v !== ''));
+    const extra: Record<string, string[]> = {};
+    for (const prefix of this.extraPrefixes) {
+      for (const name of Object.keys(req.headers)) {
+        if (!name.startsWith(prefix)) continue;
+        const key = extraKey(name.slice(prefix.length));
+        extra[key] = [...(extra[key] ?? []), ...values(name)];
+      }
+    }
+    this.removeHeaders(req);
+    return { username, groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
+  }
+
+  /** Takes the headers that named the user off the request, so nothing after authentication reads or forwards them. */
+  private removeHeaders(req: AuthenticationRequest): void {
+    for (const headers of [req.headers, req.headersDistinct]) {
+      if (!headers) continue;
+      for (const name of Object.keys(headers)) {
+        if (this.usernameHeaders.includes(name) || this.groupHeaders.includes(name) || this.extraPrefixes.some((p) => name.startsWith(p))) delete headers[name];
+      }
+    }
+  }
+}
+
+/** The values of a header in Node's joined form: set-cookie is a list, others one string. */
+function headerValues(headers: IncomingHttpHeaders, name: string): string[] {
+  const value = headers[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** An extra key from a header name's rest: percent-decoded as Go's url.PathUnescape, kept as it is when malformed. */
+function extraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
+/** Registers a `RequestHeaderAuthenticator` trusting front proxies whose certificates `clientCaFile` (a PEM bundle, followed while serving) signs. */
+export function requestHeaderAuth(clientCaFile: string, options: RequestHeaderOptions): Module {
+  const ca = new ClientCaFile(clientCaFile);
+  return defineModule('request-header-auth', (container) => {
+    container.register(Tokens.Authenticator, { useValue: new RequestHeaderAuthenticator(() => ca.current(), options) });
+  });
+}
