@@ -267,3 +267,28 @@ test('--client-ca-file and --token-auth-file are made absolute; --anonymous-auth
     message: 'invalid argument "no" for "--anonymous-auth" flag: strconv.ParseBool: parsing "no": invalid syntax',
   });
 });
+
+test('--requestheader-* flags: comma lists, repeatable, with the X-Remote-* defaults; nothing without the CA file', (t) => {
+  t.deepEqual((parseServeFlags(['--requestheader-client-ca-file', 'proxy-ca.pem']) as ServeOptions).requestHeader, {
+    clientCaFile: resolve('proxy-ca.pem'),
+    allowedNames: [],
+    usernameHeaders: ['X-Remote-User'],
+    groupHeaders: ['X-Remote-Group'],
+    extraHeaderPrefixes: ['X-Remote-Extra-'],
+  });
+  const given = parseServeFlags([
+    '--requestheader-client-ca-file=proxy-ca.pem',
+    '--requestheader-allowed-names=front-proxy-client, aggregator',
+    '--requestheader-username-headers=X-User',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Group',
+    '--requestheader-extra-headers-prefix=X-Extra-,X-Remote-Extra-',
+  ]) as ServeOptions;
+  t.like(given.requestHeader, {
+    allowedNames: ['front-proxy-client', 'aggregator'],
+    usernameHeaders: ['X-User', 'X-Remote-User'],
+    groupHeaders: ['X-Group'],
+    extraHeaderPrefixes: ['X-Extra-', 'X-Remote-Extra-'],
+  });
+  t.is((parseServeFlags(['--requestheader-allowed-names=a']) as ServeOptions).requestHeader, undefined);
+});
