@@ -207,14 +207,19 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
 function parseRequestHeaderFlags(values: ReturnType<typeof parse>['values']): { requestHeader?: RequestHeaderServeOptions } {
   const caFile = values['requestheader-client-ca-file'];
   if (typeof caFile !== 'string' || caFile === '') return {};
-  const list = (given: string[] | undefined, fallback: string[]) => (given ? given.flatMap(parseList) : fallback);
+  const list = (flag: string, given: string[] | undefined, fallback: string[]) => {
+    if (!given) return fallback;
+    const items = given.filter((v) => v !== '').flatMap((v) => v.split(',').map((s) => s.trim()));
+    if (items.includes('')) throw new UsageError(`empty value in "${flag}"`); // as kube-apiserver refuses to start
+    return items;
+  };
   return {
     requestHeader: {
       clientCaFile: resolve(caFile),
-      allowedNames: list(values['requestheader-allowed-names'], []),
-      usernameHeaders: list(values['requestheader-username-headers'], defaultRequestHeaderNames.usernameHeaders),
-      groupHeaders: list(values['requestheader-group-headers'], defaultRequestHeaderNames.groupHeaders),
-      extraHeaderPrefixes: list(values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
+      allowedNames: list('requestheader-allowed-names', values['requestheader-allowed-names'], []),
+      usernameHeaders: list('requestheader-username-headers', values['requestheader-username-headers'], defaultRequestHeaderNames.usernameHeaders),
+      groupHeaders: list('requestheader-group-headers', values['requestheader-group-headers'], defaultRequestHeaderNames.groupHeaders),
+      extraHeaderPrefixes: list('requestheader-extra-headers-prefix', values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
     },
   };
 }

@@ -291,4 +291,8 @@ test('--requestheader-* flags: comma lists, repeatable, with the X-Remote-* defa
     extraHeaderPrefixes: ['X-Extra-', 'X-Remote-Extra-'],
   });
   t.is((parseServeFlags(['--requestheader-allowed-names=a']) as ServeOptions).requestHeader, undefined);
+  t.throws(() => parseServeFlags(['--requestheader-client-ca-file=ca.pem', '--requestheader-group-headers=X-Group, ,X-Remote-Group']), {
+    instanceOf: UsageError,
+    message: 'empty value in "requestheader-group-headers"',
+  });
 });
