@@ -102,6 +102,8 @@ export interface DefaultModulesOptions {
    * stored encrypted by its providers (see encryptionAtRest).
    */
   encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload`: follow the file while serving (see encryptionAtRest). */
+  encryptionProviderConfigAutomaticReload?: boolean;
   /** CRD files or folders installed at start. */
   crdPaths?: string[];
   /**
@@ -141,7 +143,9 @@ export interface DefaultModulesOptions {
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
     storageModule(opts),
-    ...(opts.encryptionProviderConfig ? [encryptionAtRest({ encryptionProviderConfig: opts.encryptionProviderConfig })] : []),
+    ...(opts.encryptionProviderConfig
+      ? [encryptionAtRest({ encryptionProviderConfig: opts.encryptionProviderConfig, automaticReload: opts.encryptionProviderConfigAutomaticReload ?? false })]
+      : []),
     ...(opts.authModules ?? []),
     ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
     ...(opts.authenticationConfig ? [jwtAuthentication({ ...opts.authenticationConfig, disallowedIssuers: opts.serviceAccountTokens?.issuers ?? [] })] : []),

@@ -70,7 +70,9 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.authenticationConfigFile
         ? { authenticationConfig: { configFile: opts.authenticationConfigFile, ...(opts.oidcSigningAlgorithms ? { signingAlgorithms: opts.oidcSigningAlgorithms } : {}) } }
         : {}),
-      ...(opts.encryptionProviderConfig ? { encryptionProviderConfig: opts.encryptionProviderConfig } : {}),
+      ...(opts.encryptionProviderConfig
+        ? { encryptionProviderConfig: opts.encryptionProviderConfig, encryptionProviderConfigAutomaticReload: opts.encryptionProviderConfigAutomaticReload ?? false }
+        : {}),
       ...(opts.eventTtlMs !== undefined ? { eventTtlMs: opts.eventTtlMs } : {}),
       services: {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),

@@ -25,7 +25,11 @@ Flags:
                               how often etcd's history is compacted, e.g. 10m or 1h30m; 0 never (default 5m0s)
   --encryption-provider-config FILE
                               EncryptionConfiguration (apiserver.config.k8s.io/v1): the providers (aesgcm, aescbc,
-                              identity) that encrypt the resources it names, e.g. secrets, in storage
+                              secretbox, identity) that encrypt the resources it names, e.g. secrets, in storage
+  --encryption-provider-config-automatic-reload[=BOOL]
+                              re-read the --encryption-provider-config file when it changes: a valid configuration
+                              replaces the one in force, an invalid one is logged and ignored (default false: read at
+                              start only)
   --watch-cache-history-size SIZE
                               bytes of memory each resource's watch cache keeps as history to resume watches from
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
@@ -105,6 +109,8 @@ export interface ServeOptions extends AuditServeOptions {
   oidcSigningAlgorithms?: string[];
   /** Absolute; `--encryption-provider-config`. */
   encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload` (absent: false). */
+  encryptionProviderConfigAutomaticReload?: true;
   /** From `--etcd-compaction-interval` (0: never); absent: the server's default (5 minutes). */
   compactionIntervalMs?: number;
   /** From `--watch-cache-history-size`; absent: the server's default (64 MiB). */
@@ -185,6 +191,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
     ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: resolve(values['encryption-provider-config']) } : {}),
+    ...(parseEncryptionReload(values) ? { encryptionProviderConfigAutomaticReload: true as const } : {}),
     ...(compaction !== undefined ? { compactionIntervalMs: parseCompactionInterval(compaction) } : {}),
     ...(historySize !== undefined ? { watchCacheHistoryBytes: parseByteSize('watch-cache-history-size', historySize) } : {}),
     ...serviceRanges(values['service-cluster-ip-range'], values['service-node-port-range']),
@@ -290,8 +297,15 @@ function parseBool(flag: string, text: string): boolean {
   throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
 }
 
+/** `--encryption-provider-config-automatic-reload`, which needs the file to follow (kube's message). */
+function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 'encryption-provider-config-automatic-reload'?: string }): boolean {
+  const reload = parseBool('encryption-provider-config-automatic-reload', values['encryption-provider-config-automatic-reload'] ?? 'false');
+  if (reload && !values['encryption-provider-config']) throw new UsageError('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
+  return reload;
+}
+
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth'];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload'];
 
 function parse(args: string[]) {
   try {
@@ -309,6 +323,7 @@ function parse(args: string[]) {
         'authorization-mode': { type: 'string' },
         'admission-control-config-file': { type: 'string' },
         'encryption-provider-config': { type: 'string' },
+        'encryption-provider-config-automatic-reload': { type: 'string' },
         'etcd-servers': { type: 'string' },
         'etcd-prefix': { type: 'string' },
         'etcd-cafile': { type: 'string' },

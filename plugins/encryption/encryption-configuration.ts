@@ -10,6 +10,11 @@ const providerNames = ['aesgcm', 'aescbc', 'secretbox', 'identity', 'kms'] as co
  * would refuse is an Error with kube's message.
  */
 export function readEncryptionConfiguration(file: string): EncryptionConfiguration {
+  return parseEncryptionConfiguration(file, readEncryptionConfigurationFile(file));
+}
+
+/** The text of the file; an Error with kube's message when it cannot be read or is empty. */
+export function readEncryptionConfigurationFile(file: string): string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -17,6 +22,11 @@ export function readEncryptionConfiguration(file: string): EncryptionConfigurati
     throw new Error(`error while parsing file: error opening encryption provider configuration file ${JSON.stringify(file)}: ${(err as Error).message}`);
   }
   if (text === '') throw new Error(`error while parsing file: encryption provider configuration file ${JSON.stringify(file)} is empty`);
+  return text;
+}
+
+/** The configuration in the text of `file`, validated as kube does; an Error with kube's message when it is refused. */
+export function parseEncryptionConfiguration(file: string, text: string): EncryptionConfiguration {
   let config: EncryptionConfiguration;
   try {
     config = decode(text);

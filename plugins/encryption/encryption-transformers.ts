@@ -2,6 +2,7 @@ import type { StorageTransformers, ValueTransformer } from '../../core/contracts
 import { aesCbcTransformer } from '../../lib/encryption/aes-cbc-transformer.js';
 import { aesGcmTransformer } from '../../lib/encryption/aes-gcm-transformer.js';
 import { identityTransformer } from '../../lib/encryption/identity-transformer.js';
+import { secretboxTransformer } from '../../lib/encryption/secretbox-transformer.js';
 import { prefixTransformers, type PrefixedTransformer } from '../../lib/encryption/prefix-transformers.js';
 import type { EncryptionConfiguration, KeysConfiguration, ProviderConfiguration } from './encryption-config-types.js';
 import { decodeBase64 } from './encryption-config-validation.js';
@@ -11,7 +12,7 @@ import { parseGroupResource, ruleName } from './group-resource.js';
  * The transformers a validated EncryptionConfiguration gives each resource, as kube-apiserver builds them: a rule's
  * providers in order, behind kube's prefixes (`k8s:enc:aesgcm:v1:<key>:`); a resource named by several rules gets
  * the providers of all, the first rule's first; a resource no rule names is stored as it is. Throws, with kube's
- * message, on a rule masked by an earlier wildcard, and on what kapi cannot serve (kms, secretbox).
+ * message, on a rule masked by an earlier wildcard, and on what kapi cannot serve (kms).
  */
 export function encryptionTransformers(config: EncryptionConfiguration): StorageTransformers {
   const providersOf = new Map<string, PrefixedTransformer[]>();
@@ -41,12 +42,9 @@ export function encryptionTransformers(config: EncryptionConfiguration): Storage
 function providerTransformer(provider: ProviderConfiguration, field: string): PrefixedTransformer {
   if (provider.aesgcm) return keyed('aesgcm', provider.aesgcm, 'AES', aesGcmTransformer);
   if (provider.aescbc) return keyed('aescbc', provider.aescbc, 'AES', aesCbcTransformer);
-  if (provider.secretbox) {
-    // XSalsa20-Poly1305 is not in Node's crypto (OpenSSL), and kapi ships no library for it.
-    throw new Error(`error while building transformers: ${field}.secretbox: the secretbox provider is not supported by kapi (Node's crypto has no XSalsa20-Poly1305): use aesgcm or aescbc`);
-  }
+  if (provider.secretbox) return keyed('secretbox', provider.secretbox, 'Secretbox', secretboxTransformer);
   if (provider.kms) {
-    throw new Error(`error while building transformers: ${field}.kms: KMS providers are not supported by kapi (it cannot call a KMS plugin): use aesgcm or aescbc`);
+    throw new Error(`error while building transformers: ${field}.kms: KMS providers are not supported by kapi (it cannot call a KMS plugin): use aesgcm, aescbc or secretbox`);
   }
   return { prefix: '', transformer: identityTransformer };
 }

@@ -1,10 +1,11 @@
 // `kapi serve --encryption-provider-config`: Secrets encrypted in kapi.db as kube-apiserver encrypts them in etcd, read
-// back with kubectl, a key rotated by restarting with a new first key, and configurations kube refuses refused at start.
+// back with kubectl, a key rotated by restarting with a new first key, and configurations kube refuses refused at start;
+// with --encryption-provider-config-automatic-reload, an edited file taken while serving.
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, removeDir, startKapi, tempDir, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, eventually, removeDir, startKapi, tempDir, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
 
 const dataDir = tempDir('kapi-e2e-encryption-');
 let kapi: KapiProcess | undefined;
@@ -32,7 +33,11 @@ async function restart(...providers: string[]): Promise<KapiProcess> {
 
 /** The value kapi.db holds now for a key (read while the server runs: SQLite's WAL lets another reader in). */
 function storedValue(key: string): Buffer {
-  const db = new Database(join(dataDir, 'kapi.db'), { readonly: true });
+  return storedValueIn(dataDir, key);
+}
+
+function storedValueIn(dir: string, key: string): Buffer {
+  const db = new Database(join(dir, 'kapi.db'), { readonly: true });
   try {
     const row = db.prepare('SELECT kv.value AS value FROM kv_current JOIN kv ON kv.id = kv_current.id WHERE kv_current.name = ?').get(key) as { value: Buffer } | undefined;
     if (!row) throw new Error(`no value for ${key} in kapi.db`);
@@ -138,5 +143,47 @@ test.serial('configurations kube-apiserver refuses stop kapi serve at start with
     ['aescbc: {keys: [{name: key1, secret: "not base64!"}]}'],
     'error while parsing file: resources[0].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secrets must be base64 encoded',
   );
-  await refused(['kms: {name: vault, endpoint: "unix:///tmp/kms.sock"}'], 'error while building transformers: resources[0].providers[0].kms: KMS providers are not supported by kapi (it cannot call a KMS plugin): use aesgcm or aescbc');
+  await refused(
+    [aesgcm(['key1', key1]), `secretbox: {keys: [{name: box, secret: "${Buffer.alloc(24).toString('base64')}"}]}`, 'identity: {}'],
+    'error while parsing file: resources[0].providers[1].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 24, expected one of [32]',
+  );
+  await refused(
+    ['kms: {name: vault, endpoint: "unix:///tmp/kms.sock"}'],
+    'error while building transformers: resources[0].providers[0].kms: KMS providers are not supported by kapi (it cannot call a KMS plugin): use aesgcm, aescbc or secretbox',
+  );
+});
+
+test.serial('with --encryption-provider-config-automatic-reload an edited file is in force without a restart; an invalid edit is logged', async (t) => {
+  const file = secretsConfig(aesgcm(['key1', key1]));
+  const k = await startKapi({ args: ['--encryption-provider-config', file, '--encryption-provider-config-automatic-reload'] });
+  t.teardown(() => k.stop());
+  const stored = (name: string) => storedValueIn(k.dataDir, `/registry/secrets/default/${name}`).toString('latin1').match(/^k8s:enc:\w+:v1:\w+:/)?.[0];
+  t.is((await k.kubectl(['create', 'secret', 'generic', 'before', `--from-literal=password=${password}`])).code, 0);
+  t.is(stored('before'), 'k8s:enc:aesgcm:v1:key1:');
+
+  const secretbox = `secretbox: {keys: [{name: box, secret: "${key2}"}]}`;
+  writeFileSync(file, readFileSync(secretsConfig(secretbox, aesgcm(['key1', key1]))));
+  const probe = await eventually(
+    async () => {
+      const name = `probe-${Date.now()}`;
+      const created = await k.kubectl(['create', 'secret', 'generic', name, '--from-literal=password=x']);
+      return created.code === 0 ? stored(name) : describe(created);
+    },
+    (value) => value === 'k8s:enc:secretbox:v1:box:',
+  );
+  t.is(probe, 'k8s:enc:secretbox:v1:box:', 'new Secrets are written with the reloaded first provider');
+  const before = await k.kubectl(['get', 'secret', 'before', '-o', 'jsonpath={.data.password}']);
+  t.is(before.stdout, base64(password), describe(before));
+
+  writeFileSync(file, readFileSync(secretsConfig('secretbox: {keys: [{name: box}]}')));
+  const refusal = `kapi: error processing encryption config file ${file}: error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Required value: secret is a mandatory field for a key; the previous configuration stays in force\n`;
+  const output = await eventually(async () => k.output(), (text) => text.includes(refusal));
+  t.true(output.includes(refusal), output);
+  t.is((await k.kubectl(['create', 'secret', 'generic', 'after', '--from-literal=password=y'])).code, 0);
+  t.is(stored('after'), 'k8s:enc:secretbox:v1:box:', 'the configuration in force stayed');
+});
+
+test.serial('--encryption-provider-config-automatic-reload without --encryption-provider-config is refused, as kube-apiserver refuses it', async (t) => {
+  const err = await t.throwsAsync(startKapi({ args: ['--encryption-provider-config-automatic-reload'] }));
+  t.true(err!.message.includes('kapi: --encryption-provider-config-automatic-reload must be set with --encryption-provider-config'), err!.message);
 });

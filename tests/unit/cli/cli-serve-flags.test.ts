@@ -58,6 +58,23 @@ test('--encryption-provider-config takes the EncryptionConfiguration file, made 
   t.false('encryptionProviderConfig' in (parseServeFlags([]) as ServeOptions));
 });
 
+test('--encryption-provider-config-automatic-reload takes a Go boolean (default false) and needs --encryption-provider-config', (t) => {
+  const reload = (...args: string[]) => (parseServeFlags(['--encryption-provider-config', 'encryption.yaml', ...args]) as ServeOptions).encryptionProviderConfigAutomaticReload ?? false;
+  t.false(reload());
+  t.true(reload('--encryption-provider-config-automatic-reload'));
+  t.true(reload('--encryption-provider-config-automatic-reload=true'));
+  t.false(reload('--encryption-provider-config-automatic-reload=false'));
+  t.throws(() => reload('--encryption-provider-config-automatic-reload=yes'), {
+    instanceOf: UsageError,
+    message: 'invalid argument "yes" for "--encryption-provider-config-automatic-reload" flag: strconv.ParseBool: parsing "yes": invalid syntax',
+  });
+  t.throws(() => parseServeFlags(['--encryption-provider-config-automatic-reload']), {
+    instanceOf: UsageError,
+    message: '--encryption-provider-config-automatic-reload must be set with --encryption-provider-config',
+  });
+  t.false('encryptionProviderConfigAutomaticReload' in (parseServeFlags(['--encryption-provider-config-automatic-reload=false']) as ServeOptions));
+});
+
 test('--authorization-mode takes kube\'s mode names in order; Node and Webhook are refused for now', (t) => {
   const modes = (args: string[]) => (parseServeFlags(args) as ServeOptions).authorizationModes;
   t.deepEqual(modes(['--authorization-mode', 'AlwaysAllow']), ['AlwaysAllow']);

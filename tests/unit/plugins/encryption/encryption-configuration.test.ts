@@ -34,6 +34,24 @@ test('keys are refused as kube refuses them: length, base64, missing name or sec
   refused(t, keys('aesgcm', '[]'), 'resources[0].providers[0].aesgcm.keys: Required value: at least one keys is required');
 });
 
+test('secretbox among other providers: its keys are validated in place, each error once in kube’s list', (t) => {
+  const key16 = Buffer.alloc(16, 1).toString('base64');
+  const providers = (secretbox: string) => `resources:
+- resources: [secrets]
+  providers:
+  - aesgcm: {keys: [{name: gcm, secret: ${key16}}]}
+  - secretbox: {keys: ${secretbox}}
+  - identity: {}
+`;
+  t.deepEqual(read(providers(`[{name: box, secret: ${key32}}]`)).resources[0]!.providers[1], { secretbox: { keys: [{ name: 'box', secret: key32 }] } });
+  refused(
+    t,
+    providers(`[{name: new, secret: ${key32}}, {name: short, secret: ${key16}}, {name: bad, secret: "not base64"}]`),
+    '[resources[0].providers[1].secretbox.keys[1].secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of [32], resources[0].providers[1].secretbox.keys[2].secret: Invalid value: "REDACTED": secrets must be base64 encoded]',
+  );
+  refused(t, providers('[]'), 'resources[0].providers[1].secretbox.keys: Required value: at least one keys is required');
+});
+
 test('resources and providers are refused as kube refuses them', (t) => {
   const aes = `[{aesgcm: {keys: [{name: k, secret: ${key32}}]}}]`;
   refused(t, 'resources: []', 'resources: Required value: at least one resources is required');
