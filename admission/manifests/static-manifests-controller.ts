@@ -1,6 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { HealthCheck } from '../../core/contracts/health-check.js';
+import { followFolder, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { loadManifestDirectory } from './manifest-loader.js';
 import type { StaticManifestPlugin } from './static-manifest-plugin.js';
 
@@ -16,8 +16,7 @@ interface Watched {
   hash?: string;
   /** Why the files on disk are not in force (the previous set is), until they load. */
   error?: string;
-  timer?: NodeJS.Timeout;
-  watcher?: FSWatcher;
+  followed?: FollowedFile;
 }
 
 /**
@@ -29,7 +28,6 @@ interface Watched {
 export class StaticManifestsController implements Controller {
   readonly name = 'admission-static-manifests';
   private readonly watched: Watched[];
-  private poller?: NodeJS.Timeout;
 
   constructor(dirs: { plugin: StaticManifestPlugin; dir: string }[]) {
     this.watched = dirs.map((d) => ({ ...d }));
@@ -42,18 +40,16 @@ export class StaticManifestsController implements Controller {
       } catch (err) {
         throw new Error(`admission plugin ${w.plugin.name}: loading static manifests from "${w.dir}": ${(err as Error).message}`);
       }
-      w.watcher = watch(w.dir, () => this.schedule(w));
-      w.watcher.on('error', (err) => console.error(`kapi: watching admission manifests in ${w.dir}: ${err.message}`));
+      w.followed = followFolder(w.dir, () => this.reload(w), {
+        pollIntervalMs,
+        settleMs,
+        onError: (err) => console.error(`kapi: watching admission manifests in ${w.dir}: ${err.message}`),
+      });
     }
-    this.poller = setInterval(() => this.watched.forEach((w) => this.reload(w)), pollIntervalMs).unref();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.poller);
-    for (const w of this.watched) {
-      clearTimeout(w.timer);
-      w.watcher?.close();
-    }
+    for (const w of this.watched) w.followed?.close();
   }
 
   /** Readiness: failing while a directory's files do not load (its previous set stays in force). */
@@ -65,11 +61,6 @@ export class StaticManifestsController implements Controller {
       if (failing.length) throw new Error(failing.map((w) => `${w.plugin.name} static manifests in "${w.dir}" not loaded: ${w.error}`).join('; '));
     },
   };
-
-  private schedule(w: Watched): void {
-    clearTimeout(w.timer);
-    w.timer = setTimeout(() => this.reload(w), settleMs);
-  }
 
   private load(w: Watched): void {
     const { objects, hash } = loadManifestDirectory(w.dir, w.plugin);

@@ -20,8 +20,13 @@ export interface FollowedFile {
  * `onChange` reads the file and decides whether anything changed.
  */
 export function followFile(file: string, onChange: () => void, options: FollowFileOptions): FollowedFile {
+  return followFolder(dirname(file), onChange, options);
+}
+
+/** Calls `onChange` when something in the folder `dir` may have changed: after its file events and at every poll. */
+export function followFolder(dir: string, onChange: () => void, options: FollowFileOptions): FollowedFile {
   let settle: NodeJS.Timeout | undefined;
-  const watcher = watch(dirname(file), () => {
+  const watcher = watch(dir, () => {
     clearTimeout(settle);
     settle = setTimeout(onChange, options.settleMs);
   });

@@ -3,8 +3,7 @@
  * validated at start (an invalid file fails the start), then followed — when it changes, a valid configuration
  * replaces the one in force and an invalid one is logged and leaves it in force, as kube's dynamic reload does.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { followFile, type FollowedFile } from '../../../lib/fs/follow-file.js';
 import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../../core/contracts/authenticator.js';
 import type { Controller } from '../../../core/contracts/controller.js';
 import { defineModule, type Module } from '../../../core/contracts/module.js';
@@ -30,9 +29,7 @@ export class JwtAuthentication implements Authenticator, Controller {
   readonly name = 'jwt';
   private issuers: JwtIssuerAuthenticator[] = [];
   private text?: string;
-  private watcher?: FSWatcher;
-  private poller?: NodeJS.Timeout;
-  private settle?: NodeJS.Timeout;
+  private followed?: FollowedFile;
 
   constructor(private readonly options: JwtAuthenticationOptions) {}
 
@@ -52,24 +49,16 @@ export class JwtAuthentication implements Authenticator, Controller {
 
   async start(): Promise<void> {
     this.load();
-    const file = basename(this.options.configFile);
-    this.watcher = watch(dirname(this.options.configFile), (_event, name) => {
-      if (name === null || name === file) this.schedule();
+    this.followed = followFile(this.options.configFile, () => this.reload(), {
+      pollIntervalMs,
+      settleMs,
+      onError: (err) => console.error(`kapi: watching ${this.options.configFile}: ${err.message}`),
     });
-    this.watcher.on('error', (err) => console.error(`kapi: watching ${this.options.configFile}: ${err.message}`));
-    this.poller = setInterval(() => this.reload(), pollIntervalMs).unref();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.poller);
-    clearTimeout(this.settle);
-    this.watcher?.close();
+    this.followed?.close();
     for (const i of this.issuers) i.close();
-  }
-
-  private schedule(): void {
-    clearTimeout(this.settle);
-    this.settle = setTimeout(() => this.reload(), settleMs);
   }
 
   private reload(): void {
