@@ -94,6 +94,8 @@ test.serial.before(async () => {
   // kubectl prints the template once per object created
   const created = await admin(['create', '-f', '-', '-o', 'jsonpath={.kind} {.metadata.uid}{"\\n"}'], JSON.stringify(setup));
   robotUid = /^ServiceAccount (\S+)$/m.exec(created.stdout)![1]!;
+  // RBAC follows its objects through informers: once the last binding counts, they all do
+  await eventually(() => kapi.kubectl(['auth', 'can-i', 'impersonate', 'users/bob', '--as', 'oidc:alice']), (r) => r.stdout === 'yes\n');
   const pki = join(kapi.dataDir, 'pki');
   const ca = { certPem: readFileSync(join(pki, 'ca.crt'), 'utf8'), keyPem: readFileSync(join(pki, 'ca.key'), 'utf8') };
   const credentials: Record<Name, { token: string } | { clientCertificate: CertificatePem }> = {
