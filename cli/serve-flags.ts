@@ -77,6 +77,9 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
                               CommonNames a front proxy's certificate may have (default: any the CA signs)
   --requestheader-username-headers A,B
                               headers naming the user, the first non-empty one counts (default X-Remote-User)
+  --requestheader-uid-headers A,B
+                              headers carrying the user's UID, the first non-empty one counts (default: none, the UID is
+                              not taken from headers; X-Remote-Uid is the standard one)
   --requestheader-group-headers A,B
                               headers whose every value is a group (default X-Remote-Group)
   --requestheader-extra-headers-prefix A,B
@@ -225,6 +228,7 @@ function parseRequestHeaderFlags(values: ReturnType<typeof parse>['values']): { 
       clientCaFile: resolve(caFile),
       allowedNames: list('requestheader-allowed-names', values['requestheader-allowed-names'], []),
       usernameHeaders: list('requestheader-username-headers', values['requestheader-username-headers'], defaultRequestHeaderNames.usernameHeaders),
+      uidHeaders: list('requestheader-uid-headers', values['requestheader-uid-headers'], defaultRequestHeaderNames.uidHeaders),
       groupHeaders: list('requestheader-group-headers', values['requestheader-group-headers'], defaultRequestHeaderNames.groupHeaders),
       extraHeaderPrefixes: list('requestheader-extra-headers-prefix', values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
     },
@@ -350,6 +354,7 @@ function parse(args: string[]) {
         'requestheader-client-ca-file': { type: 'string' },
         'requestheader-allowed-names': { type: 'string', multiple: true },
         'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-uid-headers': { type: 'string', multiple: true },
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         'anonymous-auth': { type: 'string' },

@@ -74,6 +74,8 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole(
       'system:aggregate-to-edit',
       [
+        // kube's "read on escalating resources" (secrets are not in view, which edit aggregates)
+        rule(read, [''], ['secrets']),
         rule(['impersonate'], [''], ['serviceaccounts']),
         rule(write, [''], ['serviceaccounts', 'services', 'configmaps', 'secrets', 'events']),
         rule(['create'], [''], ['serviceaccounts/token']),

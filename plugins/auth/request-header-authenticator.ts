@@ -13,6 +13,8 @@ export interface RequestHeaderOptions {
   allowedNames: string[];
   /** `--requestheader-username-headers`: the first non-empty one names the user. */
   usernameHeaders: string[];
+  /** `--requestheader-uid-headers`: the first non-empty one is the user's UID; none by default, as in kube. */
+  uidHeaders?: string[];
   /** `--requestheader-group-headers`: every value of each is a group. */
   groupHeaders: string[];
   /** `--requestheader-extra-headers-prefix`: `<prefix><key>: value` is an extra value of the (lower-cased, percent-decoded) key. */
@@ -21,6 +23,7 @@ export interface RequestHeaderOptions {
 
 export const defaultRequestHeaderNames = {
   usernameHeaders: ['X-Remote-User'],
+  uidHeaders: [] as string[],
   groupHeaders: ['X-Remote-Group'],
   extraHeaderPrefixes: ['X-Remote-Extra-'],
 };
@@ -34,6 +37,7 @@ export const defaultRequestHeaderNames = {
 export class RequestHeaderAuthenticator implements Authenticator {
   readonly name = 'request-header';
   private readonly usernameHeaders: string[];
+  private readonly uidHeaders: string[];
   private readonly groupHeaders: string[];
   private readonly extraPrefixes: string[];
 
@@ -44,6 +48,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
   ) {
     // Node gives header names lower-cased.
     this.usernameHeaders = options.usernameHeaders.map((h) => h.toLowerCase());
+    this.uidHeaders = (options.uidHeaders ?? []).map((h) => h.toLowerCase());
     this.groupHeaders = options.groupHeaders.map((h) => h.toLowerCase());
     this.extraPrefixes = options.extraHeaderPrefixes.map((p) => p.toLowerCase());
   }
@@ -56,8 +61,11 @@ export class RequestHeaderAuthenticator implements Authenticator {
       throw new CredentialsRejected(`x509: subject with cn=${cn} is not in the allowed list`);
     }
     const values = (name: string) => req.headersDistinct?.[name] ?? headerValues(req.headers, name);
-    const username = this.usernameHeaders.map((h) => values(h)[0] ?? '').find((v) => v !== '');
+    // kube reads each header's first value only (Go's Header.Get), and takes the first header where it is not empty
+    const firstNonEmpty = (names: string[]) => names.map((h) => values(h)[0] ?? '').find((v) => v !== '');
+    const username = firstNonEmpty(this.usernameHeaders);
     if (!username) return null;
+    const uid = firstNonEmpty(this.uidHeaders);
     const groups = this.groupHeaders.flatMap((h) => values(h).filter((v) => v !== ''));
     const extra: Record<string, string[]> = {};
     for (const prefix of this.extraPrefixes) {
@@ -68,7 +76,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
       }
     }
     this.removeHeaders(req);
-    return { username, groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
+    return { username, ...(uid ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
   }
 
   /** Takes the headers that named the user off the request, so nothing after authentication reads or forwards them. */
@@ -76,7 +84,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
     for (const headers of [req.headers, req.headersDistinct]) {
       if (!headers) continue;
       for (const name of Object.keys(headers)) {
-        if (this.usernameHeaders.includes(name) || this.groupHeaders.includes(name) || this.extraPrefixes.some((p) => name.startsWith(p))) delete headers[name];
+        if (this.usernameHeaders.includes(name) || this.uidHeaders.includes(name) || this.groupHeaders.includes(name) || this.extraPrefixes.some((p) => name.startsWith(p))) delete headers[name];
       }
     }
   }

@@ -5,42 +5,14 @@
  * bad configuration stops the start with kube's messages; a changed file is followed.
  */
 import test from 'ava';
-import { once } from 'node:events';
 import https from 'node:https';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { createCa, createServingCert } from '../../plugins/auth/certificates.js';
+import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { startKapi, tempFile, type KapiProcess } from '../helpers/kapi-process.js';
+import { startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
 
-interface Issuer {
-  url: string;
-  caPem: string;
-  key: CryptoKey;
-  close(): Promise<void>;
-}
-
-/** An OpenID provider: discovery and a JWKS with one RSA key, over HTTPS with a CA of its own. */
-async function startIssuer(): Promise<Issuer> {
-  const ca = await createCa('test-oidc-ca');
-  const serving = await createServingCert(ca, '127.0.0.1', ['127.0.0.1']);
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  let url = '';
-  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/keys` }));
-    else if (req.url === '/keys') res.end(JSON.stringify({ keys: [jwk] }));
-    else res.writeHead(404).end('{}');
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, caPem: ca.certPem, key: privateKey, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-function configYaml(issuer: Issuer, audience: string): string {
+function configYaml(issuer: OidcIssuer, audience: string): string {
   const ca = issuer.caPem.trim().split('\n').map((l) => `      ${l}`).join('\n');
   return `apiVersion: apiserver.config.k8s.io/v1
 kind: AuthenticationConfiguration
@@ -68,12 +40,12 @@ ${ca}
 `;
 }
 
-let issuer: Issuer;
+let issuer: OidcIssuer;
 let kapi: KapiProcess;
 let configPath: string;
 
 test.before(async () => {
-  issuer = await startIssuer();
+  issuer = await startOidcIssuer();
   configPath = tempFile('authentication-config.yaml', configYaml(issuer, 'kapi'));
   kapi = await startKapi({ args: ['--authentication-config', configPath] });
 });

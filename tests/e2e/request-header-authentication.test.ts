@@ -1,5 +1,6 @@
 // Front-proxy authentication through `kapi serve --requestheader-*`: X-Remote-* headers are the user only on a request
-// whose client certificate the request-header CA signs, with an allowed CommonName; otherwise they are ignored.
+// whose client certificate the request-header CA signs, with an allowed CommonName (X-Remote-Uid too, as
+// --requestheader-uid-headers names it); otherwise they are ignored.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -10,7 +11,7 @@ import { tempFile, useKapi } from '../helpers/kapi-process.js';
 const day = 24 * 60 * 60 * 1000;
 const frontProxyCa = await createCa('front-proxy-ca');
 const kapi = useKapi({
-  args: ['--storage', 'memory', '--requestheader-client-ca-file', tempFile('front-proxy-ca.crt', frontProxyCa.certPem), '--requestheader-allowed-names', 'front-proxy-client,aggregator'],
+  args: ['--storage', 'memory', '--requestheader-client-ca-file', tempFile('front-proxy-ca.crt', frontProxyCa.certPem), '--requestheader-allowed-names', 'front-proxy-client,aggregator', '--requestheader-uid-headers', 'X-Remote-Uid'],
 });
 
 const proxyHeaders = {
@@ -66,6 +67,13 @@ test('a front proxy\'s certificate makes the headers the user: every group value
     groups: ['devs', 'ops', 'system:authenticated'],
     extra: { scopes: ['read', 'write'], 'acme.com/project': ['p1'] },
   });
+});
+
+test('--requestheader-uid-headers X-Remote-Uid: its first value is the user\'s UID', async (t) => {
+  const proxy = await createClientCert(frontProxyCa, { username: 'front-proxy-client', groups: [] }, day);
+  const res = await whoami({ cert: proxy }, { 'X-Remote-User': 'alice', 'X-Remote-Uid': ['4f0c-uid', 'second'] });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  t.deepEqual(res.body.status.userInfo, { username: 'alice', uid: '4f0c-uid', groups: ['system:authenticated'] });
 });
 
 test('the headers are ignored on a request with a client certificate of the client CA, or a bearer token', async (t) => {

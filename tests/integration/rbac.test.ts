@@ -83,6 +83,28 @@ test('an aggregationRule needs full authority; SelfSubjectRulesReview lists what
   expectStatus(t, await create('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { ...review, spec: {} }, aliceToken), { code: 400, reason: 'BadRequest', message: 'no namespace on request' });
 });
 
+test('kube\'s bootstrap edit role reads and writes Secrets; view reads none', async (t) => {
+  const ns = await createNamespace(server, 'rbac-edit');
+  const bind = (role: string, user: string) =>
+    create(`${rbac}/namespaces/${ns}/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: `${user}-${role}` }, roleRef: ref('ClusterRole', role), subjects: [userSubject(user)] });
+  t.is((await bind('edit', 'alice')).status, 201);
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } };
+  const created = await server.waitFor(async () => {
+    const r = await create(`/api/v1/namespaces/${ns}/secrets`, secret, aliceToken);
+    return r.status === 201 ? r : undefined;
+  });
+  t.is(created.status, 201);
+  t.is((await server.request('GET', `/api/v1/namespaces/${ns}/secrets/s`, { token: aliceToken })).status, 200);
+  t.is((await server.request('GET', `/api/v1/namespaces/${ns}/secrets`, { token: aliceToken })).status, 200);
+  const edit = await server.request('GET', `${rbac}/clusterroles/edit`);
+  t.true(
+    edit.body.rules.some((r: { apiGroups: string[]; resources: string[]; verbs: string[] }) => r.apiGroups.includes('') && r.resources.includes('secrets') && ['get', 'list', 'watch'].every((v) => r.verbs.includes(v))),
+    JSON.stringify(edit.body.rules),
+  );
+  const view = await server.request('GET', `${rbac}/clusterroles/view`);
+  t.false(view.body.rules.some((r: { resources?: string[] }) => r.resources?.includes('secrets')), JSON.stringify(view.body.rules));
+});
+
 test('bootstrap roles are recreated and repaired at start, unless autoupdate is "false"', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'kapi-rbac-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));

@@ -290,6 +290,7 @@ test('--requestheader-* flags: comma lists, repeatable, with the X-Remote-* defa
     clientCaFile: resolve('proxy-ca.pem'),
     allowedNames: [],
     usernameHeaders: ['X-Remote-User'],
+    uidHeaders: [],
     groupHeaders: ['X-Remote-Group'],
     extraHeaderPrefixes: ['X-Remote-Extra-'],
   });
@@ -298,12 +299,14 @@ test('--requestheader-* flags: comma lists, repeatable, with the X-Remote-* defa
     '--requestheader-allowed-names=front-proxy-client, aggregator',
     '--requestheader-username-headers=X-User',
     '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-uid-headers=X-Remote-Uid,X-Uid',
     '--requestheader-group-headers=X-Group',
     '--requestheader-extra-headers-prefix=X-Extra-,X-Remote-Extra-',
   ]) as ServeOptions;
   t.like(given.requestHeader, {
     allowedNames: ['front-proxy-client', 'aggregator'],
     usernameHeaders: ['X-User', 'X-Remote-User'],
+    uidHeaders: ['X-Remote-Uid', 'X-Uid'],
     groupHeaders: ['X-Group'],
     extraHeaderPrefixes: ['X-Extra-', 'X-Remote-Extra-'],
   });

@@ -28,6 +28,22 @@ test('the first non-empty username header names the user; flag header names in a
   t.deepEqual(await a.authenticate({ headers, socket: proxySocket }), { username: 'bob', groups: ['g'], extra: { 'key%zz': ['v'] } });
 });
 
+test('--requestheader-uid-headers: the first header whose first value is not empty is the UID, and it is removed', async (t) => {
+  const a = authenticator({ uidHeaders: ['X-Proxy-Uid', 'X-Remote-Uid'] });
+  // Go's Header.Get: a header whose first value is empty does not count, even with a second value
+  const headersDistinct = { 'x-remote-user': ['alice'], 'x-proxy-uid': ['', 'ignored'], 'x-remote-uid': ['u-1', 'u-2'] };
+  const headers: IncomingHttpHeaders = { 'x-remote-user': 'alice', 'x-proxy-uid': ', ignored', 'x-remote-uid': 'u-1, u-2' };
+  t.deepEqual(await a.authenticate({ headers, headersDistinct, socket: proxySocket }), { username: 'alice', uid: 'u-1', groups: [] });
+  t.deepEqual(headersDistinct, {});
+  t.deepEqual(headers, {});
+});
+
+test('by default no header is a UID: X-Remote-Uid is ignored and left on the request', async (t) => {
+  const headers = { 'x-remote-user': 'alice', 'x-remote-uid': 'u-1' };
+  t.deepEqual(await authenticator().authenticate({ headers, socket: proxySocket }), { username: 'alice', groups: [] });
+  t.deepEqual(headers, { 'x-remote-uid': 'u-1' });
+});
+
 test('without a client certificate the headers are left alone and nobody is authenticated', async (t) => {
   const headers = { 'x-remote-user': 'alice' };
   t.is(await authenticator().authenticate({ headers }), null);
