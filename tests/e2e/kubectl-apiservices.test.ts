@@ -130,7 +130,7 @@ async function gadgetAPIServices(done: (names: string[]) => boolean): Promise<st
   return eventually(async () => table((await ok(['get', 'apiservices', '--no-headers'])).stdout).map((r) => r[0]!).filter((n) => n.endsWith('.tools.example.com')), done);
 }
 
-test('a CRD\'s served versions get local APIServices, re-created when deleted, gone with the CRD', async (t) => {
+test('a CRD\'s served versions get local APIServices, kept to their spec, re-created when deleted, gone with the CRD', async (t) => {
   await ok(['apply', '-f', '-'], gadgetsCrd);
   t.deepEqual(await gadgetAPIServices((n) => n.length === 2), ['v1.tools.example.com', 'v1beta1.tools.example.com']);
   const spec = await ok(['get', 'apiservice', 'v1beta1.tools.example.com', '-o', 'jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority} {.metadata.labels} {.status.conditions[0].reason}']);
@@ -144,6 +144,14 @@ test('a CRD\'s served versions get local APIServices, re-created when deleted, g
   );
   t.is(recreated.code, 0, describe(recreated));
   t.not(recreated.stdout, uid);
+
+  // a change to its spec is undone
+  await ok(['patch', 'apiservice', 'v1.tools.example.com', '--type=merge', '-p', '{"spec":{"versionPriority":5}}']);
+  const restored = await eventually(
+    () => ok(['get', 'apiservice', 'v1.tools.example.com', '-o', 'jsonpath={.spec.versionPriority}']),
+    (r) => r.stdout === '100',
+  );
+  t.is(restored.stdout, '100');
 
   // a version no longer served loses its APIService
   await ok(['patch', 'crd', 'gadgets.tools.example.com', '--type=json', '-p', '[{"op":"replace","path":"/spec/versions/1/served","value":false}]']);
