@@ -17,6 +17,7 @@ import type { ServiceAccountTokenConfig } from './lib/serviceaccount/token-confi
 import { garbageCollectorModule } from './builtin/garbagecollector/garbage-collector-module.js';
 import { servicesModule, type ServicesOptions } from './builtin/services/services-module.js';
 import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
+import { apiregistrationModule } from './builtin/apiregistration/apiregistration-module.js';
 import { authenticationApiModule, type AuthenticationApiOptions } from './builtin/authentication/authentication-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
 import { accessReviewsModule } from './builtin/authorization/access-reviews-module.js';
@@ -74,7 +75,7 @@ export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { authenticationApiModule, type AuthenticationApiOptions };
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, apiregistrationModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
@@ -135,8 +136,8 @@ export interface DefaultModulesOptions {
  * Kubernetes protobuf, CBOR: kube lists media types in this order), namespaces, ConfigMaps, Secrets, ServiceAccounts,
  * Services and Endpoints, leases, RBAC (its kinds, bootstrap roles and role aggregation; `rbacAuthorization()` among
  * the auth modules makes it decide), access reviews and SelfSubjectRulesReview, events, the garbage collector,
- * authentication.k8s.io (TokenReview, SelfSubjectReview), the built-in admission plugins, CRDs, discovery, OpenAPI,
- * health.
+ * authentication.k8s.io (TokenReview, SelfSubjectReview), the built-in admission plugins, CRDs, APIServices,
+ * discovery, OpenAPI, health.
  */
 export function defaultModules(opts: DefaultModulesOptions): Module[] {
   return [
@@ -163,6 +164,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     authenticationApiModule(opts.serviceAccountTokens ? { apiAudiences: opts.serviceAccountTokens.audiences } : {}),
     builtinAdmission(opts.admissionControlConfigFile ? { admissionControlConfigFile: opts.admissionControlConfigFile } : {}),
     crdsModule({ crdPaths: opts.crdPaths }),
+    apiregistrationModule(),
     discoveryModule(),
     openapiModule(),
     healthModule(),

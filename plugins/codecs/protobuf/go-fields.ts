@@ -5,7 +5,7 @@ import { packages } from './schema.js';
  * on. A field not listed is a non-pointer with `omitempty`: Go's protobuf marshaller always writes it (its zero value
  * too) and encoding/json leaves its zero value out. Taken from the types.go files of k8s.io/apimachinery
  * (meta/v1), k8s.io/api (core/v1, authentication/v1, authorization/v1, coordination/v1, rbac/v1, events/v1, admissionregistration/v1, v1beta1,
- * v1alpha1) and k8s.io/apiextensions-apiserver (apiextensions/v1).
+ * v1alpha1), k8s.io/apiextensions-apiserver (apiextensions/v1) and k8s.io/kube-aggregator (apiregistration/v1).
  */
 export interface GoFieldFacts {
   /** Pointer fields (`*T`): on the wire only when set, in JSON whenever set, their zero value included. */
@@ -27,6 +27,7 @@ const adm = (name: string) => `${packages.admissionregistrationV1}.${name}`;
 const coordination = (name: string) => `${packages.coordinationV1}.${name}`;
 const events = (name: string) => `${packages.eventsV1}.${name}`;
 const rbac = (name: string) => `${packages.rbacV1}.${name}`;
+const apireg = (name: string) => `${packages.apiregistrationV1}.${name}`;
 const list: GoFieldFacts = { required: ['items'] };
 
 /** The policy messages each admissionregistration version has (protos/admissionregistration-policy-messages.ts). */
@@ -198,4 +199,9 @@ export const goFields: Readonly<Record<string, GoFieldFacts>> = {
   ...policyFacts(packages.admissionregistrationV1beta1),
   ...policyFacts(packages.admissionregistrationV1alpha1),
   ...serviceFacts,
+
+  [apireg('APIServiceCondition')]: { required: ['type', 'status'] },
+  [apireg('APIServiceList')]: list,
+  [apireg('APIServiceSpec')]: { required: ['service', 'groupPriorityMinimum', 'versionPriority'], pointers: ['service'] },
+  [apireg('ServiceReference')]: { pointers: ['port'] },
 };

@@ -56,6 +56,7 @@ const staticKinds = new Map<string, ProtobufKind>([
     ]),
   ),
   ...byKind('v1', packages.coreV1, ['Service', 'ServiceList', 'Endpoints', 'EndpointsList']),
+  ...byKind('apiregistration.k8s.io/v1', packages.apiregistrationV1, ['APIService', 'APIServiceList']),
   ['meta.k8s.io/v1|PartialObjectMetadata', meta('PartialObjectMetadata')],
   ['meta.k8s.io/v1|PartialObjectMetadataList', meta('PartialObjectMetadataList')],
   ['meta.k8s.io/v1beta1|PartialObjectMetadata', meta('PartialObjectMetadata')],

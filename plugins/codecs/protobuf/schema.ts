@@ -2,6 +2,7 @@ import protobuf from 'protobufjs';
 import { admissionregistrationMutatingPolicyProto } from './protos/admissionregistration-policy-messages.js';
 import { admissionregistrationV1Proto } from './protos/admissionregistration-v1.js';
 import { apiextensionsV1Proto } from './protos/apiextensions-v1.js';
+import { apiregistrationV1Proto } from './protos/apiregistration-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { authorizationV1AccessReviewsProto } from './protos/authorization-v1-access-reviews.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
@@ -38,6 +39,7 @@ function buildRoot(): protobuf.Root {
     admissionregistrationV1Proto,
     admissionregistrationMutatingPolicyProto('v1beta1'),
     admissionregistrationMutatingPolicyProto('v1alpha1'),
+    apiregistrationV1Proto,
   ];
   for (const text of texts) protobuf.parse(text, root, { keepCase: true });
   root.resolveAll();
@@ -63,6 +65,7 @@ export const packages = {
   admissionregistrationV1: 'k8s.io.api.admissionregistration.v1',
   admissionregistrationV1beta1: 'k8s.io.api.admissionregistration.v1beta1',
   admissionregistrationV1alpha1: 'k8s.io.api.admissionregistration.v1alpha1',
+  apiregistrationV1: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1',
 } as const;
 
 /** A message type by its full name (without the leading dot). */
