@@ -24,6 +24,9 @@ import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
 import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
+import { registeredServiceResolver } from '../contracts/registered-service-resolver.js';
+import { AggregationProxy } from './aggregation-proxy.js';
+import { ProxiedApiServices } from './proxied-api-services.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -42,6 +45,16 @@ function createAuditor(container: DependencyContainer): Auditor | undefined {
   const backends = resolveAllOrNone(container, Tokens.AuditBackend);
   if (!container.isRegistered(Tokens.AuditPolicy, true) || backends.length === 0) return undefined;
   return new Auditor(container.resolve(Tokens.AuditPolicy), backends);
+}
+
+/** The proxy to aggregated API servers, when the server serves APIServices (with their objects read before serving). */
+async function aggregationProxy(container: DependencyContainer, config: ServerConfig): Promise<AggregationProxy | undefined> {
+  const apiServices = container.resolve(Tokens.Registry).lookup('apiregistration.k8s.io', 'v1', 'apiservices');
+  if (!apiServices) return undefined;
+  const informer = container.resolve(Tokens.Informers).forResource(apiServices);
+  await informer.synced();
+  const proxied = new ProxiedApiServices(informer);
+  return new AggregationProxy((group, version) => proxied.lookup(group, version), registeredServiceResolver(container), config.proxyClient);
 }
 
 /**
@@ -86,6 +99,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const c of controllers) await c.start();
 
       auditor = createAuditor(container);
+      const aggregation = await aggregationProxy(container, config);
       const app = createHttpApp({
         registry,
         kv,
@@ -100,6 +114,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         routes: resolveAllOrNone(container, Tokens.Route),
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,
+        ...(aggregation ? { aggregation } : {}),
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
