@@ -49,7 +49,7 @@ export interface TestAggregatedBackend {
 }
 
 /** The host's first non-loopback IPv4 address. */
-function endpointIp(): string {
+export function endpointIp(): string {
   const ip = Object.values(os.networkInterfaces())
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal && !a.address.startsWith('169.254.'))?.address;
