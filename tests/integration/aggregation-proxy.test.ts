@@ -86,6 +86,9 @@ test('a request the front refuses never reaches the backend', async (t) => {
   const unauthorized = await front.request('GET', path, { token: 'wrong' });
   t.is(unauthorized.status, 401);
   t.deepEqual(backend.requests.filter((r) => r.url.startsWith(path)), []);
+  backend.handle(path, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+  t.is((await front.request('GET', path)).status, 200); // the admin's request does
+  t.deepEqual(backend.requests.filter((r) => r.url.startsWith(path)).map((r) => r.headers['x-remote-user']), ['kapi-admin']);
 });
 
 test('watches stream event by event, request bodies reach the backend, and whatever it answers is passed through', async (t) => {
