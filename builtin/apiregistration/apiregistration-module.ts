@@ -1,12 +1,22 @@
 import { defineModule, type Module } from '../../core/contracts/module.js';
 import { Tokens } from '../../core/contracts/tokens.js';
+import { InformedAPIServiceRegistry } from './apiservice-registry.js';
 import { apiServiceResource } from './apiservice-resource.js';
+import { LocalAPIServiceController } from './local-apiservice-controller.js';
 import { ApiServiceAvailabilityController } from './apiservice-availability-controller.js';
 
-/** Serves apiregistration.k8s.io/v1 APIServices, their Available condition kept by the availability controller. */
+/**
+ * Serves apiregistration.k8s.io/v1 APIServices, keeps the local ones of every group-version served here (kube's
+ * autoregistration) and every APIService's Available condition (the availability controller), and gives the
+ * aggregation layer and discovery the service-backed ones (`Tokens.APIServices`).
+ */
 export function apiregistrationModule(): Module {
   return defineModule('apiregistration', (c) => {
     c.register(Tokens.BuiltinResource, { useValue: apiServiceResource() });
+    const apiServices = new InformedAPIServiceRegistry(c);
+    c.register(Tokens.APIServices, { useValue: apiServices });
+    c.register(Tokens.Controller, { useValue: apiServices });
+    c.register(Tokens.Controller, { useValue: new LocalAPIServiceController(c) });
     c.register(Tokens.Controller, { useValue: new ApiServiceAvailabilityController(c) });
   });
 }

@@ -16,6 +16,7 @@ import type { StrategyRegistration } from './define-strategy.js';
 import type { ServiceResolver } from './service-resolver.js';
 import type { StorageTransformers } from './value-transformer.js';
 import type { AuditBackend, AuditPolicy } from './audit.js';
+import type { APIServiceRegistry, RemoteDiscovery } from './api-services.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -66,6 +67,10 @@ export const Tokens = {
   AuditPolicy: token<AuditPolicy>('AuditPolicy'),
   /** many: where audit events go (an audit log file, a user's own sink). */
   AuditBackend: token<AuditBackend>('AuditBackend'),
+  /** The service-backed APIServices, for proxying and discovery (registered by the apiregistration module). */
+  APIServices: token<APIServiceRegistry>('APIServices'),
+  /** The fetched discovery of remote group-versions (registered by the aggregation layer; absent: listed Stale). */
+  RemoteDiscovery: token<RemoteDiscovery>('RemoteDiscovery'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -80,6 +85,8 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.StorageTransformers,
   Tokens.AuditPolicy,
   Tokens.Authorization,
+  Tokens.APIServices,
+  Tokens.RemoteDiscovery,
 ]);
 
 /**

@@ -1,3 +1,4 @@
+import type { RemoteDiscovery } from '../contracts/api-services.js';
 import { schemaTyped, type ResourceType } from '../contracts/resource-type.js';
 import type { ServedGroup, ServedResource } from './served-groups.js';
 import type { GroupVersionKind } from './served-subresources.js';
@@ -11,15 +12,23 @@ export function aggregatedContentType(version: AggregatedDiscoveryVersion): stri
   return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
 }
 
-/** One APIGroupDiscovery item: a group with its versions and their resources, all fresh. */
-export function groupDiscovery(group: ServedGroup) {
+/**
+ * One APIGroupDiscovery item: a group with its versions and their resources. Local versions are fresh; a remote one is
+ * what `remoteDiscovery` fetched from its backend, or `Stale` without resources until then (as kube lists a backend
+ * it could not read).
+ */
+export function groupDiscovery(group: ServedGroup, remoteDiscovery?: RemoteDiscovery) {
   return {
     metadata: { ...(group.name ? { name: group.name } : {}), creationTimestamp: null },
-    versions: group.versions.map((v) => ({
-      version: v.version,
-      ...(v.resources.length ? { resources: v.resources.map(resourceDiscovery) } : {}),
-      freshness: 'Current',
-    })),
+    versions: group.versions.map((v) =>
+      v.remote
+        ? (remoteDiscovery?.versionDiscovery(v.remote) ?? { version: v.version, freshness: 'Stale' })
+        : {
+            version: v.version,
+            ...(v.resources.length ? { resources: v.resources.map(resourceDiscovery) } : {}),
+            freshness: 'Current',
+          },
+    ),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { APIServiceRegistry, RemoteDiscovery } from '../contracts/api-services.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { AggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { groupDiscovery, groupDiscoveryList } from './aggregated-discovery.js';
@@ -19,7 +20,11 @@ export interface GroupDocuments {
   versions: Map<string, object>;
 }
 
-/** Every discovery document of one registry generation, except /api (it names the host the client used). */
+/**
+ * Every discovery document of one generation of the registry, the service-backed APIServices and what is known of
+ * their backends' discovery, except /api (it names the host the client used) and the APIResourceLists of remote
+ * group-versions (their backends serve them).
+ */
 export interface DiscoveryDocuments {
   /** APIResourceList of /api/v1 */
   coreResources: object;
@@ -31,8 +36,15 @@ export interface DiscoveryDocuments {
   aggregatedApis: AggregatedDocument;
 }
 
-export function buildDiscoveryDocuments(registry: ResourceRegistry): DiscoveryDocuments {
-  const all = servedGroups(registry);
+/** What discovery is built from: the served types, and when aggregation is composed in, the remote group-versions. */
+export interface DiscoverySources {
+  registry: ResourceRegistry;
+  apiServices?: APIServiceRegistry;
+  remoteDiscovery?: RemoteDiscovery;
+}
+
+export function buildDiscoveryDocuments({ registry, apiServices, remoteDiscovery }: DiscoverySources): DiscoveryDocuments {
+  const all = servedGroups(registry, apiServices?.remotes() ?? []);
   const core = all.find((g) => g.name === '');
   const groups = all.filter((g) => g.name !== '');
   const coreV1 = core?.versions.find((v) => v.version === 'v1') ?? { version: 'v1', resources: [] };
@@ -40,15 +52,18 @@ export function buildDiscoveryDocuments(registry: ResourceRegistry): DiscoveryDo
     coreResources: apiResourceList('', coreV1),
     apiGroupList: apiGroupList(groups),
     groups: new Map(
-      groups.map((g) => [g.name, { group: apiGroupDocument(g), versions: new Map(g.versions.map((v) => [v.version, apiResourceList(g.name, v)])) }]),
+      groups.map((g) => [
+        g.name,
+        { group: apiGroupDocument(g), versions: new Map(g.versions.filter((v) => !v.remote).map((v) => [v.version, apiResourceList(g.name, v)])) },
+      ]),
     ),
-    aggregatedApi: aggregated([{ name: '', versions: [coreV1] }]),
-    aggregatedApis: aggregated(groups),
+    aggregatedApi: aggregated([{ name: '', versions: [coreV1] }], remoteDiscovery),
+    aggregatedApis: aggregated(groups, remoteDiscovery),
   };
 }
 
-function aggregated(groups: ServedGroup[]): AggregatedDocument {
-  const items = groups.map(groupDiscovery);
+function aggregated(groups: ServedGroup[], remoteDiscovery: RemoteDiscovery | undefined): AggregatedDocument {
+  const items = groups.map((g) => groupDiscovery(g, remoteDiscovery));
   return {
     hash: contentHash(JSON.stringify(items)),
     body: { v2: JSON.stringify(groupDiscoveryList('v2', items)), v2beta1: JSON.stringify(groupDiscoveryList('v2beta1', items)) },

@@ -1,4 +1,6 @@
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { errors } from '../contracts/api-error.js';
+import type { APIServiceRegistry, RemoteDiscovery } from '../contracts/api-services.js';
 import { defineModule, type Module } from '../contracts/module.js';
 import type { RouteContext, ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
@@ -12,13 +14,20 @@ import { versionRoute } from './version-route.js';
 
 /**
  * API discovery as kube-apiserver serves it: /api, /api/v1, /apis, /apis/GROUP, /apis/GROUP/VERSION (legacy documents,
- * or aggregated discovery on /api and /apis when Accept asks for it), and /version. Documents are rebuilt only when
- * the registry changes.
+ * or aggregated discovery on /api and /apis when Accept asks for it), and /version. The groups of service-backed
+ * APIServices are listed with the served ones (when the apiregistration module is composed in); their
+ * /apis/GROUP/VERSION is the aggregation proxy's. Documents are rebuilt only when one of their sources changes.
  */
 export function discoveryModule(): Module {
   return defineModule('discovery', (container) => {
-    const cache = new GenerationCache(buildDiscoveryDocuments);
-    const docs = () => cache.get(container.resolve(Tokens.Registry));
+    let aggregation: { apiServices?: APIServiceRegistry; remoteDiscovery?: RemoteDiscovery } | undefined;
+    const remote = () =>
+      (aggregation ??= {
+        apiServices: optional(container, Tokens.APIServices),
+        remoteDiscovery: optional(container, Tokens.RemoteDiscovery),
+      });
+    const cache = new GenerationCache((registry) => buildDiscoveryDocuments({ registry, ...remote() }));
+    const docs = () => cache.get(container.resolve(Tokens.Registry), remote().apiServices, remote().remoteDiscovery);
     const routes: ServerRoute[] = [
       { path: '/api', handle: (ctx) => respondRoot(ctx, docs().aggregatedApi, () => apiVersions(ctx.host)) },
       {
@@ -38,6 +47,10 @@ export function discoveryModule(): Module {
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });
   });
+}
+
+function optional<T>(container: DependencyContainer, token: InjectionToken<T>): T | undefined {
+  return container.isRegistered(token, true) ? container.resolve(token) : undefined;
 }
 
 function respondRoot(ctx: RouteContext, aggregated: AggregatedDocument, legacy: () => object): void {

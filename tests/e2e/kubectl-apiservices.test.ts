@@ -1,7 +1,8 @@
 // APIServices with the real kubectl against `kapi serve`: apply and get (kube-aggregator's columns), kube's
-// validation errors, the status subresource.
+// validation errors, the status subresource; the local APIServices of built-in group-versions and of CRDs (kube's
+// autoregistration).
 import test from 'ava';
-import { describe, row, table, useKapi, type KubectlResult } from '../helpers/kapi-process.js';
+import { describe, eventually, row, table, useKapi, type KubectlResult } from '../helpers/kapi-process.js';
 
 const kapi = useKapi();
 
@@ -91,4 +92,57 @@ test('the status subresource: a status write keeps the spec, a spec write keeps 
   const bad = await kapi.kubectl(['patch', 'apiservice', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Available', status: 'Maybe' }] } })]);
   t.is(bad.code, 1, describe(bad));
   t.true(bad.stderr.includes('status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"'), bad.stderr);
+});
+
+test('every built-in group-version has its local APIService, with kube-apiserver\'s priorities', async (t) => {
+  const rows = table((await ok(['get', 'apiservices'])).stdout);
+  for (const name of ['v1.', 'v1.apiregistration.k8s.io', 'v1.rbac.authorization.k8s.io', 'v1.coordination.k8s.io', 'v1beta1.admissionregistration.k8s.io']) {
+    t.deepEqual(row(rows, name)?.slice(0, 3), [name, 'Local', 'True'], name);
+  }
+  const core = await ok(['get', 'apiservice', 'v1.', '-o', 'jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority} {.metadata.labels}']);
+  t.is(core.stdout, '18000/1 {"kube-aggregator.kubernetes.io/automanaged":"onstart"}');
+  const rbac = await ok(['get', 'apiservice', 'v1.rbac.authorization.k8s.io', '-o', 'jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority}']);
+  t.is(rbac.stdout, '17000/15');
+});
+
+const gadgetsCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.tools.example.com
+spec:
+  group: tools.example.com
+  names: { plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList }
+  scope: Namespaced
+  versions:
+    - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+    - { name: v1beta1, served: true, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+    - { name: v1alpha1, served: false, storage: false, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }
+`;
+
+/** The names of the APIServices of group tools.example.com, once `done` holds of them. */
+async function gadgetAPIServices(done: (names: string[]) => boolean): Promise<string[]> {
+  return eventually(async () => table((await ok(['get', 'apiservices', '--no-headers'])).stdout).map((r) => r[0]!).filter((n) => n.endsWith('.tools.example.com')), done);
+}
+
+test('a CRD\'s served versions get local APIServices, re-created when deleted, gone with the CRD', async (t) => {
+  await ok(['apply', '-f', '-'], gadgetsCrd);
+  t.deepEqual(await gadgetAPIServices((n) => n.length === 2), ['v1.tools.example.com', 'v1beta1.tools.example.com']);
+  const spec = await ok(['get', 'apiservice', 'v1beta1.tools.example.com', '-o', 'jsonpath={.spec.groupPriorityMinimum}/{.spec.versionPriority} {.metadata.labels} {.status.conditions[0].reason}']);
+  t.is(spec.stdout, '1000/100 {"kube-aggregator.kubernetes.io/automanaged":"true"} Local');
+
+  const uid = (await ok(['get', 'apiservice', 'v1.tools.example.com', '-o', 'jsonpath={.metadata.uid}'])).stdout;
+  await ok(['delete', 'apiservice', 'v1.tools.example.com']);
+  const recreated = await eventually(
+    () => kapi.kubectl(['get', 'apiservice', 'v1.tools.example.com', '-o', 'jsonpath={.metadata.uid}']),
+    (r) => r.code === 0 && r.stdout !== uid,
+  );
+  t.is(recreated.code, 0, describe(recreated));
+  t.not(recreated.stdout, uid);
+
+  // a version no longer served loses its APIService
+  await ok(['patch', 'crd', 'gadgets.tools.example.com', '--type=json', '-p', '[{"op":"replace","path":"/spec/versions/1/served","value":false}]']);
+  t.deepEqual(await gadgetAPIServices((n) => n.length === 1), ['v1.tools.example.com']);
+
+  await ok(['delete', 'crd', 'gadgets.tools.example.com']);
+  t.deepEqual(await gadgetAPIServices((n) => n.length === 0), []);
 });
