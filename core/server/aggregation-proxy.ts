@@ -5,14 +5,15 @@ import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import type { ServiceResolver } from '../contracts/service-resolver.js';
+import type { RemoteAPIService } from '../contracts/api-services.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
-import { backendTlsOptions, backendServerName, type AggregatedBackend, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+import { backendTlsOptions, backendServerName, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
 
 /** An APIService that names a service, and whether its Available condition is True. */
-export interface ProxiedApiService extends AggregatedBackend {
+export interface ProxiedApiService extends RemoteAPIService {
   available: boolean;
 }
 

@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Tokens } from '../contracts/tokens.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { ResourceTypeRegistry } from '../registry/resource-registry.js';
 import { resolveServerConfig, type ServerConfig } from '../contracts/server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
@@ -26,7 +27,6 @@ import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
 import { registeredServiceResolver } from '../contracts/registered-service-resolver.js';
 import { AggregationProxy } from './aggregation-proxy.js';
-import { ProxiedApiServices } from './proxied-api-services.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -47,14 +47,27 @@ function createAuditor(container: DependencyContainer): Auditor | undefined {
   return new Auditor(container.resolve(Tokens.AuditPolicy), backends);
 }
 
-/** The proxy to aggregated API servers, when the server serves APIServices (with their objects read before serving). */
+/**
+ * The proxy to aggregated API servers, when the server follows APIServices (`Tokens.APIServices`): each service-backed
+ * one with whether its Available condition is True, read from the APIService informer as kube's proxy handler is told.
+ */
 async function aggregationProxy(container: DependencyContainer, config: ServerConfig): Promise<AggregationProxy | undefined> {
   const apiServices = container.resolve(Tokens.Registry).lookup('apiregistration.k8s.io', 'v1', 'apiservices');
-  if (!apiServices) return undefined;
-  const informer = container.resolve(Tokens.Informers).forResource(apiServices);
-  await informer.synced();
-  const proxied = new ProxiedApiServices(informer);
-  return new AggregationProxy((group, version) => proxied.lookup(group, version), registeredServiceResolver(container), config.proxyClient);
+  if (!apiServices || !container.isRegistered(Tokens.APIServices, true)) return undefined;
+  const remotes = container.resolve(Tokens.APIServices);
+  const objects = container.resolve(Tokens.Informers).forResource(apiServices);
+  await Promise.all([remotes.synced(), objects.synced()]);
+  const lookup = (group: string, version: string) => {
+    const remote = remotes.remote(group, version);
+    return remote && { ...remote, available: isAvailable(objects.current().get(remote.name)) };
+  };
+  return new AggregationProxy(lookup, registeredServiceResolver(container), config.proxyClient);
+}
+
+/** Whether an APIService's Available condition is True. */
+function isAvailable(apiService: KubeObject | undefined): boolean {
+  const conditions = (apiService as { status?: { conditions?: { type: string; status: string }[] } } | undefined)?.status?.conditions;
+  return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
 }
 
 /**

@@ -5,7 +5,7 @@ export interface AggregatedBackend {
   /** The APIService's name (`<version>.<group>`). */
   name: string;
   service: { namespace: string; name: string; port: number };
-  /** `spec.caBundle`: base64 of the PEM CA certificates the server's certificate must chain to (absent: the system's). */
+  /** `spec.caBundle` decoded: the PEM CA certificates the server's certificate must chain to (absent: the system's). */
   caBundle?: string;
   /** `spec.insecureSkipTLSVerify`. */
   insecureSkipTLSVerify?: boolean;
@@ -49,7 +49,7 @@ function cachedAgent(key: string, make: () => https.Agent): https.Agent {
 export function backendTlsOptions(backend: AggregatedBackend, client: ProxyClientCertificate | undefined): https.RequestOptions {
   const servername = backendServerName(backend);
   const insecure = backend.insecureSkipTLSVerify === true;
-  const ca = backend.caBundle ? Buffer.from(backend.caBundle, 'base64').toString('utf8') : undefined;
+  const ca = backend.caBundle || undefined;
   const key = JSON.stringify([servername, insecure, ca ?? '', client?.certPem ?? '']);
   const agent = cachedAgent(key, () => new https.Agent({ keepAlive: true, maxSockets: 256, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}), ...(client ? { cert: client.certPem, key: client.keyPem } : {}) }));
   return { agent, servername };
