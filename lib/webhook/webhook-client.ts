@@ -73,6 +73,11 @@ export function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.C
       return `tls: failed to verify certificate: ${hostnameError(err, to.serverName)}`;
     case 'CERT_HAS_EXPIRED':
       return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+    case 'HPE_INVALID_CONSTANT': {
+      // not an HTTP status line: Go quotes the line it read
+      const line = ((err as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '').split(/\r?\n/)[0];
+      return `net/http: HTTP/1.x transport connection broken: malformed HTTP response ${JSON.stringify(line)}`;
+    }
     default:
       return err.message;
   }

@@ -119,6 +119,12 @@ test('watches stream event by event, request bodies reach the backend, and whate
   const garbage = await front.request('GET', path);
   t.is(garbage.status, 200);
   t.is(garbage.text, 'not json at all');
+
+  // no HTTP at all: Go's transport error, as kube's proxy answers it
+  backend.handle(`/apis/${group}/v1/namespaces/default/gadgets`, (req) => req.socket.end('garbage here\r\n\r\n'));
+  const malformed = await front.request('GET', `/apis/${group}/v1/namespaces/default/gadgets`);
+  t.is(malformed.status, 503);
+  t.is(malformed.text, 'net/http: HTTP/1.x transport connection broken: malformed HTTP response "garbage here"\n');
 });
 
 test('a Service that is missing, or has no endpoint, makes the APIService unavailable: kube\'s reasons, and 503 service unavailable', async (t) => {
