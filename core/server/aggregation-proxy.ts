@@ -92,7 +92,7 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
   const headers = {
     ...forwardedHeaders(req.headers, isClientIdentityHeader),
     ...authProxyHeaders(user),
-    host: endpoint.host,
+    host: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`, // Go's, the port written even when it is 443
     'x-forwarded-for': [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
   };
   const deadline = deadlineMs(info, query);
