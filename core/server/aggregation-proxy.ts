@@ -7,6 +7,8 @@ import type { UserInfo } from '../contracts/authenticator.js';
 import type { ServiceResolver } from '../contracts/service-resolver.js';
 import type { RemoteAPIService } from '../contracts/api-services.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { isLongRunning } from '../request/long-running.js';
+import { goCompare } from '../../lib/go/strings.js';
 import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
 import { backendTlsOptions, backendServerName, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
@@ -21,8 +23,6 @@ export interface ProxiedApiService extends RemoteAPIService {
 const requestTimeoutMs = 60_000;
 /** kube's aggregatedDiscoveryTimeout: a group-version's discovery document (`/apis/<group>/<version>`) must come faster. */
 const discoveryTimeoutMs = 5_000;
-/** Subresources kube treats as long-running (no request deadline), as watches. */
-const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 /**
  * kube's aggregator proxy (kube-aggregator's proxyHandler): a request for a group-version an APIService serves from a
@@ -60,7 +60,7 @@ export class AggregationProxy {
 
 /** The request's deadline (ms), or undefined for a long-running request, as kube's WithRequestDeadline sets it. */
 function deadlineMs(info: RequestInfo, query: URLSearchParams): number | undefined {
-  if (info.verb === 'watch' || (info.isResourceRequest && longRunningSubresources.has(info.subresource))) return undefined;
+  if (isLongRunning(info)) return undefined;
   const asked = query.get('timeout');
   const ns = asked ? parseGoDuration(asked) : undefined;
   return ns !== undefined && ns > 0n && ns < BigInt(requestTimeoutMs) * 1_000_000n ? Number(ns / 1_000_000n) : requestTimeoutMs;
@@ -74,7 +74,7 @@ function isDiscovery(info: RequestInfo): boolean {
 /** Go's url.Values.Encode: keys sorted, each value escaped as a query component (space as `+`). */
 function goQuery(query: URLSearchParams): string {
   const escape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
-  const keys = [...new Set(query.keys())].sort();
+  const keys = [...new Set(query.keys())].sort(goCompare);
   return keys.flatMap((k) => query.getAll(k).map((v) => `${escape(k)}=${escape(v)}`)).join('&');
 }
 
