@@ -1,4 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
+import { ApiError } from '../../core/contracts/api-error.js';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
@@ -87,7 +88,12 @@ export class ApiServiceAvailabilityController implements Controller {
     const condition = await this.availability(apiService);
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     if (withAvailableCondition(apiService, condition, now)) {
-      await this.client.update('', name, (current) => ({ ...current, status: withAvailableCondition(current, condition, now) ?? current.status }), { subresource: 'status' });
+      try {
+        await this.client.update('', name, (current) => ({ ...current, status: withAvailableCondition(current, condition, now) ?? current.status }), { subresource: 'status' });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return 'done'; // deleted meanwhile
+        throw err;
+      }
     }
     // kube retries a failed discovery check with backoff, besides the resync
     return condition.reason === 'FailedDiscoveryCheck' ? 'retry' : 'done';
