@@ -32,6 +32,7 @@ export class LocalAPIServiceController implements Controller {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers = new ControllerTimers();
   private running = false;
+  private scheduled = false;
 
   constructor(private readonly container: DependencyContainer) {}
 
@@ -65,10 +66,15 @@ export class LocalAPIServiceController implements Controller {
 
   private enqueue(names: string[]): void {
     for (const name of names) if (name) this.queue.add(name);
-    if (!this.running) this.timers.after(0, () => void this.drain());
+    if (this.scheduled || this.queue.size === 0) return;
+    this.scheduled = true;
+    this.timers.after(0, () => {
+      this.scheduled = false;
+      void this.drain();
+    });
   }
 
-  /** Checks the queued names one by one; a failed one is queued again after a pause. */
+  /** Checks the queued names one by one (names queued meanwhile too); a failed one is queued again after a pause. */
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;

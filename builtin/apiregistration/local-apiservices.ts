@@ -35,7 +35,7 @@ export function desiredLocalAPIServices(registry: ResourceRegistry): Map<string,
           apiVersion: 'apiregistration.k8s.io/v1',
           kind: 'APIService',
           metadata: { name, labels: { [autoManagedLabel]: mode } },
-          spec: { service: null, group: rt.group, version: v.name, ...priority },
+          spec: { group: rt.group, version: v.name, ...priority },
         },
       });
     }

@@ -34,6 +34,13 @@ test('kubectl apply and get apiservices: NAME, SERVICE (namespace/name or Local)
   t.is(local.stdout, 'Local/Local APIServices are always available');
 });
 
+test('kubectl explain describes APIServices from kube\'s schema', async (t) => {
+  const res = await ok(['explain', 'apiservice.spec.groupPriorityMinimum']);
+  t.regex(res.stdout, /GROUP:\s+apiregistration\.k8s\.io/);
+  t.regex(res.stdout, /FIELD: groupPriorityMinimum <integer>/);
+  t.true(res.stdout.includes('GroupPriorityMinimum is the priority this group should have at least.'), res.stdout);
+});
+
 test('invalid APIServices are refused with kube-aggregator\'s messages', async (t) => {
   const res = await kapi.kubectl(
     ['create', '-f', '-'],

@@ -1,7 +1,7 @@
 /**
  * A seeded fuzz run over the other built-in kinds (Namespaces, ConfigMaps, Secrets, Validating- and
- * MutatingAdmissionPolicies and their bindings, webhook configurations, Leases, Events of both groups): mutated bodies
- * and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
+ * MutatingAdmissionPolicies and their bindings, webhook configurations, Leases, Events of both groups, APIServices):
+ * mutated bodies and merge patches are answered 2xx or 4xx, and a refused create stores nothing.
  */
 import test from 'ava';
 import { useTestServer } from '../helpers/test-server.js';
@@ -149,6 +149,24 @@ const kinds: Record<string, (name: string) => any> = {
     note: 'n',
     type: 'Warning',
   }),
+  // an APIService's name is `version.group`: the group is made of the name the run gives
+  '/apis/apiregistration.k8s.io/v1/apiservices': (name) => {
+    const full = name.startsWith('v1.') ? name : `v1.${name}.example.com`;
+    return {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: full, labels: { a: 'b' } },
+      spec: {
+        group: full.slice('v1.'.length),
+        version: 'v1',
+        groupPriorityMinimum: 100,
+        versionPriority: 10,
+        caBundle: Buffer.from('PEM').toString('base64'),
+        service: { namespace: 'ns', name: 'svc', port: 8443 },
+      },
+      status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Passed', message: 'all checks passed' }] },
+    };
+  },
 };
 
 const count = async (path: string) => (await server.request('GET', path)).body.items.length as number;

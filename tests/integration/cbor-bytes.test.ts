@@ -97,6 +97,30 @@ test('a webhook\'s caBundle is written as raw bytes in tag 22', async (t) => {
   assertTaggedBytes(t, at(got.decoded, 'webhooks', 0, 'clientConfig', 'caBundle'), pem, 'caBundle');
 });
 
+test('an APIService\'s caBundle is written as raw bytes in tag 22, also in a list', async (t) => {
+  const pem = Buffer.from('-----BEGIN CERTIFICATE-----\nnot checked here\n-----END CERTIFICATE-----\n');
+  const name = `v1.cbor-${suffix()}.example.com`;
+  const group = name.slice('v1.'.length);
+  const path = '/apis/apiregistration.k8s.io/v1/apiservices';
+  const created = await server.request('POST', path, {
+    body: {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name },
+      spec: { group, version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, caBundle: pem.toString('base64'), service: { namespace: 'ns', name: 'svc' } },
+    },
+  });
+  t.is(created.status, 201, created.text);
+  t.teardown(() => server.request('DELETE', `${path}/${name}`));
+  const got = await getCbor(`${path}/${name}`);
+  t.is(got.status, 200);
+  assertTaggedBytes(t, at(got.decoded, 'spec', 'caBundle'), pem, 'caBundle');
+  const list = await getCbor(path);
+  const items = at(list.decoded, 'items') as unknown[];
+  const item = items.find((i) => String(at(i, 'metadata', 'name')) === name);
+  assertTaggedBytes(t, at(item, 'spec', 'caBundle'), pem, 'caBundle in the list');
+});
+
 test('round trip: a Secret read in CBOR and written back in CBOR keeps its bytes', async (t) => {
   const ns = await createNamespace(server, 'cbor-bytes-rt');
   await server.request('POST', secretsPath(ns), { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { key: b64 } } });
