@@ -81,11 +81,11 @@ export { EndpointsServiceResolver, serviceURLs } from './builtin/services/servic
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
 export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
-export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
+export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureFrontProxyPki, frontProxyClientName, readProxyClientCertificate, ProxyClientCertificateError, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
 export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
-export type { StaticToken, Pki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';
+export type { StaticToken, Pki, FrontProxyPki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';
 export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
 export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.js';
 export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';

@@ -1,4 +1,4 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   adminUser,
@@ -12,6 +12,9 @@ import {
   defaultModules,
   ensureAdminToken,
   ensurePki,
+  ensureFrontProxyPki,
+  readProxyClientCertificate,
+  ProxyClientCertificateError,
   ensureServiceAccountSigningKey,
   readServiceAccountPublicKeys,
   readServiceAccountSigningKey,
@@ -54,8 +57,10 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
   const authenticators = await authenticationModules(opts, token);
+  const frontProxy = await frontProxyConfig(opts);
   const server = createApiServer({
     config: {
+      ...frontProxy,
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
@@ -95,6 +100,25 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   });
   process.stdout.write(`kapi serving on ${url}\nexport KUBECONFIG=${shellQuote(kubeconfigPath)}\n`);
   return server;
+}
+
+/**
+ * The client certificate presented to aggregated API servers, and the CA to publish for them: the given pair (the CA
+ * is then `--requestheader-client-ca-file`'s, as kube publishes that file) or the front-proxy PKI kept in the data
+ * directory.
+ */
+async function frontProxyConfig(opts: ServeOptions): Promise<{ proxyClient: { certPem: string; keyPem: string }; frontProxyCaPem?: string }> {
+  if (!opts.proxyClient) {
+    const generated = await ensureFrontProxyPki(join(opts.dataDir, 'pki'));
+    return { proxyClient: { certPem: generated.certPem, keyPem: generated.keyPem }, frontProxyCaPem: generated.caCertPem };
+  }
+  try {
+    const proxyClient = await readProxyClientCertificate(opts.proxyClient.certFile, opts.proxyClient.keyFile);
+    return { proxyClient, ...(opts.requestHeader ? { frontProxyCaPem: await readFile(opts.requestHeader.clientCaFile, 'utf8') } : {}) };
+  } catch (err) {
+    if (err instanceof ProxyClientCertificateError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** The audit policy and log, when the flags name them (kube: without a policy nothing is audited). */

@@ -84,6 +84,13 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
                               headers whose every value is a group (default X-Remote-Group)
   --requestheader-extra-headers-prefix A,B
                               prefixes of headers carrying extra user info (default X-Remote-Extra-)
+  --proxy-client-cert-file FILE
+                              PEM client certificate kapi presents to the aggregated API servers it proxies to (their
+                              --requestheader-client-ca-file must trust its CA; default: <data-dir>/pki/
+                              front-proxy-client.crt, CommonName front-proxy-client, signed by the CA
+                              <data-dir>/pki/front-proxy-ca.crt, both generated at first start)
+  --proxy-client-key-file FILE
+                              PEM private key of --proxy-client-cert-file (the two are given together)
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
   --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
@@ -137,6 +144,8 @@ export interface ServeOptions extends AuditServeOptions {
   requestHeader?: RequestHeaderServeOptions;
   /** `--anonymous-auth`. */
   anonymousAuth: boolean;
+  /** Absolute; `--proxy-client-cert-file` and `--proxy-client-key-file`; absent: the generated front-proxy client certificate. */
+  proxyClient?: { certFile: string; keyFile: string };
 }
 
 export interface RequestHeaderServeOptions extends RequestHeaderOptions {
@@ -207,6 +216,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
     ...parseRequestHeaderFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
+    ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
   };
 }
 
@@ -233,6 +243,13 @@ function parseRequestHeaderFlags(values: ReturnType<typeof parse>['values']): { 
       extraHeaderPrefixes: list('requestheader-extra-headers-prefix', values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
     },
   };
+}
+
+/** `--proxy-client-cert-file` and `--proxy-client-key-file`: both or neither. */
+function parseProxyClientFlags(certFile: string | undefined, keyFile: string | undefined): Pick<ServeOptions, 'proxyClient'> {
+  if (!certFile && !keyFile) return {};
+  if (!certFile || !keyFile) throw new UsageError('--proxy-client-cert-file and --proxy-client-key-file must be specified together');
+  return { proxyClient: { certFile: resolve(certFile), keyFile: resolve(keyFile) } };
 }
 
 const authorizationModes: readonly AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
@@ -358,6 +375,8 @@ function parse(args: string[]) {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         'anonymous-auth': { type: 'string' },
+        'proxy-client-cert-file': { type: 'string' },
+        'proxy-client-key-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

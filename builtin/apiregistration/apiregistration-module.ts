@@ -3,10 +3,12 @@ import { Tokens } from '../../core/contracts/tokens.js';
 import { InformedAPIServiceRegistry } from './apiservice-registry.js';
 import { apiServiceResource } from './apiservice-resource.js';
 import { LocalAPIServiceController } from './local-apiservice-controller.js';
+import { ApiServiceAvailabilityController } from './apiservice-availability-controller.js';
 
 /**
  * Serves apiregistration.k8s.io/v1 APIServices, keeps the local ones of every group-version served here (kube's
- * autoregistration), and gives the aggregation layer and discovery the service-backed ones (`Tokens.APIServices`).
+ * autoregistration) and every APIService's Available condition (the availability controller), and gives the
+ * aggregation layer and discovery the service-backed ones (`Tokens.APIServices`).
  */
 export function apiregistrationModule(): Module {
   return defineModule('apiregistration', (c) => {
@@ -15,5 +17,6 @@ export function apiregistrationModule(): Module {
     c.register(Tokens.APIServices, { useValue: apiServices });
     c.register(Tokens.Controller, { useValue: apiServices });
     c.register(Tokens.Controller, { useValue: new LocalAPIServiceController(c) });
+    c.register(Tokens.Controller, { useValue: new ApiServiceAvailabilityController(c) });
   });
 }

@@ -3,12 +3,10 @@ import type { ServerResponse } from 'node:http';
 import type { AuditBackend, AuditPolicy, AuditStage } from '../contracts/audit.js';
 import type { UserInfo } from '../contracts/authenticator.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { isLongRunning } from '../request/long-running.js';
 import { PolicyRuleEvaluator } from './policy-rule-evaluator.js';
 import { auditUser, requestAuditOf, RequestAudit, setRequestAudit } from './request-audit.js';
 import { auditEvent, eventBase } from './audit-event.js';
-
-/** kube's long-running requests among those kapi serves: their ResponseStarted stage is an event of its own. */
-const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 /**
  * kube's audit filters: `begin` after authentication (the policy decides the request's level; RequestReceived is
@@ -42,7 +40,7 @@ export class Auditor {
   begin(ctx: Context, info: RequestInfo, user: UserInfo): void {
     const config = this.evaluator.evaluate(info, user);
     if (config.level === 'None') return;
-    const longRunning = info.verb === 'watch' || info.verb === 'proxy' || (info.isResourceRequest && longRunningSubresources.has(info.subresource));
+    const longRunning = isLongRunning(info);
     const audit = new RequestAudit(config, eventBase(ctx, info, auditUser(user)), longRunning);
     setRequestAudit(ctx, audit);
     this.send(audit, 'RequestReceived');

@@ -1,3 +1,5 @@
+import type { ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+
 /** Settings shared by the server's modules. */
 export interface ServerConfig {
   /** Largest accepted request body in bytes (kube-apiserver: 3 MiB). */
@@ -21,6 +23,16 @@ export interface ServerConfig {
    * default true); false: it is 401 on every path.
    */
   anonymousAuth: boolean;
+  /**
+   * The client certificate presented to the aggregated API servers requests are proxied to (kube-apiserver's
+   * `--proxy-client-cert-file`/`--proxy-client-key-file`; `kapi serve` generates one by default); absent: none.
+   */
+  proxyClient?: ProxyClientCertificate;
+  /**
+   * The CA that aggregated API servers verify `proxyClient` with, for the front to publish as kube does (the
+   * `requestheader-client-ca-file` of `kube-system/extension-apiserver-authentication`); absent: none known.
+   */
+  frontProxyCaPem?: string;
 }
 
 /** The per-resource watch cache (core/watch). */

@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Tokens } from '../contracts/tokens.js';
+import type { KubeObject } from '../contracts/resource-type.js';
 import { ResourceTypeRegistry } from '../registry/resource-registry.js';
 import { resolveServerConfig, type ServerConfig } from '../contracts/server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
@@ -24,6 +25,8 @@ import { Compactor } from '../storage/compactor.js';
 import { CodecSet } from '../codec/codec-set.js';
 import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
+import { registeredServiceResolver } from '../contracts/registered-service-resolver.js';
+import { AggregationProxy } from './aggregation-proxy.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -42,6 +45,29 @@ function createAuditor(container: DependencyContainer): Auditor | undefined {
   const backends = resolveAllOrNone(container, Tokens.AuditBackend);
   if (!container.isRegistered(Tokens.AuditPolicy, true) || backends.length === 0) return undefined;
   return new Auditor(container.resolve(Tokens.AuditPolicy), backends);
+}
+
+/**
+ * The proxy to aggregated API servers, when the server follows APIServices (`Tokens.APIServices`): each service-backed
+ * one with whether its Available condition is True, read from the APIService informer as kube's proxy handler is told.
+ */
+async function aggregationProxy(container: DependencyContainer, config: ServerConfig): Promise<AggregationProxy | undefined> {
+  const apiServices = container.resolve(Tokens.Registry).lookup('apiregistration.k8s.io', 'v1', 'apiservices');
+  if (!apiServices || !container.isRegistered(Tokens.APIServices, true)) return undefined;
+  const remotes = container.resolve(Tokens.APIServices);
+  const objects = container.resolve(Tokens.Informers).forResource(apiServices);
+  await Promise.all([remotes.synced(), objects.synced()]);
+  const lookup = (group: string, version: string) => {
+    const remote = remotes.remote(group, version);
+    return remote && { ...remote, available: isAvailable(objects.current().get(remote.name)) };
+  };
+  return new AggregationProxy(lookup, registeredServiceResolver(container), config.proxyClient);
+}
+
+/** Whether an APIService's Available condition is True. */
+function isAvailable(apiService: KubeObject | undefined): boolean {
+  const conditions = (apiService as { status?: { conditions?: { type: string; status: string }[] } } | undefined)?.status?.conditions;
+  return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
 }
 
 /**
@@ -86,6 +112,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const c of controllers) await c.start();
 
       auditor = createAuditor(container);
+      const aggregation = await aggregationProxy(container, config);
       const app = createHttpApp({
         registry,
         kv,
@@ -100,6 +127,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         routes: resolveAllOrNone(container, Tokens.Route),
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,
+        ...(aggregation ? { aggregation } : {}),
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);

@@ -18,6 +18,7 @@ import { headerBytesAsLatin1 } from './header-bytes.js';
 import type { Auditor } from '../audit/auditor.js';
 import { addRequestAuditAnnotation, auditImpersonatedUser, auditPanic, auditResponseObject } from '../audit/request-audit.js';
 import { anonymousUser } from './anonymous-access.js';
+import type { AggregationProxy } from './aggregation-proxy.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -28,6 +29,8 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   auditor?: Auditor;
   /** `--anonymous-auth`: whether a request without credentials is served as `system:anonymous`. */
   anonymousAuth: boolean;
+  /** Sends the requests of group-versions aggregated API servers serve to them. */
+  aggregation?: AggregationProxy;
 }
 
 /** The type koa gives an object body. */
@@ -35,7 +38,8 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 /**
  * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
- * → error rendering → request info → authentication → audit → impersonation → authorization → routing.
+ * → error rendering → request info → authentication → audit → impersonation → authorization → the aggregation proxy
+ * or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
@@ -71,6 +75,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     // a server without authentication (a library server's default) lets everyone do everything
     const authorizes = deps.authenticators.length > 0;
     if (authorizes) await authorize(ctx, user, info, deps.authorization);
+    const proxied = deps.aggregation?.target(ctx.path);
+    if (proxied) return deps.aggregation!.proxy(ctx, info, user, proxied);
     if (info.isResourceRequest) {
       const authorizeVerb = async (verb: string) => {
         const attrs = authorizationAttributes(user, { ...info, verb });

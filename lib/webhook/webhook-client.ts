@@ -42,7 +42,7 @@ function agentFor(caBundle: string | undefined): https.Agent {
 }
 
 /** Where a request goes: the address dialled and the name its TLS certificate must be valid for. */
-interface Destination {
+export interface Destination {
   /** What is dialled: an IP address or a host name (no brackets), and a port. */
   host: string;
   port: number;
@@ -51,7 +51,7 @@ interface Destination {
 }
 
 /** Go's wording of a transport failure, so messages read as kube-apiserver's do. */
-function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.ClientRequest): string {
+export function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.ClientRequest): string {
   const hostPort = joinHostPort(to.host, to.port);
   switch (err.code) {
     case 'ECONNREFUSED':
@@ -73,6 +73,11 @@ function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.ClientRe
       return `tls: failed to verify certificate: ${hostnameError(err, to.serverName)}`;
     case 'CERT_HAS_EXPIRED':
       return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+    case 'HPE_INVALID_CONSTANT': {
+      // not an HTTP status line: Go quotes the line it read
+      const line = ((err as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '').split(/\r?\n/)[0];
+      return `net/http: HTTP/1.x transport connection broken: malformed HTTP response ${JSON.stringify(line)}`;
+    }
     default:
       return err.message;
   }

@@ -1,4 +1,4 @@
-export { ensurePki, type Pki } from './pki.js';
+export { ensurePki, ensureFrontProxyPki, frontProxyClientName, type Pki, type FrontProxyPki } from './pki.js';
 export { ensureAdminToken, adminUser } from './admin-token.js';
 export { StaticTokenAuthenticator, staticTokenAuth, type StaticToken } from './static-token-authenticator.js';
 export { AlwaysAllowAuthorizer, alwaysAllow } from './always-allow-authorizer.js';
@@ -13,3 +13,4 @@ export { readTokenFile, parseTokenFile, TokenFileError } from './token-file.js';
 export { X509ClientCertAuthenticator, x509ClientCertAuth } from './x509-client-cert-authenticator.js';
 export { ClientCaError } from './client-ca.js';
 export { RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames, type RequestHeaderOptions } from './request-header-authenticator.js';
+export { readProxyClientCertificate, ProxyClientCertificateError } from './proxy-client-certificate.js';

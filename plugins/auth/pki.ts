@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { createCa, createServingCert, type CertificatePem } from './certificates.js';
+import { createCa, createServingCert, issueCert, type CertificatePem } from './certificates.js';
 import { writePrivateFile } from './private-file.js';
 
 /** Names every serving certificate covers, besides the requested hosts. */
@@ -41,6 +41,41 @@ export async function ensurePki(dir: string, opts: { hosts: string[] }): Promise
     await writePair(servingPaths, serving);
   }
   return { caCertPem: ca.certPem, certPem: serving.certPem, keyPem: serving.keyPem };
+}
+
+export interface FrontProxyPki {
+  /** The front-proxy CA: what aggregated API servers trust as `--requestheader-client-ca-file`. */
+  caCertPem: string;
+  /** The client certificate kapi presents to aggregated API servers (CommonName `front-proxy-client`). */
+  certPem: string;
+  /** Its private key (PKCS#8 PEM). */
+  keyPem: string;
+}
+
+/** The CommonName of the front-proxy client certificate, as kubeadm names it (what `--requestheader-allowed-names` lists). */
+export const frontProxyClientName = 'front-proxy-client';
+
+/**
+ * Makes sure `dir` holds a front-proxy CA of its own (`front-proxy-ca.crt`, `front-proxy-ca.key`, as kubeadm keeps it
+ * apart from the cluster CA) and the client certificate it signed (`front-proxy-client.crt`, `front-proxy-client.key`)
+ * that kapi presents to the aggregated API servers it proxies to. Existing files are reused; the client certificate is
+ * replaced when the CA did not sign it or it is about to expire.
+ */
+export async function ensureFrontProxyPki(dir: string): Promise<FrontProxyPki> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const caPaths = { cert: join(dir, 'front-proxy-ca.crt'), key: join(dir, 'front-proxy-ca.key') };
+  const clientPaths = { cert: join(dir, 'front-proxy-client.crt'), key: join(dir, 'front-proxy-client.key') };
+  let ca = await readPair(caPaths);
+  if (!ca) {
+    ca = await createCa('front-proxy-ca');
+    await writePair(caPaths, ca);
+  }
+  let client = await readPair(clientPaths);
+  if (!client || !isUsable(client.certPem, ca.certPem, [])) {
+    client = await issueCert(ca, frontProxyClientName, ['clientAuth'], []);
+    await writePair(clientPaths, client);
+  }
+  return { caCertPem: ca.certPem, certPem: client.certPem, keyPem: client.keyPem };
 }
 
 function isUsable(certPem: string, caCertPem: string, hosts: string[]): boolean {

@@ -83,17 +83,18 @@ test('invalid APIServices are refused with kube-aggregator\'s messages', async (
 test('the status subresource: a status write keeps the spec, a spec write keeps the status; kube\'s condition statuses', async (t) => {
   const name = 'v1.status.example.com';
   await ok(['create', '-f', '-'], apiServiceYaml(name, remoteSpec('status.example.com', 'v1')));
+  // the condition the availability controller keeps for a Service that does not exist, so it does not rewrite it
   const patch = JSON.stringify({
     spec: { versionPriority: 999 },
-    status: { conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'endpoints for service/metrics in "monitoring" have no addresses' }] },
+    status: { conditions: [{ type: 'Available', status: 'False', reason: 'ServiceNotFound', message: 'service/metrics in "monitoring" is not present' }] },
   });
   await ok(['patch', 'apiservice', name, '--subresource=status', '--type=merge', '-p', patch]);
   const got = (await ok(['get', 'apiservice', name])).stdout;
-  t.regex(got, /^v1\.status\.example\.com\s+monitoring\/metrics\s+False \(MissingEndpoints\)\s+\S+\s*$/m);
+  t.regex(got, /^v1\.status\.example\.com\s+monitoring\/metrics\s+False \(ServiceNotFound\)\s+\S+\s*$/m);
   t.is((await ok(['get', 'apiservice', name, '-o', 'jsonpath={.spec.versionPriority}'])).stdout, '10');
 
   await ok(['patch', 'apiservice', name, '--type=merge', '-p', JSON.stringify({ spec: { versionPriority: 20 }, status: { conditions: [] } })]);
-  t.is((await ok(['get', 'apiservice', name, '-o', 'jsonpath={.spec.versionPriority} {.status.conditions[0].reason}'])).stdout, '20 MissingEndpoints');
+  t.is((await ok(['get', 'apiservice', name, '-o', 'jsonpath={.spec.versionPriority} {.status.conditions[0].reason}'])).stdout, '20 ServiceNotFound');
 
   const bad = await kapi.kubectl(['patch', 'apiservice', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions: [{ type: 'Available', status: 'Maybe' }] } })]);
   t.is(bad.code, 1, describe(bad));

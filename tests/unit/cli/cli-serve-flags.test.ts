@@ -316,3 +316,14 @@ test('--requestheader-* flags: comma lists, repeatable, with the X-Remote-* defa
     message: 'empty value in "requestheader-group-headers"',
   });
 });
+
+test('--proxy-client-cert-file and --proxy-client-key-file: given together, or neither (the generated certificate)', (t) => {
+  t.is((parseServeFlags([]) as ServeOptions).proxyClient, undefined);
+  t.deepEqual((parseServeFlags(['--proxy-client-cert-file', 'proxy.crt', '--proxy-client-key-file=proxy.key']) as ServeOptions).proxyClient, {
+    certFile: resolve('proxy.crt'),
+    keyFile: resolve('proxy.key'),
+  });
+  for (const alone of [['--proxy-client-cert-file', 'proxy.crt'], ['--proxy-client-key-file', 'proxy.key']]) {
+    t.throws(() => parseServeFlags(alone), { instanceOf: UsageError, message: '--proxy-client-cert-file and --proxy-client-key-file must be specified together' });
+  }
+});

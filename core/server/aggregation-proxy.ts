@@ -1,0 +1,167 @@
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'koa';
+import { ApiError } from '../contracts/api-error.js';
+import { StatusReason } from '../contracts/status.js';
+import type { UserInfo } from '../contracts/authenticator.js';
+import type { ServiceResolver } from '../contracts/service-resolver.js';
+import type { RemoteAPIService } from '../contracts/api-services.js';
+import type { RequestInfo } from '../request/request-info.js';
+import { isLongRunning } from '../request/long-running.js';
+import { goCompare } from '../../lib/go/strings.js';
+import { parseGoDuration } from '../../lib/go/duration.js';
+import { goCause } from '../../lib/webhook/webhook-client.js';
+import { backendTlsOptions, backendServerName, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
+
+/** An APIService that names a service, and whether its Available condition is True. */
+export interface ProxiedApiService extends RemoteAPIService {
+  available: boolean;
+}
+
+/** kube-apiserver's `--request-timeout` default: the longest a request that is not long-running may take. */
+const requestTimeoutMs = 60_000;
+/** kube's aggregatedDiscoveryTimeout: a group-version's discovery document (`/apis/<group>/<version>`) must come faster. */
+const discoveryTimeoutMs = 5_000;
+
+/**
+ * kube's aggregator proxy (kube-aggregator's proxyHandler): a request for a group-version an APIService serves from a
+ * `service` goes to one endpoint of that Service, after the front authenticated and authorized it, carrying the user
+ * in X-Remote-* headers (the client's own identity headers dropped) and streamed both ways. Failures are answered as
+ * kube's handler answers them: plain text, not Status bodies (`service unavailable` while the APIService is not
+ * Available or its Service has no endpoint; the transport's error text when the backend cannot be reached).
+ */
+export class AggregationProxy {
+  constructor(
+    private readonly lookup: (group: string, version: string) => ProxiedApiService | undefined,
+    private readonly services: ServiceResolver,
+    private readonly client: ProxyClientCertificate | undefined,
+  ) {}
+
+  /** The APIService a path under `/apis/<group>/<version>` is proxied for, if one with a service serves that group-version. */
+  target(path: string): ProxiedApiService | undefined {
+    const parts = path.split('/');
+    if (parts[1] !== 'apis' || !parts[2] || !parts[3]) return undefined;
+    return this.lookup(parts[2], parts[3]);
+  }
+
+  async proxy(ctx: Context, info: RequestInfo, user: UserInfo, apiService: ProxiedApiService): Promise<void> {
+    if (!apiService.available) return answerPlainText(ctx, 503, 'service unavailable');
+    let endpoint: URL;
+    try {
+      endpoint = await this.services.resolveEndpoint(apiService.service);
+    } catch (err) {
+      console.error(`kapi: error resolving ${apiService.service.namespace}/${apiService.service.name}: ${(err as Error).message}`);
+      return answerPlainText(ctx, 503, 'service unavailable');
+    }
+    await forward(ctx, info, user, endpoint, backendTlsOptions(apiService, this.client), backendServerName(apiService));
+  }
+}
+
+/** The request's deadline (ms), or undefined for a long-running request, as kube's WithRequestDeadline sets it. */
+function deadlineMs(info: RequestInfo, query: URLSearchParams): number | undefined {
+  if (isLongRunning(info)) return undefined;
+  const asked = query.get('timeout');
+  const ns = asked ? parseGoDuration(asked) : undefined;
+  return ns !== undefined && ns > 0n && ns < BigInt(requestTimeoutMs) * 1_000_000n ? Number(ns / 1_000_000n) : requestTimeoutMs;
+}
+
+/** `/apis/<group>/<version>` itself: the discovery document of the group-version. */
+function isDiscovery(info: RequestInfo): boolean {
+  return !info.isResourceRequest && info.path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
+}
+
+/** Go's url.Values.Encode: keys sorted, each value escaped as a query component (space as `+`). */
+function goQuery(query: URLSearchParams): string {
+  const escape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  const keys = [...new Set(query.keys())].sort(goCompare);
+  return keys.flatMap((k) => query.getAll(k).map((v) => `${escape(k)}=${escape(v)}`)).join('&');
+}
+
+/**
+ * Sends the request to the backend and its answer to the client. Until the backend answers, koa still owns the
+ * response (failures are answered through it); from then on the answer is piped as it comes.
+ */
+function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL, tls: https.RequestOptions, serverName: string): Promise<void> {
+  const req = ctx.req;
+  const res = ctx.res;
+  const query = new URLSearchParams(ctx.querystring);
+  const encodedQuery = goQuery(query);
+  const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(endpoint.port) || 443;
+  const headers = {
+    ...forwardedHeaders(req.headers, isClientIdentityHeader),
+    ...authProxyHeaders(user),
+    host: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`, // Go's, the port written even when it is 443
+    'x-forwarded-for': [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
+  };
+  const deadline = deadlineMs(info, query);
+  const path = ctx.path + (encodedQuery ? `?${encodedQuery}` : '');
+
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const backendReq = https.request({ ...tls, host, port, method: req.method, path, headers, servername: serverName });
+    const settle = (error?: ApiError) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      if (error) reject(error);
+      else resolve();
+    };
+    /** The exchange failed: before the backend answered, the client gets `answer`; after, the connection just ends. */
+    const fail = (answer: { plainText: string } | { status: ApiError }) => {
+      if (settled) return;
+      backendReq.destroy();
+      if (ctx.respond === false) {
+        res.destroy(); // mid-stream: the client sees the connection end, as when kube's handler is aborted
+        settle();
+      } else if ('status' in answer) {
+        settle(answer.status);
+      } else {
+        answerPlainText(ctx, 503, answer.plainText);
+        settle();
+      }
+    };
+    if (deadline !== undefined) timers.push(setTimeout(() => fail({ status: requestTimeout() }), deadline));
+    if (isDiscovery(info)) timers.push(setTimeout(() => fail({ plainText: 'context deadline exceeded' }), discoveryTimeoutMs));
+    backendReq.on('response', (backendRes: IncomingMessage) => {
+      if (settled) return;
+      ctx.respond = false;
+      res.statusCode = backendRes.statusCode ?? 502;
+      for (const [name, value] of Object.entries(forwardedHeaders(backendRes.headers))) {
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      res.flushHeaders(); // a watch's headers go out before its first event
+      backendRes.pipe(res);
+      backendRes.on('end', () => settle());
+      backendRes.on('error', () => fail({ plainText: '' }));
+    });
+    backendReq.on('error', (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      const cause = goCause(err, { host, port, serverName }, backendReq);
+      console.error(`kapi: error while proxying request to ${serverName}: ${cause}`);
+      fail({ plainText: cause });
+    });
+    // The client went away: so does the request to the backend.
+    res.on('close', () => {
+      if (settled) return;
+      backendReq.destroy();
+      settle();
+    });
+    req.pipe(backendReq);
+  });
+}
+
+/** kube's timeout filter's answer when a request outlives its deadline. */
+function requestTimeout(): ApiError {
+  return new ApiError(504, StatusReason.Timeout, 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
+}
+
+/** Go's http.Error, as kube's aggregator answers its own failures: the text and a newline, as text/plain. */
+function answerPlainText(ctx: Context, code: number, message: string): void {
+  ctx.status = code;
+  ctx.body = `${message}\n`;
+  ctx.set('Content-Type', 'text/plain; charset=utf-8');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}

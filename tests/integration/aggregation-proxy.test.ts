@@ -1,0 +1,208 @@
+// A front kapi proxying to an aggregated API server (an HTTPS test backend on a non-loopback address): the APIService
+// availability controller's conditions, the requests and headers the backend sees, and kube's answers when it cannot
+// be reached.
+import test from 'ava';
+import { createCa, issueCert } from '../../plugins/auth/certificates.js';
+import { apiService, backendNamespace, routeServiceToBackend, startAggregatedBackend, type TestAggregatedBackend } from '../helpers/aggregated-backend.js';
+import { suffix, useTestServer, type TestServer } from '../helpers/test-server.js';
+import { unrelatedCaBundle } from '../helpers/webhook-server.js';
+
+const frontProxyCa = await createCa('front-proxy-ca');
+const proxyClient = await issueCert(frontProxyCa, 'front-proxy-client', ['clientAuth'], []);
+const front = useTestServer({
+  storage: 'memory',
+  config: { proxyClient },
+  tokens: [{ token: 'nobody-token', user: { username: 'nobody', groups: [] } }],
+});
+
+let backend: TestAggregatedBackend;
+test.before(async () => {
+  backend = await startAggregatedBackend(frontProxyCa.certPem);
+});
+test.after.always(async () => {
+  await backend?.close();
+});
+
+const apiServicesPath = '/apis/apiregistration.k8s.io/v1/apiservices';
+
+/** Serves `/apis/<group>/<version>` (the availability check's path) on the backend. */
+function serveDiscovery(group: string, version: string): void {
+  backend.handle(`/apis/${group}/${version}`, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/${version}`, resources: [] }));
+  });
+}
+
+/** A new group served by the backend through Service `<group prefix>` and an APIService with the backend's caBundle. */
+async function registerGroup(spec: Record<string, unknown> = {}): Promise<{ group: string; service: string }> {
+  const service = `api-${suffix()}`;
+  const group = `${service}.example.com`;
+  serveDiscovery(group, 'v1');
+  await routeServiceToBackend(front, backend, service);
+  const res = await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: backend.caBundle, ...spec }) });
+  if (res.status !== 201) throw new Error(res.text);
+  return { group, service };
+}
+
+/** The APIService's Available condition once it has `reason`. */
+async function availableWith(server: TestServer, name: string, reason: string): Promise<any> {
+  return server.waitFor(async () => {
+    const res = await server.request('GET', `${apiServicesPath}/${name}`);
+    const condition = res.body.status?.conditions?.find((c: any) => c.type === 'Available');
+    return condition?.reason === reason ? condition : undefined;
+  }, 15_000, `APIService ${name} to be ${reason}`);
+}
+
+test('a reachable backend is Available (Passed); requests reach it as the front\'s user, with the front-proxy certificate and none of the client\'s credentials', async (t) => {
+  const { group } = await registerGroup();
+  t.like(await availableWith(front, `v1.${group}`, 'Passed'), { status: 'True', message: 'all checks passed' });
+  const check = backend.requests.find((r) => r.url === `/apis/${group}/v1`)!;
+  t.is(check.headers['x-remote-user'], 'system:kube-aggregator');
+  t.deepEqual(check.headersDistinct['x-remote-group'], ['system:masters']);
+
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  backend.handle(path, (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-backend': 'yes' }).end('{"kind":"FlunderList","items":[]}'));
+  const res = await front.request('GET', `${path}?limit=5&labelSelector=a%3Db%20c`, {
+    headers: { 'Impersonate-User': 'alice', 'Impersonate-Group': ['devs', 'system:masters'], 'X-Remote-User': 'mallory', 'X-Remote-Extra-Scopes': 'all' },
+  });
+  t.is(res.status, 200, res.text);
+  t.deepEqual(res.body, { kind: 'FlunderList', items: [] });
+  t.is(res.headers['x-backend'], 'yes');
+  const seen = backend.requests.findLast((r) => r.url.startsWith(path))!;
+  t.is(seen.url, `${path}?labelSelector=a%3Db+c&limit=5`); // as Go re-encodes the query: sorted, space as +
+  t.deepEqual(seen.clientCert, { commonName: 'front-proxy-client', authorized: true });
+  t.deepEqual(seen.headersDistinct['x-remote-user'], ['alice']);
+  t.deepEqual(seen.headersDistinct['x-remote-group'], ['devs', 'system:masters', 'system:authenticated']);
+  t.is(seen.headers.authorization, undefined);
+  t.deepEqual(Object.keys(seen.headers).filter((h) => h.startsWith('impersonate-') || h.startsWith('x-remote-extra-')), []);
+});
+
+test('a request the front refuses never reaches the backend', async (t) => {
+  const { group } = await registerGroup();
+  await availableWith(front, `v1.${group}`, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  const forbidden = await front.request('GET', path, { token: 'nobody-token' });
+  t.is(forbidden.status, 403);
+  t.is(forbidden.body.message, `flunders.${group} is forbidden: User "nobody" cannot list resource "flunders" in API group "${group}" in the namespace "default"`);
+  const unauthorized = await front.request('GET', path, { token: 'wrong' });
+  t.is(unauthorized.status, 401);
+  t.deepEqual(backend.requests.filter((r) => r.url.startsWith(path)), []);
+  backend.handle(path, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+  t.is((await front.request('GET', path)).status, 200); // the admin's request does
+  t.deepEqual(backend.requests.filter((r) => r.url.startsWith(path)).map((r) => r.headers['x-remote-user']), ['kapi-admin']);
+});
+
+test('watches stream event by event, request bodies reach the backend, and whatever it answers is passed through', async (t) => {
+  const { group } = await registerGroup();
+  await availableWith(front, `v1.${group}`, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  backend.handle(path, (req, res, body) => {
+    if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+    if (!req.url?.includes('watch=true')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('not json at all');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"type":"ADDED","object":{"kind":"Flunder","metadata":{"name":"a"}}}\n');
+    void released.then(() => res.end('{"type":"ADDED","object":{"kind":"Flunder","metadata":{"name":"b"}}}\n'));
+  });
+  const watch = await front.watch(`${path}?watch=true`);
+  t.is(watch.status, 200);
+  t.is((await watch.next(5000)).object.metadata.name, 'a'); // before the backend has finished
+  release();
+  t.is((await watch.next(5000)).object.metadata.name, 'b');
+  await watch.ended;
+
+  const flunder = { apiVersion: `${group}/v1`, kind: 'Flunder', metadata: { name: 'x' }, spec: { size: 'large'.repeat(1000) } };
+  const created = await front.request('POST', path, { body: flunder, chunked: true });
+  t.is(created.status, 201);
+  t.deepEqual(created.body, flunder);
+
+  const garbage = await front.request('GET', path);
+  t.is(garbage.status, 200);
+  t.is(garbage.text, 'not json at all');
+
+  // no HTTP at all: Go's transport error, as kube's proxy answers it
+  backend.handle(`/apis/${group}/v1/namespaces/default/gadgets`, (req) => req.socket.end('garbage here\r\n\r\n'));
+  const malformed = await front.request('GET', `/apis/${group}/v1/namespaces/default/gadgets`);
+  t.is(malformed.status, 503);
+  t.is(malformed.text, 'net/http: HTTP/1.x transport connection broken: malformed HTTP response "garbage here"\n');
+});
+
+test('a Service that is missing, or has no endpoint, makes the APIService unavailable: kube\'s reasons, and 503 service unavailable', async (t) => {
+  const group = `missing-${suffix()}.example.com`;
+  const service = `svc-${suffix()}`;
+  const created = await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: backend.caBundle }) });
+  t.is(created.status, 201, created.text);
+  const name = `v1.${group}`;
+  t.like(await availableWith(front, name, 'ServiceNotFound'), { status: 'False', message: `service/${service} in "${backendNamespace}" is not present` });
+  const res = await front.request('GET', `/apis/${group}/v1/namespaces/default/flunders`);
+  t.is(res.status, 503);
+  t.is(res.headers['content-type'], 'text/plain; charset=utf-8');
+  t.is(res.text, 'service unavailable\n');
+
+  const svc = await front.request('POST', `/api/v1/namespaces/${backendNamespace}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: service }, spec: { ports: [{ port: 443, name: 'https' }] } } });
+  t.is(svc.status, 201, svc.text);
+  t.like(await availableWith(front, name, 'EndpointsNotFound'), { status: 'False', message: `cannot find endpoints for service/${service} in "${backendNamespace}"` });
+  const endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: service }, subsets: [{ notReadyAddresses: [{ ip: backend.ip }], ports: [{ port: backend.port, name: 'https' }] }] };
+  t.is((await front.request('POST', `/api/v1/namespaces/${backendNamespace}/endpoints`, { body: endpoints })).status, 201);
+  t.like(await availableWith(front, name, 'MissingEndpoints'), { status: 'False', message: `endpoints for service/${service} in "${backendNamespace}" have no addresses with port name "https"` });
+  t.is((await front.request('GET', `/apis/${group}/v1`)).text, 'service unavailable\n');
+});
+
+test.serial('a stopped backend fails the discovery check and requests are 503; started again, it recovers', async (t) => {
+  const { group, service } = await registerGroup();
+  const name = `v1.${group}`;
+  await availableWith(front, name, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  backend.handle(path, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+  t.is((await front.request('GET', path)).status, 200);
+
+  await backend.stop();
+  try {
+    // the backend is gone, as its port refuses connections: the request's own dial fails first
+    const refused = await front.request('GET', path);
+    t.is(refused.status, 503);
+    t.is(refused.text, `dial tcp ${backend.ip}:${backend.port}: connect: connection refused\n`);
+    // an Endpoints change has the controller check at once (as kube's), not at its next resync
+    const touched = await front.request('PATCH', `/api/v1/namespaces/${backendNamespace}/endpoints/${service}`, { body: { metadata: { annotations: { touched: 'yes' } } }, contentType: 'application/merge-patch+json' });
+    t.is(touched.status, 200, touched.text);
+    const url = `https://${backend.ip}:${backend.port}/apis/${group}/v1`;
+    t.like(await availableWith(front, name, 'FailedDiscoveryCheck'), {
+      status: 'False',
+      message: `failing or missing response from ${url}: Get "${url}": dial tcp ${backend.ip}:${backend.port}: connect: connection refused`,
+    });
+    const unavailable = await front.request('GET', path);
+    t.is(unavailable.status, 503);
+    t.is(unavailable.text, 'service unavailable\n');
+  } finally {
+    await backend.start();
+  }
+  await availableWith(front, name, 'Passed'); // the failed check is retried with backoff
+  t.is((await front.request('GET', path)).status, 200);
+});
+
+test('a caBundle that did not sign the backend\'s certificate: Available (kube\'s check verifies nothing), requests 503 with the TLS error', async (t) => {
+  const { group } = await registerGroup({ caBundle: await unrelatedCaBundle() });
+  t.like(await availableWith(front, `v1.${group}`, 'Passed'), { status: 'True' });
+  const res = await front.request('GET', `/apis/${group}/v1/namespaces/default/flunders`);
+  t.is(res.status, 503);
+  t.is(res.text, 'tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+
+  const { group: insecure } = await registerGroup({ caBundle: undefined, insecureSkipTLSVerify: true });
+  await availableWith(front, `v1.${insecure}`, 'Passed');
+  t.is((await front.request('GET', `/apis/${insecure}/v1`)).status, 200);
+});
+
+test('a backend that hangs: the request times out as kube\'s do (504 Status), a discovery document after 5s (503)', async (t) => {
+  const { group } = await registerGroup();
+  await availableWith(front, `v1.${group}`, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  backend.handle(path, () => {});
+  const res = await front.request('GET', `${path}?timeout=1s`);
+  t.is(res.status, 504);
+  t.like(res.body, { kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504, message: 'Timeout: request did not complete within requested timeout - context deadline exceeded' });
+
+  backend.handle(`/apis/${group}/v1`, () => {});
+  const discovery = await front.request('GET', `/apis/${group}/v1`);
+  t.is(discovery.status, 503);
+  t.is(discovery.text, 'context deadline exceeded\n');
+});
