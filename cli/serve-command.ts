@@ -23,6 +23,10 @@ import {
   writeKubeconfig,
   TokenFileError,
   ClientCaError,
+  ClientCaFile,
+  clusterAuthenticationTrust,
+  defaultRequestHeaderNames,
+  type ClusterAuthenticationTrustOptions,
   type Module,
   type ApiServer,
   type ServiceAccountTokenConfig,
@@ -54,6 +58,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
   const authenticators = await authenticationModules(opts, token);
+  const published = clusterAuthenticationTrust(await usageChecked(() => publishedAuthentication(opts)));
   const server = createApiServer({
     config: {
       ...(opts.admissionPlugins ? { admissionPlugins: opts.admissionPlugins } : {}),
@@ -78,7 +83,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       },
       authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
       serviceAccountTokens,
-    }).concat(auditModules(opts)),
+    }).concat(auditModules(opts), published),
   });
   const { host, port } = await listen(server, opts, pki);
   const url = clientUrl(host, port);
@@ -104,14 +109,48 @@ function auditModules(opts: ServeOptions): Module[] {
  * The authenticators before the ServiceAccount tokens', in kube's order: front-proxy request headers, client
  * certificates, then bearer tokens (the admin token, then the token file). A client CA or token file kube would refuse is a usage error.
  */
-async function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+  return usageChecked(async () => [
+    ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
+    x509ClientCertAuth(clientCaFile(opts)),
+    staticTokenAuth([{ token: adminToken, user: adminUser }]),
+    ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
+  ]);
+}
+
+/** The client CA file kapi trusts: `--client-ca-file`, else its own CA. */
+function clientCaFile(opts: ServeOptions): string {
+  return opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt');
+}
+
+/**
+ * What kapi publishes in `kube-system/extension-apiserver-authentication` for extension API servers: its client CA
+ * and, when it has a request-header CA, its front-proxy configuration. `requestHeaderCa` is the request-header CA
+ * published: by default the certificates of `--requestheader-client-ca-file`.
+ */
+function publishedAuthentication(opts: ServeOptions, requestHeaderCa = opts.requestHeader ? new ClientCaFile(opts.requestHeader.clientCaFile) : undefined): ClusterAuthenticationTrustOptions {
+  const clientCa = new ClientCaFile(clientCaFile(opts));
+  const rh = opts.requestHeader;
+  return {
+    clientCa: () => clientCa.current(),
+    ...(requestHeaderCa
+      ? {
+          requestHeader: {
+            ca: () => requestHeaderCa.current(),
+            allowedNames: rh?.allowedNames ?? [],
+            usernameHeaders: rh?.usernameHeaders ?? defaultRequestHeaderNames.usernameHeaders,
+            groupHeaders: rh?.groupHeaders ?? defaultRequestHeaderNames.groupHeaders,
+            extraHeaderPrefixes: rh?.extraHeaderPrefixes ?? defaultRequestHeaderNames.extraHeaderPrefixes,
+          },
+        }
+      : {}),
+  };
+}
+
+/** What `make()` makes, with a CA or token file kube would refuse to start with as a usage error. */
+async function usageChecked<T>(make: () => T | Promise<T>): Promise<T> {
   try {
-    return [
-      ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
-      x509ClientCertAuth(opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt')),
-      staticTokenAuth([{ token: adminToken, user: adminUser }]),
-      ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
-    ];
+    return await make();
   } catch (err) {
     if (err instanceof TokenFileError || err instanceof ClientCaError) throw new UsageError(err.message);
     throw err;
