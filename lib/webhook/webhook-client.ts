@@ -194,11 +194,33 @@ export function postWebhook(
   services: ServiceEndpointResolver,
   credentials: WebhookCredentials = {},
 ): Promise<WebhookResponse> {
+  return callWebhook('POST', config, body, timeoutMs, services, credentials);
+}
+
+/** As postWebhook, for a GET without a body (an extension server reading an object from its front server). */
+export function getWebhook(config: WebhookClientConfig, timeoutMs: number, credentials: WebhookCredentials = {}): Promise<WebhookResponse> {
+  return callWebhook('GET', config, undefined, timeoutMs, noServiceResolver, credentials);
+}
+
+/** For calls to a URL, which never name a Service. */
+const noServiceResolver: ServiceEndpointResolver = {
+  resolveEndpoint: () => Promise.reject(new Error('no Service is resolved for this call')),
+};
+
+function callWebhook(
+  method: 'GET' | 'POST',
+  config: WebhookClientConfig,
+  body: unknown,
+  timeoutMs: number,
+  services: ServiceEndpointResolver,
+  credentials: WebhookCredentials,
+): Promise<WebhookResponse> {
   const target = requestTarget(config, timeoutMs);
   if ('error' in target) return Promise.reject(new WebhookCallError(target.error, false));
   const { href, url } = target;
-  const payload = Buffer.from(JSON.stringify(body));
-  const post = `Post "${href}"`;
+  const payload = method === 'POST' ? Buffer.from(JSON.stringify(body)) : undefined;
+  // Go's *url.Error names the method so: `Post "<url>": <cause>`
+  const call = `${method === 'POST' ? 'Post' : 'Get'} "${href}"`;
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -208,23 +230,22 @@ export function postWebhook(
       settled = true;
       clearTimeout(timer);
       req?.destroy();
-      reject(new WebhookCallError(`${post}: ${message}`, timedOut));
+      reject(new WebhookCallError(`${call}: ${message}`, timedOut));
     };
     // One deadline for the whole exchange (resolving, connect, TLS, response), as Go's request context.
     const timer = setTimeout(() => fail('context deadline exceeded', true), timeoutMs);
     const send = (to: Destination, hostHeader?: string) => {
       if (settled) return;
       const options: https.RequestOptions = {
-        method: 'POST',
+        method,
         host: to.host,
         port: to.port,
         path: url.pathname + url.search,
         headers: {
           ...(hostHeader ? { Host: hostHeader } : {}),
           ...(credentials.bearerToken ? { Authorization: `Bearer ${credentials.bearerToken}` } : {}),
-          'Content-Type': 'application/json',
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
           Accept: 'application/json, */*',
-          'Content-Length': payload.length,
         },
         ...(secure ? { agent: agentFor(config.caBundle, credentials), ...(to.serverName !== to.host ? { servername: to.serverName } : {}) } : {}),
       };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import YAML from 'yaml';
-import { postWebhook, type WebhookCredentials, type WebhookResponse, type ServiceEndpointResolver } from '../../lib/webhook/webhook-client.js';
+import { getWebhook, postWebhook, type WebhookCredentials, type WebhookResponse, type ServiceEndpointResolver } from '../../lib/webhook/webhook-client.js';
 
 /** A kubeconfig kapi cannot call out with; the message says why, in client-go's words where it has them. */
 export class KubeconfigError extends Error {
@@ -33,6 +33,8 @@ export interface KubeconfigClient {
    * answer came.
    */
   post(body: unknown, timeoutMs: number, path?: string): Promise<WebhookResponse>;
+  /** GETs `path` (an API path such as `/api/v1/namespaces/kube-system/configmaps/x`) on the server's host, within `timeoutMs`. */
+  get(path: string, timeoutMs: number): Promise<WebhookResponse>;
 }
 
 /** Reads a kubeconfig file and returns a client of its current context's cluster, as that context's user. */
@@ -42,20 +44,21 @@ export function readKubeconfigClient(file: string): KubeconfigClient {
 
 export function kubeconfigClient(target: KubeconfigTarget): KubeconfigClient {
   const tokenOf = target.tokenFile ? tokenFileReader(target.tokenFile) : () => target.token;
+  const caBundle = target.caPem ? Buffer.from(target.caPem).toString('base64') : undefined;
+  const at = (path: string | undefined) => ({ url: path === undefined ? target.server : new URL(path, target.server).href, ...(caBundle ? { caBundle } : {}) });
+  const credentials = (): WebhookCredentials => {
+    const token = tokenOf();
+    return {
+      insecureSkipTlsVerify: target.insecureSkipTlsVerify,
+      ...(target.tlsServerName ? { tlsServerName: target.tlsServerName } : {}),
+      ...(target.clientCertPem && target.clientKeyPem ? { clientCertPem: target.clientCertPem, clientKeyPem: target.clientKeyPem } : {}),
+      ...(token ? { bearerToken: token } : {}),
+    };
+  };
   return {
     target,
-    post(body, timeoutMs, path) {
-      const url = path === undefined ? target.server : new URL(path, target.server).href;
-      const token = tokenOf();
-      const credentials: WebhookCredentials = {
-        insecureSkipTlsVerify: target.insecureSkipTlsVerify,
-        ...(target.tlsServerName ? { tlsServerName: target.tlsServerName } : {}),
-        ...(target.clientCertPem && target.clientKeyPem ? { clientCertPem: target.clientCertPem, clientKeyPem: target.clientKeyPem } : {}),
-        ...(token ? { bearerToken: token } : {}),
-      };
-      const caBundle = target.caPem ? Buffer.from(target.caPem).toString('base64') : undefined;
-      return postWebhook({ url, ...(caBundle ? { caBundle } : {}) }, body, timeoutMs, noServices, credentials);
-    },
+    post: (body, timeoutMs, path) => postWebhook(at(path), body, timeoutMs, noServices, credentials()),
+    get: (path, timeoutMs) => getWebhook(at(path), timeoutMs, credentials()),
   };
 }
 
