@@ -34,6 +34,7 @@ import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { cborCodec } from './plugins/codecs/cbor/index.js';
 import { builtinAdmission, type BuiltinAdmissionOptions } from './admission/builtin-admission.js';
 import { encryptionAtRest, type EncryptionAtRestOptions } from './plugins/encryption/index.js';
+import { webhookTokenAuth, type WebhookTokenAuthOptions } from './plugins/auth/webhook-token-authenticator.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -84,6 +85,10 @@ export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
 export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
+export { webhookTokenAuth, WebhookTokenAuthenticator, type WebhookTokenAuthOptions } from './plugins/auth/webhook-token-authenticator.js';
+export { TokenReviewClient, type TokenReviewVersion, type TokenReviewStatus } from './plugins/auth/token-review-client.js';
+export { readKubeconfigClient, KubeconfigError, type KubeconfigClient } from './plugins/auth/kubeconfig-client.js';
+export { PublishedAuthentication, publishedAuthenticationAuth, type PublishedAuthenticationAuthOptions } from './plugins/auth/published-authentication.js';
 export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, ClientCaFile, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';
@@ -122,6 +127,12 @@ export interface DefaultModulesOptions {
    */
   authenticationConfig?: Omit<JwtAuthenticationOptions, 'disallowedIssuers'>;
   /**
+   * A token webhook, as kube-apiserver's `--authentication-token-webhook-config-file` or an extension server's
+   * `--authentication-kubeconfig`: the bearer tokens no other authenticator knows are reviewed by it, last in the
+   * chain (see webhookTokenAuth).
+   */
+  tokenWebhook?: WebhookTokenAuthOptions;
+  /**
    * How ServiceAccount tokens are issued and verified: with it, `serviceaccounts/token`, OpenID discovery and the
    * token authenticator (after `authModules`' authenticators, kube's chain order) are served.
    */
@@ -147,6 +158,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     ...(opts.authModules ?? []),
     ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
     ...(opts.authenticationConfig ? [jwtAuthentication({ ...opts.authenticationConfig, disallowedIssuers: opts.serviceAccountTokens?.issuers ?? [] })] : []),
+    ...(opts.tokenWebhook ? [webhookTokenAuth(opts.tokenWebhook)] : []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),
