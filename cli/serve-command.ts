@@ -33,6 +33,7 @@ import {
 } from '../index.js';
 import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
+import { authenticationDelegation, type AuthenticationDelegation } from './authentication-delegation.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -57,7 +58,8 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
-  const authenticators = await authenticationModules(opts, token);
+  const delegation = await authenticationDelegation(opts, serviceAccountTokens.audiences);
+  const authenticators = await authenticationModules(opts, token, delegation);
   const published = clusterAuthenticationTrust(await usageChecked(() => publishedAuthentication(opts)));
   const server = createApiServer({
     config: {
@@ -83,6 +85,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       },
       authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
       serviceAccountTokens,
+      ...(delegation.tokenWebhook ? { tokenWebhook: delegation.tokenWebhook } : {}),
     }).concat(auditModules(opts), published),
   });
   const { host, port } = await listen(server, opts, pki);
@@ -107,12 +110,14 @@ function auditModules(opts: ServeOptions): Module[] {
 
 /**
  * The authenticators before the ServiceAccount tokens', in kube's order: front-proxy request headers, client
- * certificates, then bearer tokens (the admin token, then the token file). A client CA or token file kube would refuse is a usage error.
+ * certificates (of the flags', or of what a front server publishes), then bearer tokens (the admin token, then the
+ * token file). A client CA or token file kube would refuse is a usage error.
  */
-function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+function authenticationModules(opts: ServeOptions, adminToken: string, delegation: AuthenticationDelegation): Promise<Module[]> {
   return usageChecked(async () => [
     ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
-    x509ClientCertAuth(clientCaFile(opts)),
+    ...(delegation.published ? [delegation.published.module] : []),
+    ...(delegation.published?.clientCa ? [] : [x509ClientCertAuth(clientCaFile(opts))]),
     staticTokenAuth([{ token: adminToken, user: adminUser }]),
     ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
   ]);
