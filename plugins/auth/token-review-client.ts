@@ -1,4 +1,5 @@
 import { restResultError, WebhookCallError, type WebhookResponse } from '../../lib/webhook/webhook-client.js';
+import { goJsonParseError } from '../../lib/go/json-errors.js';
 import type { KubeconfigClient } from './kubeconfig-client.js';
 
 /** The TokenReview versions kube-apiserver's token webhook speaks. */
@@ -67,13 +68,15 @@ function retriable(res: WebhookResponse | undefined, err: Error): boolean {
   return res.status === 500 || res.status === 504 || res.status === 429 || res.retryAfterSeconds !== undefined;
 }
 
-/** A TokenReview answer's status; a body that is not one is an error in encoding/json's words. */
+/** A TokenReview answer's status; a body that is not one is an error. */
 function decodeStatus(body: Buffer): TokenReviewStatus {
+  const text = body.toString('utf8');
   let review: unknown;
   try {
-    review = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new Error(`invalid TokenReview response: ${(err as Error).message}`);
+    review = JSON.parse(text);
+  } catch {
+    // client-go's decoder's words
+    throw new Error(`couldn't get version/kind; json parse error: ${goJsonParseError(text)}`);
   }
   const status = field(review, 'status') ?? {};
   const user = field(status, 'user') ?? {};
