@@ -43,7 +43,8 @@ export async function authenticationDelegation(opts: ServeOptions, apiAudiences:
   const delegated = opts.delegatedAuthentication;
   if (!delegated) return {};
   const client = kubeconfigClient(delegated.kubeconfig, '--authentication-kubeconfig');
-  const tokenWebhook = { client, version: 'v1', path: '/apis/authentication.k8s.io/v1/tokenreviews', cacheTtlMs: delegated.cacheTtlMs, timeoutMs: delegatedTimeoutMs, apiAudiences } as const;
+  // As k8s.io/apiserver's delegating authenticator: no audiences of its own, the front checks tokens for its API's
+  const tokenWebhook: WebhookTokenAuthOptions = { client, version: 'v1', path: '/apis/authentication.k8s.io/v1/tokenreviews', cacheTtlMs: delegated.cacheTtlMs, timeoutMs: delegatedTimeoutMs, apiAudiences: [] };
   const lookUpClientCa = !opts.clientCaFile;
   const lookUpRequestHeader = !opts.requestHeader;
   if (delegated.skipLookup || (!lookUpClientCa && !lookUpRequestHeader)) return { tokenWebhook };

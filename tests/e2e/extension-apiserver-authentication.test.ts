@@ -23,6 +23,9 @@ const front = useKapi({
     tempFile('front-proxy-ca.crt', frontProxyCa.certPem),
     '--requestheader-allowed-names',
     'front-proxy-client',
+    // not the backend's: the front checks tokens for its own audiences
+    '--api-audiences',
+    'https://front.example',
   ],
 });
 let backend: KapiProcess;
@@ -86,6 +89,16 @@ test('a bearer token of the front\'s user is the front\'s user at the backend (T
   const res = await whoami(backend, 'alice-token');
   t.is(res.code, 0, describe(res));
   t.deepEqual(JSON.parse(res.stdout).status.userInfo, { username: 'alice', uid: 'a-1', groups: ['devs', 'ops', 'system:authenticated'] });
+});
+
+test('a ServiceAccount token of the front, for the front\'s audiences, is that ServiceAccount at the backend', async (t) => {
+  await kubectlOk(front, ['create', 'serviceaccount', 'carol']);
+  const token = (await kubectlOk(front, ['create', 'token', 'carol'])).trim();
+  const res = await whoami(backend, token);
+  t.is(res.code, 0, describe(res));
+  const user = JSON.parse(res.stdout).status.userInfo;
+  t.is(user.username, 'system:serviceaccount:default:carol');
+  t.deepEqual(user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
 });
 
 test('a token the front does not know is 401 at the backend', async (t) => {
