@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -128,12 +129,18 @@ function clientCaFile(opts: ServeOptions): string {
   return opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt');
 }
 
+/** CA certificates as they are now (a `ClientCaFile` follows its file). */
+interface CaSource {
+  current(): X509Certificate[];
+}
+
 /**
  * What kapi publishes in `kube-system/extension-apiserver-authentication` for extension API servers: its client CA
- * and, when it has a request-header CA, its front-proxy configuration. `requestHeaderCa` is the request-header CA
- * published: by default the certificates of `--requestheader-client-ca-file`.
+ * and, when it has a request-header CA, its front-proxy configuration (the `--requestheader-*` names, kube's
+ * defaults without them). `requestHeaderCa` is the request-header CA published: by default the certificates of
+ * `--requestheader-client-ca-file`; none, no front-proxy configuration.
  */
-function publishedAuthentication(opts: ServeOptions, requestHeaderCa = opts.requestHeader ? new ClientCaFile(opts.requestHeader.clientCaFile) : undefined): ClusterAuthenticationTrustOptions {
+function publishedAuthentication(opts: ServeOptions, requestHeaderCa: CaSource | undefined = opts.requestHeader && new ClientCaFile(opts.requestHeader.clientCaFile)): ClusterAuthenticationTrustOptions {
   const clientCa = new ClientCaFile(clientCaFile(opts));
   const rh = opts.requestHeader;
   return {

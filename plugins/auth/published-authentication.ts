@@ -51,7 +51,8 @@ export class PublishedAuthentication implements Controller {
       }
       throw new Error(error);
     }
-    const data = (JSON.parse(res.body.toString('utf8')) as { data?: Record<string, string> }).data ?? {};
+    const configMap = JSON.parse(res.body.toString('utf8')) as { data?: Record<string, string> } | null;
+    const data = configMap?.data ?? {};
     const info = readClusterAuthenticationInfo(data);
     this.info = info;
     // no request-header CA published: no front proxy is trusted
