@@ -8,7 +8,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { createCa, createClientCert, type CertificatePem } from '../../plugins/auth/certificates.js';
 import { kubeconfigYaml } from '../../plugins/auth/kubeconfig.js';
-import { describe, startKapi, tempFile, useKapi, type KapiProcess } from '../helpers/kapi-process.js';
+import { describe, eventually, startKapi, tempFile, useKapi, type KapiProcess } from '../helpers/kapi-process.js';
 
 const day = 24 * 60 * 60 * 1000;
 const frontProxyCa = await createCa('front-proxy-ca');
@@ -127,7 +127,8 @@ test('the backend trusts the client CA the front publishes (the front\'s own CA 
   t.deepEqual(res.body.status.userInfo, { username: 'carol', groups: ['testers', 'system:authenticated'] });
 });
 
-test('the published ConfigMap holds the front\'s flags as kube writes them', async (t) => {
+// serial: before the test that adds a CA to the ConfigMap
+test.serial('the published ConfigMap holds the front\'s flags as kube writes them', async (t) => {
   const cm = JSON.parse(await kubectlOk(front, ['get', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '-o', 'json']));
   const fingerprints = (pem: string) => (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? []).map((c) => new X509Certificate(c).fingerprint256);
   t.deepEqual(Object.keys(cm.data).sort(), [
@@ -144,6 +145,18 @@ test('the published ConfigMap holds the front\'s flags as kube writes them', asy
   t.is(cm.data['requestheader-username-headers'], '["X-Remote-User"]');
   t.is(cm.data['requestheader-group-headers'], '["X-Remote-Group"]');
   t.is(cm.data['requestheader-extra-headers-prefix'], '["X-Remote-Extra-"]');
+});
+
+test('the backend follows the ConfigMap while serving: a request-header CA added at the front is trusted within seconds', async (t) => {
+  const addedCa = await createCa('added-front-proxy-ca');
+  const proxy = await createClientCert(addedCa, { username: 'front-proxy-client', groups: [] }, day);
+  t.is((await whoamiByCert(proxy, { 'X-Remote-User': 'dave' })).status, 401);
+  const cm = JSON.parse(await kubectlOk(front, ['get', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '-o', 'json']));
+  const bundle = cm.data['requestheader-client-ca-file'] + addedCa.certPem;
+  await kubectlOk(front, ['patch', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '--type=merge', '-p', JSON.stringify({ data: { 'requestheader-client-ca-file': bundle } })]);
+  const res = await eventually(() => whoamiByCert(proxy, { 'X-Remote-User': 'dave' }), (r) => r.status === 201, 30_000, 1000);
+  t.is(res.status, 201, JSON.stringify(res.body));
+  t.is(res.body.status.userInfo.username, 'dave');
 });
 
 test('a backend whose user may not read the ConfigMap does not start, with kube\'s message; it does with --authentication-tolerate-lookup-failure', async (t) => {
