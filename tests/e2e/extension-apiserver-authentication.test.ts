@@ -64,13 +64,13 @@ function whoami(server: KapiProcess, token: string) {
   return server.kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kubeconfigFor(server, token) });
 }
 
-/** POSTs a SelfSubjectReview to the backend over HTTPS with a client certificate and headers. */
-function whoamiByCert(cert: CertificatePem, headers: Record<string, string | string[]>): Promise<{ status: number; body: any }> {
+/** POSTs a SelfSubjectReview to `server` (the backend) over HTTPS with a client certificate and headers. */
+function whoamiByCert(cert: CertificatePem, headers: Record<string, string | string[]>, server = backend): Promise<{ status: number; body: any }> {
   const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
   return new Promise((resolve, reject) => {
     const req = request(
-      `${backend.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
-      { method: 'POST', ca: readFileSync(join(backend.dataDir, 'pki', 'ca.crt')), cert: cert.certPem, key: cert.keyPem, headers: { 'Content-Type': 'application/json', ...headers } },
+      `${server.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+      { method: 'POST', ca: readFileSync(join(server.dataDir, 'pki', 'ca.crt')), cert: cert.certPem, key: cert.keyPem, headers: { 'Content-Type': 'application/json', ...headers } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -169,6 +169,20 @@ test('a backend whose user may not read the ConfigMap does not start, with kube\
   const tolerant = await startKapi({ args: ['--storage', 'memory', '--authentication-kubeconfig', alice, '--authentication-tolerate-lookup-failure'] });
   t.regex(tolerant.output(), /Continuing without authentication configuration/);
   await tolerant.stop();
+});
+
+test('--authentication-skip-lookup: the front still reviews tokens, but what it publishes is not trusted', async (t) => {
+  const skipping = await startKapi({ args: ['--storage', 'memory', '--authentication-kubeconfig', delegatorKubeconfig, '--authentication-skip-lookup'] });
+  try {
+    const res = await whoami(skipping, 'alice-token');
+    t.is(res.code, 0, describe(res));
+    t.is(JSON.parse(res.stdout).status.userInfo.username, 'alice');
+    const proxy = await createClientCert(frontProxyCa, { username: 'front-proxy-client', groups: [] }, day);
+    const byProxy = await whoamiByCert(proxy, { 'X-Remote-User': 'bob' }, skipping);
+    t.is(byProxy.status, 401);
+  } finally {
+    await skipping.stop();
+  }
 });
 
 test('--authentication-token-webhook-config-file: a kubeconfig of a TokenReview endpoint (the front\'s, v1) reviews unknown tokens', async (t) => {
