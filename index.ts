@@ -24,6 +24,7 @@ import { accessReviewsModule } from './builtin/authorization/access-reviews-modu
 import { rbacModule } from './builtin/rbac/rbac-module.js';
 import { selfSubjectRulesReviewModule } from './builtin/authorization/self-subject-rules-review-module.js';
 import { eventsModule, type EventsModuleOptions } from './builtin/events/events-module.js';
+import { clusterAuthenticationTrust, type ClusterAuthenticationTrustOptions } from './builtin/clusterauthenticationtrust/cluster-authentication-trust-module.js';
 import { discoveryModule } from './core/discovery/discovery-module.js';
 import { openapiModule } from './core/openapi/openapi-module.js';
 import { healthModule } from './core/health/health-module.js';
@@ -34,6 +35,7 @@ import { kubeProtobufCodec } from './plugins/codecs/protobuf/index.js';
 import { cborCodec } from './plugins/codecs/cbor/index.js';
 import { builtinAdmission, type BuiltinAdmissionOptions } from './admission/builtin-admission.js';
 import { encryptionAtRest, type EncryptionAtRestOptions } from './plugins/encryption/index.js';
+import { webhookTokenAuth, type WebhookTokenAuthOptions } from './plugins/auth/webhook-token-authenticator.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
@@ -75,6 +77,7 @@ export { admissionInvalid } from './core/contracts/admission-invalid.js';
 export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { authenticationApiModule, type AuthenticationApiOptions };
+export { clusterAuthenticationTrust, type ClusterAuthenticationTrustOptions };
 export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, apiregistrationModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
@@ -83,7 +86,11 @@ export { ServiceIPRange } from './builtin/services/service-ip-range.js';
 export { NodePortRange } from './builtin/services/node-port-range.js';
 export { staticTokenAuth, alwaysAllow, alwaysDeny, rbacAuthorization, ensurePki, ensureFrontProxyPki, frontProxyClientName, readProxyClientCertificate, ProxyClientCertificateError, ensureAdminToken, adminUser, writeKubeconfig, kubeconfigYaml, clientUrl, createClientCert } from './plugins/auth/index.js';
 export { serviceAccountTokenAuth, jwtAuthentication, type JwtAuthenticationOptions };
-export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
+export { webhookTokenAuth, WebhookTokenAuthenticator, type WebhookTokenAuthOptions } from './plugins/auth/webhook-token-authenticator.js';
+export { TokenReviewClient, type TokenReviewVersion, type TokenReviewStatus } from './plugins/auth/token-review-client.js';
+export { readKubeconfigClient, KubeconfigError, type KubeconfigClient } from './plugins/auth/kubeconfig-client.js';
+export { PublishedAuthentication, publishedAuthenticationAuth, type PublishedAuthenticationAuthOptions } from './plugins/auth/published-authentication.js';
+export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, ClientCaFile, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, FrontProxyPki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';
 export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
@@ -123,6 +130,12 @@ export interface DefaultModulesOptions {
    */
   authenticationConfig?: Omit<JwtAuthenticationOptions, 'disallowedIssuers'>;
   /**
+   * A token webhook, as kube-apiserver's `--authentication-token-webhook-config-file` or an extension server's
+   * `--authentication-kubeconfig`: the bearer tokens no other authenticator knows are reviewed by it, last in the
+   * chain (see webhookTokenAuth).
+   */
+  tokenWebhook?: WebhookTokenAuthOptions;
+  /**
    * How ServiceAccount tokens are issued and verified: with it, `serviceaccounts/token`, OpenID discovery and the
    * token authenticator (after `authModules`' authenticators, kube's chain order) are served.
    */
@@ -150,6 +163,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     ...(opts.authModules ?? []),
     ...(opts.serviceAccountTokens ? [serviceAccountTokenAuth(opts.serviceAccountTokens)] : []),
     ...(opts.authenticationConfig ? [jwtAuthentication({ ...opts.authenticationConfig, disallowedIssuers: opts.serviceAccountTokens?.issuers ?? [] })] : []),
+    ...(opts.tokenWebhook ? [webhookTokenAuth(opts.tokenWebhook)] : []),
     jsonCodec(),
     yamlCodec(),
     kubeProtobufCodec(),

@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -13,6 +14,7 @@ import {
   ensureAdminToken,
   ensurePki,
   ensureFrontProxyPki,
+  frontProxyClientName,
   readProxyClientCertificate,
   ProxyClientCertificateError,
   ensureServiceAccountSigningKey,
@@ -26,12 +28,18 @@ import {
   writeKubeconfig,
   TokenFileError,
   ClientCaError,
+  ClientCaFile,
+  clusterAuthenticationTrust,
+  defaultRequestHeaderNames,
+  type ClusterAuthenticationTrustOptions,
   type Module,
   type ApiServer,
   type ServiceAccountTokenConfig,
 } from '../index.js';
 import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
+import { parsePemCertificates } from '../lib/x509/pem-bundle.js';
+import { authenticationDelegation, type AuthenticationDelegation } from './authentication-delegation.js';
 
 /** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
@@ -56,8 +64,10 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
   const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
-  const authenticators = await authenticationModules(opts, token);
+  const delegation = await authenticationDelegation(opts, serviceAccountTokens.audiences);
+  const authenticators = await authenticationModules(opts, token, delegation);
   const frontProxy = await frontProxyConfig(opts);
+  const published = clusterAuthenticationTrust(await usageChecked(() => publishedAuthentication(opts, frontProxy.frontProxyCaPem)));
   const server = createApiServer({
     config: {
       ...frontProxy,
@@ -85,7 +95,8 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       },
       authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
       serviceAccountTokens,
-    }).concat(auditModules(opts)),
+      ...(delegation.tokenWebhook ? { tokenWebhook: delegation.tokenWebhook } : {}),
+    }).concat(auditModules(opts), published),
   });
   const { host, port } = await listen(server, opts, pki);
   const url = clientUrl(host, port);
@@ -128,16 +139,56 @@ function auditModules(opts: ServeOptions): Module[] {
 
 /**
  * The authenticators before the ServiceAccount tokens', in kube's order: front-proxy request headers, client
- * certificates, then bearer tokens (the admin token, then the token file). A client CA or token file kube would refuse is a usage error.
+ * certificates (of the flags', or of what a front server publishes), then bearer tokens (the admin token, then the
+ * token file). A client CA or token file kube would refuse is a usage error.
  */
-async function authenticationModules(opts: ServeOptions, adminToken: string): Promise<Module[]> {
+function authenticationModules(opts: ServeOptions, adminToken: string, delegation: AuthenticationDelegation): Promise<Module[]> {
+  return usageChecked(async () => [
+    ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
+    ...(delegation.published ? [delegation.published.module] : []),
+    ...(delegation.published?.clientCa ? [] : [x509ClientCertAuth(clientCaFile(opts))]),
+    staticTokenAuth([{ token: adminToken, user: adminUser }]),
+    ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
+  ]);
+}
+
+/** The client CA file kapi trusts: `--client-ca-file`, else its own CA. */
+function clientCaFile(opts: ServeOptions): string {
+  return opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt');
+}
+
+/**
+ * What kapi publishes in `kube-system/extension-apiserver-authentication` for extension API servers: its client CA
+ * and its front-proxy configuration: the `--requestheader-*` CA and names (kube's defaults without names) or, without
+ * `--requestheader-client-ca-file`, the front-proxy CA kapi generated for its own proxy client certificate, allowing
+ * that certificate's CommonName only — so a kapi backend with `--authentication-kubeconfig` trusts this front as it is.
+ */
+function publishedAuthentication(opts: ServeOptions, frontProxyCaPem: string | undefined): ClusterAuthenticationTrustOptions {
+  const rh = opts.requestHeader;
+  const generatedCa = frontProxyCaPem === undefined ? undefined : parsePemCertificates(frontProxyCaPem);
+  const requestHeaderCa: { current(): X509Certificate[] } | undefined = rh ? new ClientCaFile(rh.clientCaFile) : generatedCa && { current: () => generatedCa };
+  const allowedNames = rh ? rh.allowedNames : [frontProxyClientName];
+  const clientCa = new ClientCaFile(clientCaFile(opts));
+  return {
+    clientCa: () => clientCa.current(),
+    ...(requestHeaderCa
+      ? {
+          requestHeader: {
+            ca: () => requestHeaderCa.current(),
+            allowedNames,
+            usernameHeaders: rh?.usernameHeaders ?? defaultRequestHeaderNames.usernameHeaders,
+            groupHeaders: rh?.groupHeaders ?? defaultRequestHeaderNames.groupHeaders,
+            extraHeaderPrefixes: rh?.extraHeaderPrefixes ?? defaultRequestHeaderNames.extraHeaderPrefixes,
+          },
+        }
+      : {}),
+  };
+}
+
+/** What `make()` makes, with a CA or token file kube would refuse to start with as a usage error. */
+async function usageChecked<T>(make: () => T | Promise<T>): Promise<T> {
   try {
-    return [
-      ...(opts.requestHeader ? [requestHeaderAuth(opts.requestHeader.clientCaFile, opts.requestHeader)] : []),
-      x509ClientCertAuth(opts.clientCaFile ?? join(opts.dataDir, 'pki', 'ca.crt')),
-      staticTokenAuth([{ token: adminToken, user: adminUser }]),
-      ...(opts.tokenAuthFile ? [tokenFileAuth(await readTokenFile(opts.tokenAuthFile))] : []),
-    ];
+    return await make();
   } catch (err) {
     if (err instanceof TokenFileError || err instanceof ClientCaError) throw new UsageError(err.message);
     throw err;

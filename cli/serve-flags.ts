@@ -3,6 +3,14 @@ import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
+import { parseBool } from './bool-flag.js';
+import {
+  authenticationDelegationBooleanFlags,
+  authenticationDelegationFlagOptions,
+  authenticationDelegationUsage,
+  parseAuthenticationDelegationFlags,
+  type AuthenticationDelegationServeOptions,
+} from './authentication-delegation-flags.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -92,12 +100,12 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --proxy-client-key-file FILE
                               PEM private key of --proxy-client-cert-file (the two are given together)
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
-  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
+${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
 ${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions {
+export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -215,6 +223,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(values['client-ca-file'] ? { clientCaFile: resolve(values['client-ca-file']) } : {}),
     ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
     ...parseRequestHeaderFlags(values),
+    ...parseAuthenticationDelegationFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
     ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
   };
@@ -311,13 +320,6 @@ function parseMaxTokenExpiration(text: string): number {
   return seconds;
 }
 
-/** Go's strconv.ParseBool, as kube's boolean flags take their value (`--anonymous-auth=false`). */
-function parseBool(flag: string, text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
-}
-
 /** `--encryption-provider-config-automatic-reload`, which needs the file to follow (kube's message). */
 function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 'encryption-provider-config-automatic-reload'?: string }): boolean {
   const reload = parseBool('encryption-provider-config-automatic-reload', values['encryption-provider-config-automatic-reload'] ?? 'false');
@@ -326,7 +328,7 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 }
 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload'];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags];
 
 function parse(args: string[]) {
   try {
@@ -374,6 +376,7 @@ function parse(args: string[]) {
         'requestheader-uid-headers': { type: 'string', multiple: true },
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        ...authenticationDelegationFlagOptions,
         'anonymous-auth': { type: 'string' },
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },

@@ -1,4 +1,4 @@
-import type { Binding, ClusterRole, PolicyRule, Subject } from './rbac-types.js';
+import type { Binding, ClusterRole, PolicyRule, Role, Subject } from './rbac-types.js';
 import { rbacGroup } from './rbac-types.js';
 
 /*
@@ -18,8 +18,8 @@ export const autoUpdateAnnotation = 'rbac.authorization.kubernetes.io/autoupdate
 
 const aggregateTo = (role: 'admin' | 'edit' | 'view') => `rbac.authorization.k8s.io/aggregate-to-${role}`;
 
-function rule(verbs: string[], apiGroups: string[], resources: string[]): PolicyRule {
-  return { verbs, apiGroups, resources };
+function rule(verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule {
+  return { verbs, apiGroups, resources, ...(resourceNames ? { resourceNames } : {}) };
 }
 
 function urls(verbs: string[], nonResourceURLs: string[]): PolicyRule {
@@ -32,6 +32,15 @@ function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record
     kind: 'ClusterRole',
     metadata: { name, labels: { ...bootstrappingLabel, ...extra.labels }, annotations: { [autoUpdateAnnotation]: 'true' } },
     ...(extra.aggregate ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [aggregateTo(extra.aggregate)]: 'true' } }] }, rules: [] } : { rules }),
+  };
+}
+
+function role(namespace: string, name: string, rules: PolicyRule[]): Role {
+  return {
+    apiVersion: `${rbacGroup}/v1`,
+    kind: 'Role',
+    metadata: { name, namespace, labels: { ...bootstrappingLabel }, annotations: { [autoUpdateAnnotation]: 'true' } },
+    rules,
   };
 }
 
@@ -92,6 +101,14 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       { labels: { [aggregateTo('view')]: 'true' } },
     ),
   ];
+}
+
+/**
+ * The Roles reconciled with them: kube's namespaced bootstrap roles kapi has a use for. Extension API servers are
+ * bound to `extension-apiserver-authentication-reader` to read how this server authenticates clients.
+ */
+export function bootstrapNamespaceRoles(): Role[] {
+  return [role('kube-system', 'extension-apiserver-authentication-reader', [rule(read, [''], ['configmaps'], ['extension-apiserver-authentication'])])];
 }
 
 /** The ClusterRoleBindings reconciled with them. */

@@ -4,14 +4,14 @@ import type { Controller } from '../../core/contracts/controller.js';
 import type { ResourceClient } from '../../core/contracts/object-client.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { covers } from '../../lib/rbac/rule-coverage.js';
-import { autoUpdateAnnotation, bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-policy.js';
-import { clusterRoleBindingResourceRef, clusterRoleResourceRef } from './rbac-resources.js';
-import type { Binding, ClusterRole } from './rbac-types.js';
+import { autoUpdateAnnotation, bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoles } from './bootstrap-policy.js';
+import { clusterRoleBindingResourceRef, clusterRoleResourceRef, roleResourceRef } from './rbac-resources.js';
+import type { Binding, ClusterRole, Role } from './rbac-types.js';
 
 /**
- * kube-apiserver's `rbac/bootstrap-roles` post-start hook: at start, the bootstrap ClusterRoles and
- * ClusterRoleBindings are created when missing and, unless annotated `rbac.authorization.kubernetes.io/autoupdate:
- * "false"`, reconciled: missing rules, subjects, labels and annotations added (what was added by hand is kept), an
+ * kube-apiserver's `rbac/bootstrap-roles` post-start hook: at start, the bootstrap ClusterRoles, ClusterRoleBindings
+ * and Roles (of kube-system, which the namespaces module's controller creates first) are created when missing and,
+ * unless annotated `rbac.authorization.kubernetes.io/autoupdate: "false"`, reconciled: missing rules, subjects, labels and annotations added (what was added by hand is kept), an
  * aggregated role's aggregationRule restored. Runs before the server serves.
  */
 export class BootstrapPolicyReconciler implements Controller {
@@ -23,8 +23,10 @@ export class BootstrapPolicyReconciler implements Controller {
     const objects = this.container.resolve(Tokens.Objects);
     const roles = objects.forResource<ClusterRole>(clusterRoleResourceRef, { fieldManager: 'kube-apiserver' });
     const bindings = objects.forResource<Binding>(clusterRoleBindingResourceRef, { fieldManager: 'kube-apiserver' });
+    const namespaceRoles = objects.forResource<Role>(roleResourceRef, { fieldManager: 'kube-apiserver' });
     for (const role of bootstrapClusterRoles()) await reconcile(roles, role, reconcileRole);
     for (const binding of bootstrapClusterRoleBindings()) await reconcile(bindings, binding, reconcileBinding);
+    for (const role of bootstrapNamespaceRoles()) await reconcile(namespaceRoles, role, reconcileRole);
   }
 
   async stop(): Promise<void> {}
@@ -33,7 +35,8 @@ export class BootstrapPolicyReconciler implements Controller {
 /** Creates `expected`, or updates what is stored with `merge` (which returns undefined when nothing is missing). */
 async function reconcile<T extends ClusterRole | Binding>(client: ResourceClient<T>, expected: T, merge: (current: T, expected: T) => T | undefined): Promise<void> {
   const name = expected.metadata!.name!;
-  const current = await client.get('', name);
+  const namespace = expected.metadata!.namespace ?? '';
+  const current = await client.get(namespace, name);
   if (!current) {
     try {
       await client.create(expected);
@@ -43,7 +46,7 @@ async function reconcile<T extends ClusterRole | Binding>(client: ResourceClient
     return;
   }
   if (current.metadata?.annotations?.[autoUpdateAnnotation] === 'false' || !merge(structuredClone(current), expected)) return;
-  await client.update('', name, (latest) => merge(latest, expected) ?? latest);
+  await client.update(namespace, name, (latest) => merge(latest, expected) ?? latest);
 }
 
 /** Adds missing labels and annotations; true when something was added. */

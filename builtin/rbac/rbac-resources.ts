@@ -102,6 +102,7 @@ export function clusterRoleBindingResource(escalation?: EscalationCheck): Resour
   });
 }
 
+export const roleResourceRef = { group: rbacGroup, resource: 'roles' };
 export const clusterRoleResourceRef = { group: rbacGroup, resource: 'clusterroles' };
 export const clusterRoleBindingResourceRef = { group: rbacGroup, resource: 'clusterrolebindings' };
 export const roleBindingResourceRef = { group: rbacGroup, resource: 'rolebindings' };

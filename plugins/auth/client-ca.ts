@@ -1,7 +1,6 @@
-import 'reflect-metadata';
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { PemConverter } from '@peculiar/x509';
+import { parsePemCertificates } from '../../lib/x509/pem-bundle.js';
 
 /** A `--client-ca-file` kube-apiserver would refuse to start with. */
 export class ClientCaError extends Error {
@@ -62,9 +61,7 @@ function readBundle(path: string): X509Certificate[] {
   }
   let certs: X509Certificate[];
   try {
-    certs = PemConverter.decodeWithHeaders(text)
-      .filter((block) => block.type === 'CERTIFICATE')
-      .map((block) => new X509Certificate(Buffer.from(block.rawData)));
+    certs = parsePemCertificates(text);
   } catch (err) {
     throw new ClientCaError(`client CA file '${path}': ${(err as Error).message}`);
   }

@@ -11,6 +11,6 @@ export { ServiceAccountTokenAuthenticator, serviceAccountTokenAuth } from './ser
 export { tokenFileAuth } from './static-token-authenticator.js';
 export { readTokenFile, parseTokenFile, TokenFileError } from './token-file.js';
 export { X509ClientCertAuthenticator, x509ClientCertAuth } from './x509-client-cert-authenticator.js';
-export { ClientCaError } from './client-ca.js';
+export { ClientCaError, ClientCaFile } from './client-ca.js';
 export { RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames, type RequestHeaderOptions } from './request-header-authenticator.js';
 export { readProxyClientCertificate, ProxyClientCertificateError } from './proxy-client-certificate.js';

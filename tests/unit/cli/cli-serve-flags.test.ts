@@ -327,3 +327,37 @@ test('--proxy-client-cert-file and --proxy-client-key-file: given together, or n
     t.throws(() => parseServeFlags(alone), { instanceOf: UsageError, message: '--proxy-client-cert-file and --proxy-client-key-file must be specified together' });
   }
 });
+
+test('--authentication-token-webhook-*: kube-apiserver\'s defaults v1beta1 and 2m; its message for another version', (t) => {
+  t.deepEqual((parseServeFlags(['--authentication-token-webhook-config-file', 'hook.kubeconfig']) as ServeOptions).tokenWebhook, {
+    configFile: resolve('hook.kubeconfig'),
+    version: 'v1beta1',
+    cacheTtlMs: 120_000,
+  });
+  const given = parseServeFlags(['--authentication-token-webhook-config-file=h', '--authentication-token-webhook-version=v1', '--authentication-token-webhook-cache-ttl=1m30s']) as ServeOptions;
+  t.deepEqual(given.tokenWebhook, { configFile: resolve('h'), version: 'v1', cacheTtlMs: 90_000 });
+  t.throws(() => parseServeFlags(['--authentication-token-webhook-config-file=h', '--authentication-token-webhook-version=v2']), {
+    instanceOf: UsageError,
+    message: 'unsupported authentication webhook version "v2", supported versions are "v1", "v1beta1"',
+  });
+  t.throws(() => parseServeFlags(['--authentication-token-webhook-config-file=h', '--authentication-token-webhook-cache-ttl=soon']), {
+    instanceOf: UsageError,
+    message: 'invalid argument "soon" for "--authentication-token-webhook-cache-ttl" flag: time: invalid duration "soon"',
+  });
+});
+
+test('--authentication-kubeconfig: cached 10s, the lookup on and not tolerated unless the boolean flags say so', (t) => {
+  t.deepEqual((parseServeFlags(['--authentication-kubeconfig', 'front.kubeconfig']) as ServeOptions).delegatedAuthentication, {
+    kubeconfig: resolve('front.kubeconfig'),
+    cacheTtlMs: 10_000,
+    skipLookup: false,
+    tolerateLookupFailure: false,
+  });
+  const given = parseServeFlags(['--authentication-kubeconfig=f', '--authentication-skip-lookup', '--authentication-tolerate-lookup-failure=true', '--authentication-token-webhook-cache-ttl=0']) as ServeOptions;
+  t.deepEqual(given.delegatedAuthentication, { kubeconfig: resolve('f'), cacheTtlMs: 0, skipLookup: true, tolerateLookupFailure: true });
+  t.throws(() => parseServeFlags(['--authentication-kubeconfig=f', '--authentication-token-webhook-config-file=h']), {
+    instanceOf: UsageError,
+    message: /^--authentication-token-webhook-config-file and --authentication-kubeconfig cannot be used together/,
+  });
+  t.is((parseServeFlags(['--authentication-skip-lookup']) as ServeOptions).delegatedAuthentication, undefined);
+});
