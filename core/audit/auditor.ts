@@ -34,6 +34,7 @@ export class Auditor {
     if (audit.panic !== undefined) return this.send(audit, 'Panic');
     if (audit.longRunning && !audit.sent.has('ResponseStarted')) this.send(audit, 'ResponseStarted', code);
     this.send(audit, 'ResponseComplete', code);
+    await this.caughtUp();
   };
 
   /** An authenticated request: its level by the policy; at a level above None, RequestReceived is sent. */
@@ -60,6 +61,12 @@ export class Auditor {
   /** Delivers what the backends hold (awaited when the server closes, after the last request). */
   async shutdown(): Promise<void> {
     for (const b of this.backends) await b.shutdown?.();
+  }
+
+  /** Waits for the backends that hold too much (their `backpressure`); a failing one is logged by its own writes. */
+  private async caughtUp(): Promise<void> {
+    const waits = this.backends.map((b) => b.backpressure?.()).filter((w) => w !== undefined);
+    if (waits.length > 0) await Promise.allSettled(waits);
   }
 
   private send(audit: RequestAudit, stage: AuditStage, code?: number): void {

@@ -104,5 +104,11 @@ export interface AuditEvent {
 export interface AuditBackend {
   readonly name: string;
   processEvent(event: AuditEvent): void;
+  /**
+   * While the backend holds more events than it should, a promise of when it has caught up: the request whose events
+   * filled it waits for it before its response ends (kube's blocking audit mode), so a backend slower than the
+   * requests slows them down instead of holding an unbounded queue.
+   */
+  backpressure?(): Promise<void> | undefined;
   shutdown?(): Promise<void>;
 }

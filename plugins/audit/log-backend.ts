@@ -23,14 +23,23 @@ export function auditEventLine(event: AuditEvent): string {
   return `${JSON.stringify(event).replace(moreEscapes, unicodeEscape)}\n`;
 }
 
+/** Queued lines past this many bytes make requests wait for the writes (`backpressure`). */
+const maxQueuedBytes = 4 * 1024 * 1024;
+
 /**
  * kube's audit log backend (`--audit-log-path`, format json): each event a JSON line. Events are queued on the
- * request's path and written in batches after it; `shutdown` writes everything queued. A failed write is logged with
- * the events it lost (kube's "Error in audit plugin 'log'") and the server carries on.
+ * request's path and written in batches after it; past `maxQueuedBytes` queued, requests wait for the writes, as
+ * kube's blocking mode has them wait; `shutdown` writes everything queued. A failed write is logged with the events
+ * it lost (kube's "Error in audit plugin 'log'") and the server carries on.
  */
 export class AuditLogBackend implements AuditBackend {
   readonly name = 'log';
   private queue: string[] = [];
+  private queuedBytes = 0;
+  /** Batches taken from the queue, and written (or failed); requests held by `backpressure` wait for theirs. */
+  private batchesTaken = 0;
+  private batchesWritten = 0;
+  private waiters: { batch: number; resolve: () => void }[] = [];
   private draining: Promise<void> | undefined;
   private readonly file: RotatingFile | undefined;
 
@@ -42,13 +51,29 @@ export class AuditLogBackend implements AuditBackend {
   }
 
   processEvent(event: AuditEvent): void {
-    this.queue.push(auditEventLine(event));
+    const line = auditEventLine(event);
+    this.queue.push(line);
+    this.queuedBytes += line.length;
     this.draining ??= this.drain();
+  }
+
+  /** Past the bound, a promise of the queue's present events written: the next batch's. */
+  backpressure(): Promise<void> | undefined {
+    if (this.queuedBytes <= maxQueuedBytes) return undefined;
+    const batch = this.batchesTaken + 1;
+    return new Promise((resolve) => this.waiters.push({ batch, resolve }));
   }
 
   async shutdown(): Promise<void> {
     while (this.draining) await this.draining;
     await this.file?.close();
+  }
+
+  /** Resolves the waiters whose batch is written. */
+  private releaseWaiters(): void {
+    const done = this.waiters.filter((w) => w.batch <= this.batchesWritten);
+    this.waiters = this.waiters.filter((w) => w.batch > this.batchesWritten);
+    for (const w of done) w.resolve();
   }
 
   /** Writes batches until the queue is empty (started on the next turn, so one request's stages share a batch). */
@@ -57,12 +82,16 @@ export class AuditLogBackend implements AuditBackend {
     while (this.queue.length > 0) {
       const lines = this.queue;
       this.queue = [];
+      this.queuedBytes = 0;
+      this.batchesTaken++;
       try {
         if (this.file) await this.file.writeLines(lines, (line, why) => failed(why, [line]));
         else await writeStdout(lines.join(''));
       } catch (err) {
         failed((err as Error).message, lines);
       }
+      this.batchesWritten++;
+      this.releaseWaiters();
     }
     this.draining = undefined;
   }

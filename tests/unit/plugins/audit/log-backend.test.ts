@@ -85,3 +85,21 @@ test('an event that cannot be written is logged and dropped; the others are writ
   t.is(errors.length, 1);
   t.regex(errors[0]!, /^kapi: Error in audit plugin 'log' affecting 1 audit events: write length \d+ exceeds maximum file size 1048576/);
 });
+
+test('past 4 MiB queued, backpressure holds the request until the events queued before it are in the file', async (t) => {
+  const path = join(tempDir(), 'audit.log');
+  const backend = new AuditLogBackend({ path });
+  backend.processEvent(event('small'));
+  t.is(backend.backpressure(), undefined, 'a short queue holds no one');
+  const big = 'x'.repeat(512 * 1024);
+  for (let i = 0; i < 10; i++) backend.processEvent(event(`big${i}`, { requestObject: { data: { big } } }));
+  const wait = backend.backpressure();
+  t.truthy(wait, 'over the bound the request waits');
+  await wait;
+  t.deepEqual(
+    lines(path).map((l) => JSON.parse(l).auditID),
+    ['small', ...Array.from({ length: 10 }, (_, i) => `big${i}`)],
+  );
+  t.is(backend.backpressure(), undefined, 'written, nobody waits');
+  await backend.shutdown();
+});
