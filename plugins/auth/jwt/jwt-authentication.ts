@@ -3,12 +3,11 @@
  * validated at start (an invalid file fails the start), then followed — when it changes, a valid configuration
  * replaces the one in force and an invalid one is logged and leaves it in force, as kube's dynamic reload does.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../../core/contracts/authenticator.js';
 import type { Controller } from '../../../core/contracts/controller.js';
 import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
+import { FileFollower } from '../file-follower.js';
 import { readAuthenticationConfiguration } from './authentication-configuration.js';
 import { defaultSigningAlgorithms, JwtIssuerAuthenticator, TokenRefused } from './jwt-issuer-authenticator.js';
 
@@ -21,20 +20,15 @@ export interface JwtAuthenticationOptions {
   signingAlgorithms?: readonly string[];
 }
 
-/** How often the file is read again when no file event came. */
-const pollIntervalMs = 60_000;
-/** Events of one write (create, write, rename) are taken together. */
-const settleMs = 100;
-
 export class JwtAuthentication implements Authenticator, Controller {
   readonly name = 'jwt';
   private issuers: JwtIssuerAuthenticator[] = [];
   private text?: string;
-  private watcher?: FSWatcher;
-  private poller?: NodeJS.Timeout;
-  private settle?: NodeJS.Timeout;
+  private readonly follower: FileFollower;
 
-  constructor(private readonly options: JwtAuthenticationOptions) {}
+  constructor(private readonly options: JwtAuthenticationOptions) {
+    this.follower = new FileFollower(options.configFile, () => this.reload());
+  }
 
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
@@ -52,24 +46,12 @@ export class JwtAuthentication implements Authenticator, Controller {
 
   async start(): Promise<void> {
     this.load();
-    const file = basename(this.options.configFile);
-    this.watcher = watch(dirname(this.options.configFile), (_event, name) => {
-      if (name === null || name === file) this.schedule();
-    });
-    this.watcher.on('error', (err) => console.error(`kapi: watching ${this.options.configFile}: ${err.message}`));
-    this.poller = setInterval(() => this.reload(), pollIntervalMs).unref();
+    this.follower.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.poller);
-    clearTimeout(this.settle);
-    this.watcher?.close();
+    this.follower.stop();
     for (const i of this.issuers) i.close();
-  }
-
-  private schedule(): void {
-    clearTimeout(this.settle);
-    this.settle = setTimeout(() => this.reload(), settleMs);
   }
 
   private reload(): void {
