@@ -7,6 +7,9 @@ import {
   auditModule,
   alwaysDeny,
   rbacAuthorization,
+  webhookAuthorization,
+  authorizationConfig,
+  delegatedAuthorization,
   clientUrl,
   createApiServer,
   defaultModules,
@@ -76,7 +79,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
+      authModules: [...authenticators, ...authorizationModules(opts)],
       serviceAccountTokens,
     }).concat(auditModules(opts)),
   });
@@ -118,11 +121,31 @@ async function authenticationModules(opts: ServeOptions, adminToken: string): Pr
   }
 }
 
-const authorizers: Record<AuthorizationMode, () => Module> = { RBAC: rbacAuthorization, AlwaysAllow: alwaysAllow, AlwaysDeny: alwaysDeny };
+/**
+ * The authorizer modules: those of an `--authorization-config` file, or delegation to a front server
+ * (`--authorization-kubeconfig`, instead of local authorizers), or else one per `--authorization-mode`, in order.
+ */
+function authorizationModules(opts: ServeOptions): Module[] {
+  if (opts.authorizationConfig) return [authorizationConfig(opts.authorizationConfig)];
+  if (opts.delegatedAuthorization) return [delegatedAuthorization(opts.delegatedAuthorization)];
+  return opts.authorizationModes.map((mode) => authorizer(mode, opts));
+}
 
 /** The authorizer module of an `--authorization-mode` value. */
-function authorizer(mode: AuthorizationMode): Module {
-  return authorizers[mode]();
+function authorizer(mode: AuthorizationMode, opts: ServeOptions): Module {
+  switch (mode) {
+    case 'RBAC':
+      return rbacAuthorization();
+    case 'AlwaysAllow':
+      return alwaysAllow();
+    case 'AlwaysDeny':
+      return alwaysDeny();
+    case 'Webhook': {
+      const webhook = opts.authorizationWebhook!;
+      // kube-apiserver's flags make a webhook named "default": 30s timeout, no opinion when it fails
+      return webhookAuthorization({ name: 'default', ...webhook, timeoutMs: 30_000, decisionOnError: 'no-opinion' });
+    }
+  }
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

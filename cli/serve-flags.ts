@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
+import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
+import { parseList } from './comma-list.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -31,9 +33,7 @@ Flags:
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
-  --authorization-mode A,B    authorizers asked in this order, kube's names: RBAC, AlwaysAllow, AlwaysDeny (default RBAC;
-                              the admin token's user is in system:masters, bound to cluster-admin)
-  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
+${authorizationUsage}  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
                               a staticManifestsDir of admission objects loaded from files and followed while serving
@@ -83,7 +83,7 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
 ${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions {
+export interface ServeOptions extends AuditServeOptions, AuthorizationServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -95,8 +95,6 @@ export interface ServeOptions extends AuditServeOptions {
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
-  /** `--authorization-mode`, in order (default RBAC). */
-  authorizationModes: AuthorizationMode[];
   /** Absolute; `--admission-control-config-file`. */
   admissionControlConfigFile?: string;
   /** Absolute; `--authentication-config`. */
@@ -148,8 +146,7 @@ export interface ServiceAccountServeOptions {
   jwksUri?: string;
 }
 
-/** The `--authorization-mode` values kapi serves (kube's names). */
-export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+export type { AuthorizationMode } from './authorization-flags.js';
 
 export interface EtcdServeOptions {
   endpoints: string[];
@@ -180,7 +177,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
-    authorizationModes: parseAuthorizationModes(values['authorization-mode'] ?? 'RBAC'),
+    ...parseAuthorizationFlags(values),
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
     ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
@@ -222,27 +219,6 @@ function parseRequestHeaderFlags(values: ReturnType<typeof parse>['values']): { 
       extraHeaderPrefixes: list('requestheader-extra-headers-prefix', values['requestheader-extra-headers-prefix'], defaultRequestHeaderNames.extraHeaderPrefixes),
     },
   };
-}
-
-const authorizationModes: readonly AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
-
-/**
- * kube-apiserver's `--authorization-mode`: a comma list of its mode names, each once, at least one. kube's Node and
- * Webhook modes are refused (kapi has no nodes, and no authorization webhook yet).
- */
-function parseAuthorizationModes(text: string): AuthorizationMode[] {
-  const modes = parseList(text);
-  if (modes.length === 0) throw new UsageError('--authorization-mode: at least one authorization-mode must be passed');
-  const seen = new Set<string>();
-  for (const mode of modes) {
-    if (mode === 'Node' || mode === 'Webhook') throw new UsageError(`--authorization-mode ${mode} is not supported by kapi: use ${authorizationModes.join(', ')}`);
-    if (!(authorizationModes as readonly string[]).includes(mode)) {
-      throw new UsageError(`--authorization-mode: authorization-mode "${mode}" is not a valid mode (valid: ${authorizationModes.join(', ')})`);
-    }
-    if (seen.has(mode)) throw new UsageError(`--authorization-mode: authorization-mode "${mode}" has mode specified more than once`);
-    seen.add(mode);
-  }
-  return modes as AuthorizationMode[];
 }
 
 /** kubeadm's issuer: kube-apiserver has no default and requires the flag. */
@@ -306,7 +282,7 @@ function parse(args: string[]) {
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
-        'authorization-mode': { type: 'string' },
+        ...authorizationFlagOptions,
         'admission-control-config-file': { type: 'string' },
         'encryption-provider-config': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -389,10 +365,6 @@ function parseByteSize(flag: string, text: string): number {
   return bytes;
 }
 
-/** "a, b" → ['a', 'b']; "" → [] (none). */
-function parseList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-}
 
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer interval would silently become 1 ms. */
 const maxTimerMs = 2 ** 31 - 1;
