@@ -25,7 +25,19 @@ export interface WebhookAuthorizerOptions {
   /** What a failed call decides (kube's failurePolicy: NoOpinion, or Deny). */
   decisionOnError: Decision;
   matchConditions?: AuthorizationMatchConditions;
+  /** How failed calls that may pass on a retry are retried; default kube's (500ms, ×1.5, 5 attempts). */
+  retryBackoff?: RetryBackoff;
 }
+
+/** An exponential backoff: the first delay, its growth factor, and how many attempts in all. */
+export interface RetryBackoff {
+  initialMs: number;
+  factor: number;
+  attempts: number;
+}
+
+/** k8s.io/apiserver's DefaultRetryBackoffWithInitialDelay(500ms), without the jitter. */
+const defaultRetryBackoff: RetryBackoff = { initialMs: 500, factor: 1.5, attempts: 5 };
 
 interface ReviewStatus {
   allowed: boolean;
@@ -87,18 +99,38 @@ export class WebhookAuthorizer implements Authorizer {
     return { decision: this.opts.decisionOnError, evaluationError: message };
   }
 
+  /**
+   * Sends the review and decodes the answer; a failure that may pass (kube's DefaultShouldRetry: a connection reset,
+   * 500, 504, 429 or a Retry-After answer) is retried with the backoff, the last failure thrown.
+   */
   private async ask(spec: Record<string, unknown>): Promise<ReviewStatus> {
     const { version } = this.opts;
     const review = { apiVersion: `${group}/${version}`, kind: 'SubjectAccessReview', metadata: { creationTimestamp: null }, spec: versionedSpec(spec, version), status: { allowed: false } };
-    const res = await this.opts.client.post(review, this.opts.timeoutMs, this.opts.path);
-    const failure = restResultError(res);
-    if (failure !== undefined) throw new ReviewAnswerError(failure);
-    return decodeStatus(res.body.toString('utf8'));
+    const backoff = this.opts.retryBackoff ?? defaultRetryBackoff;
+    for (let attempt = 1, delayMs = backoff.initialMs; ; attempt++, delayMs *= backoff.factor) {
+      try {
+        const res = await this.opts.client.post(review, this.opts.timeoutMs, this.opts.path);
+        const failure = restResultError(res);
+        if (failure !== undefined) throw new ReviewAnswerError(failure, res.status === 500 || res.status === 504 || res.status === 429 || res.retryAfterSeconds !== undefined);
+        return decodeStatus(res.body.toString('utf8'));
+      } catch (err) {
+        const retryable = err instanceof ReviewAnswerError ? err.retryable : err instanceof WebhookCallError && err.message.endsWith('connection reset by peer');
+        if (!retryable || attempt >= backoff.attempts) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
   }
 }
 
 /** An answer kube's client would not decode into a SubjectAccessReview; the message is its error. */
-class ReviewAnswerError extends Error {}
+class ReviewAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The SubjectAccessReviewSpec (v1) of a request, as kube's webhook authorizer fills it, without the fields Go's

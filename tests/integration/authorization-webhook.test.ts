@@ -23,6 +23,7 @@ async function serverWith(handler: WebhookHandler, options: Partial<WebhookAutho
     authorizedTtlMs: 300_000,
     unauthorizedTtlMs: 30_000,
     decisionOnError: 'no-opinion',
+    retryBackoff: { initialMs: 10, factor: 1.5, attempts: 5 },
     ...options,
   });
   const server = await startTestServer({ storage: 'memory', tokens: [alice], authorizers: [rbacAuthorization(), webhook] });
@@ -129,8 +130,8 @@ test('answers are cached: allowed ones for the authorized TTL, others for the un
 });
 
 /** What a failing webhook does to a request no other authorizer allows, and to an access review of it. */
-async function failing(t: import('ava').ExecutionContext, handler: WebhookHandler, cause: RegExp, options: Partial<WebhookAuthorizerOptions> = {}) {
-  const { server, path } = await serverWith(handler, { timeoutMs: 1_000, ...options });
+async function failing(t: import('ava').ExecutionContext, handler: WebhookHandler, cause: RegExp, callsEach = 1) {
+  const { server, path } = await serverWith(handler, { timeoutMs: 1_000 });
   try {
     const res = await server.request('GET', '/api/v1/namespaces/default/configmaps/x', { token: alice.token });
     // kube's authorization filter: an authorizer error and no allow is an internal error
@@ -143,7 +144,7 @@ async function failing(t: import('ava').ExecutionContext, handler: WebhookHandle
     t.is(review.status, 201);
     t.false(review.body.status.allowed);
     t.regex(review.body.status.evaluationError, new RegExp(`^${cause.source}$`));
-    t.is(hooks.requestsTo(path).length, 2, 'failures are not cached');
+    t.is(hooks.requestsTo(path).length, 2 * callsEach, 'failures are not cached');
     // what RBAC allows is still allowed
     t.is((await server.request('GET', '/api/v1/namespaces')).status, 200);
   } finally {
@@ -161,9 +162,22 @@ test('a webhook that hangs: the call ends at its timeout, no opinion', async (t)
 
 test('a webhook that answers garbage, an error status or closes the connection: no opinion, with client-go\'s error', async (t) => {
   await failing(t, () => ({ raw: 'not json', headers: { 'content-type': 'application/json' } }), /couldn't get version\/kind; json parse error: invalid character 'o' in literal null \(expecting 'u'\)/);
-  await failing(t, () => ({ status: 500, raw: 'boom', headers: { 'content-type': 'text/plain' } }), /an error on the server \("boom"\) has prevented the request from succeeding/);
+  await failing(t, () => ({ status: 500, raw: 'boom', headers: { 'content-type': 'text/plain' } }), /an error on the server \("boom"\) has prevented the request from succeeding/, 5);
+  await failing(t, () => ({ status: 403, raw: 'no', headers: { 'content-type': 'text/plain' } }), /no/);
   await failing(t, () => ({ json: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed: 'yes' } } }), /json: cannot unmarshal string into Go struct field SubjectAccessReviewStatus\.status\.allowed of type bool/);
   await failing(t, () => 'close', new RegExp(`${url()}: EOF`));
+});
+
+test('transient failures (500, 429, 504) are retried with a backoff, as kube\'s webhook client', async (t) => {
+  let calls = 0;
+  const statuses = [500, 429, 504];
+  const { server, path } = await serverWith((review) => (calls++ < statuses.length ? { status: statuses[calls - 1], raw: 'later', headers: { 'content-type': 'text/plain' } } : allowAliceReadingConfigMaps(review, '')));
+  try {
+    t.is((await server.request('GET', '/api/v1/namespaces/default/configmaps/x', { token: alice.token })).status, 404);
+    t.is(hooks.requestsTo(path).length, 4);
+  } finally {
+    await server.close();
+  }
 });
 
 test('failure policy Deny: a failing webhook denies, even what a later authorizer would allow', async (t) => {
