@@ -28,7 +28,7 @@ export interface KubeconfigTarget {
 export interface KubeconfigClient {
   readonly target: KubeconfigTarget;
   /**
-   * POSTs `body` as JSON to the server URL, or to `path` on the server's host when given (an API path such as
+   * POSTs `body` as JSON to the server URL, or to `path` after it when given (an API path such as
    * `/apis/authorization.k8s.io/v1/subjectaccessreviews`), within `timeoutMs`. Throws `WebhookCallError` when no
    * answer came.
    */
@@ -45,7 +45,8 @@ export function kubeconfigClient(target: KubeconfigTarget): KubeconfigClient {
   return {
     target,
     post(body, timeoutMs, path) {
-      const url = path === undefined ? target.server : new URL(path, target.server).href;
+      // an API path goes after the server URL's own path, as client-go's rest client puts it
+      const url = path === undefined ? target.server : `${target.server.replace(/\/+$/, '')}${path}`;
       const token = tokenOf();
       const credentials: WebhookCredentials = {
         insecureSkipTlsVerify: target.insecureSkipTlsVerify,
@@ -164,7 +165,8 @@ function userCredentials(name: string, user: Record<string, unknown>, base: stri
   }
   const token = stringField(user, 'token');
   const tokenFile = stringField(user, 'tokenFile');
-  if (token) out.token = token;
+  // client-go reads a tokenFile over a token (the file is kept fresh; the token is only its first value)
+  if (token && !tokenFile) out.token = token;
   else if (tokenFile) {
     const path = resolve(base, tokenFile);
     try {
