@@ -8,7 +8,7 @@ import {
   readKubeconfigClient,
   type AuthorizationConfiguration,
   type KubeconfigClient,
-  type SubjectAccessReviewVersion,
+  type WebhookAuthorizerOptions,
 } from '../index.js';
 import { parseList } from './comma-list.js';
 import { UsageError } from './usage-error.js';
@@ -59,13 +59,8 @@ type Values = Partial<Record<AuthorizationFlag, string>>;
 /** The `--authorization-mode` values kapi serves (kube's names). */
 export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny' | 'Webhook';
 
-/** Mode Webhook's settings (the `--authorization-webhook-*` flags), its kubeconfig read. */
-export interface AuthorizationWebhookServeOptions {
-  client: KubeconfigClient;
-  version: SubjectAccessReviewVersion;
-  authorizedTtlMs: number;
-  unauthorizedTtlMs: number;
-}
+/** Mode Webhook's authorizer, from the `--authorization-webhook-*` flags (its kubeconfig read). */
+export type AuthorizationWebhookServeOptions = WebhookAuthorizerOptions;
 
 /** `--authorization-kubeconfig` and the flags that go with it. */
 export interface DelegatedAuthorizationServeOptions {
@@ -120,9 +115,13 @@ export function parseAuthorizationFlags(values: Values): AuthorizationServeOptio
   if (version !== 'v1' && version !== 'v1beta1') throw new UsageError(`unsupported webhook authorizer version "${version}", supported versions are "v1", "v1beta1"`);
   return {
     authorizationModes: modes,
+    // kube-apiserver's flags make a webhook named "default" with a 30s timeout, of no opinion when it fails
     authorizationWebhook: {
+      name: 'default',
       client: readClient('authorization-webhook-config-file', webhookConfig),
       version,
+      timeoutMs: 30_000,
+      decisionOnError: 'no-opinion',
       authorizedTtlMs: parseTtl(values, 'authorization-webhook-cache-authorized-ttl', 5 * 60_000),
       unauthorizedTtlMs: parseTtl(values, 'authorization-webhook-cache-unauthorized-ttl', 30_000),
     },

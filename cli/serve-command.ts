@@ -140,11 +140,9 @@ function authorizer(mode: AuthorizationMode, opts: ServeOptions): Module {
       return alwaysAllow();
     case 'AlwaysDeny':
       return alwaysDeny();
-    case 'Webhook': {
-      const webhook = opts.authorizationWebhook!;
-      // kube-apiserver's flags make a webhook named "default": 30s timeout, no opinion when it fails
-      return webhookAuthorization({ name: 'default', ...webhook, timeoutMs: 30_000, decisionOnError: 'no-opinion' });
-    }
+    case 'Webhook':
+      // parsing made sure the webhook's flags come with the mode
+      return webhookAuthorization(opts.authorizationWebhook!);
   }
 }
 
