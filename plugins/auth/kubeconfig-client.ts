@@ -40,6 +40,7 @@ export function readKubeconfigClient(file: string): KubeconfigClient {
   return kubeconfigClient(readKubeconfigTarget(file));
 }
 
+/** A client of a kubeconfig's target (a tokenFile is read again each minute, as client-go's cached token source). */
 export function kubeconfigClient(target: KubeconfigTarget): KubeconfigClient {
   const tokenOf = target.tokenFile ? tokenFileReader(target.tokenFile) : () => target.token;
   return {
