@@ -61,7 +61,7 @@ export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEven
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, AuthenticationRequest, UserInfo } from './core/contracts/authenticator.js';
 export { CredentialsRejected } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizerAnswer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules } from './core/contracts/authorizer.js';
 export type { PolicyRule } from './lib/rbac/policy-rule.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Controller } from './core/contracts/controller.js';
@@ -93,6 +93,23 @@ export { PublishedAuthentication, publishedAuthenticationAuth, type PublishedAut
 export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, ClientCaFile, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, FrontProxyPki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';
+export {
+  WebhookAuthorizer,
+  webhookAuthorization,
+  readAuthorizationConfiguration,
+  AuthorizationConfigError,
+  authorizationConfig,
+  delegatedAuthorization,
+  AlwaysAllowPathsAuthorizer,
+  PrivilegedGroupsAuthorizer,
+} from './plugins/auth/index.js';
+export type {
+  WebhookAuthorizerOptions,
+  SubjectAccessReviewVersion,
+  AuthorizationConfiguration,
+  AuthorizationConfigOptions,
+  DelegatedAuthorizationOptions,
+} from './plugins/auth/index.js';
 export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
 export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.js';
 export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';

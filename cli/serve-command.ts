@@ -8,6 +8,9 @@ import {
   auditModule,
   alwaysDeny,
   rbacAuthorization,
+  webhookAuthorization,
+  authorizationConfig,
+  delegatedAuthorization,
   clientUrl,
   createApiServer,
   defaultModules,
@@ -93,7 +96,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
         ...(opts.serviceClusterIPRange !== undefined ? { serviceClusterIPRange: opts.serviceClusterIPRange } : {}),
         ...(opts.serviceNodePortRange !== undefined ? { serviceNodePortRange: opts.serviceNodePortRange } : {}),
       },
-      authModules: [...authenticators, ...opts.authorizationModes.map(authorizer)],
+      authModules: [...authenticators, ...authorizationModules(opts)],
       serviceAccountTokens,
       ...(delegation.tokenWebhook ? { tokenWebhook: delegation.tokenWebhook } : {}),
     }).concat(auditModules(opts), published),
@@ -195,11 +198,29 @@ async function usageChecked<T>(make: () => T | Promise<T>): Promise<T> {
   }
 }
 
-const authorizers: Record<AuthorizationMode, () => Module> = { RBAC: rbacAuthorization, AlwaysAllow: alwaysAllow, AlwaysDeny: alwaysDeny };
+/**
+ * The authorizer modules: those of an `--authorization-config` file, or delegation to a front server
+ * (`--authorization-kubeconfig`, instead of local authorizers), or else one per `--authorization-mode`, in order.
+ */
+function authorizationModules(opts: ServeOptions): Module[] {
+  if (opts.authorizationConfig) return [authorizationConfig(opts.authorizationConfig)];
+  if (opts.delegatedAuthorization) return [delegatedAuthorization(opts.delegatedAuthorization)];
+  return opts.authorizationModes.map((mode) => authorizer(mode, opts));
+}
 
 /** The authorizer module of an `--authorization-mode` value. */
-function authorizer(mode: AuthorizationMode): Module {
-  return authorizers[mode]();
+function authorizer(mode: AuthorizationMode, opts: ServeOptions): Module {
+  switch (mode) {
+    case 'RBAC':
+      return rbacAuthorization();
+    case 'AlwaysAllow':
+      return alwaysAllow();
+    case 'AlwaysDeny':
+      return alwaysDeny();
+    case 'Webhook':
+      // parsing made sure the webhook's flags come with the mode
+      return webhookAuthorization(opts.authorizationWebhook!);
+  }
 }
 
 /** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */

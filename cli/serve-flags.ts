@@ -11,6 +11,8 @@ import {
   parseAuthenticationDelegationFlags,
   type AuthenticationDelegationServeOptions,
 } from './authentication-delegation-flags.js';
+import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
+import { parseList } from './comma-list.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -43,9 +45,7 @@ Flags:
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
-  --authorization-mode A,B    authorizers asked in this order, kube's names: RBAC, AlwaysAllow, AlwaysDeny (default RBAC;
-                              the admin token's user is in system:masters, bound to cluster-admin)
-  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
+${authorizationUsage}  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
                               a staticManifestsDir of admission objects loaded from files and followed while serving
@@ -105,7 +105,7 @@ ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests wit
 ${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions {
+export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -117,8 +117,6 @@ export interface ServeOptions extends AuditServeOptions, AuthenticationDelegatio
   crdPaths: string[];
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
-  /** `--authorization-mode`, in order (default RBAC). */
-  authorizationModes: AuthorizationMode[];
   /** Absolute; `--admission-control-config-file`. */
   admissionControlConfigFile?: string;
   /** Absolute; `--authentication-config`. */
@@ -174,8 +172,7 @@ export interface ServiceAccountServeOptions {
   jwksUri?: string;
 }
 
-/** The `--authorization-mode` values kapi serves (kube's names). */
-export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
+export type { AuthorizationMode } from './authorization-flags.js';
 
 export interface EtcdServeOptions {
   endpoints: string[];
@@ -206,7 +203,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
-    authorizationModes: parseAuthorizationModes(values['authorization-mode'] ?? 'RBAC'),
+    ...parseAuthorizationFlags(values),
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
     ...(values['authentication-config'] ? { authenticationConfigFile: resolve(values['authentication-config']) } : {}),
     ...(values['oidc-signing-algs'] !== undefined ? { oidcSigningAlgorithms: parseSigningAlgorithms(values['oidc-signing-algs']) } : {}),
@@ -259,27 +256,6 @@ function parseProxyClientFlags(certFile: string | undefined, keyFile: string | u
   if (!certFile && !keyFile) return {};
   if (!certFile || !keyFile) throw new UsageError('--proxy-client-cert-file and --proxy-client-key-file must be specified together');
   return { proxyClient: { certFile: resolve(certFile), keyFile: resolve(keyFile) } };
-}
-
-const authorizationModes: readonly AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
-
-/**
- * kube-apiserver's `--authorization-mode`: a comma list of its mode names, each once, at least one. kube's Node and
- * Webhook modes are refused (kapi has no nodes, and no authorization webhook yet).
- */
-function parseAuthorizationModes(text: string): AuthorizationMode[] {
-  const modes = parseList(text);
-  if (modes.length === 0) throw new UsageError('--authorization-mode: at least one authorization-mode must be passed');
-  const seen = new Set<string>();
-  for (const mode of modes) {
-    if (mode === 'Node' || mode === 'Webhook') throw new UsageError(`--authorization-mode ${mode} is not supported by kapi: use ${authorizationModes.join(', ')}`);
-    if (!(authorizationModes as readonly string[]).includes(mode)) {
-      throw new UsageError(`--authorization-mode: authorization-mode "${mode}" is not a valid mode (valid: ${authorizationModes.join(', ')})`);
-    }
-    if (seen.has(mode)) throw new UsageError(`--authorization-mode: authorization-mode "${mode}" has mode specified more than once`);
-    seen.add(mode);
-  }
-  return modes as AuthorizationMode[];
 }
 
 /** kubeadm's issuer: kube-apiserver has no default and requires the flag. */
@@ -343,7 +319,7 @@ function parse(args: string[]) {
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
-        'authorization-mode': { type: 'string' },
+        ...authorizationFlagOptions,
         'admission-control-config-file': { type: 'string' },
         'encryption-provider-config': { type: 'string' },
         'encryption-provider-config-automatic-reload': { type: 'string' },
@@ -431,10 +407,6 @@ function parseByteSize(flag: string, text: string): number {
   return bytes;
 }
 
-/** "a, b" → ['a', 'b']; "" → [] (none). */
-function parseList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-}
 
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer interval would silently become 1 ms. */
 const maxTimerMs = 2 ** 31 - 1;

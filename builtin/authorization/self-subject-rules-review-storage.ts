@@ -1,8 +1,7 @@
 import { errors } from '../../core/contracts/api-error.js';
-import type { Authorizer } from '../../core/contracts/authorizer.js';
+import { unionRulesFor, type Authorizer } from '../../core/contracts/authorizer.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { RestContext, RestStorage } from '../../core/contracts/rest-storage.js';
-import { aggregate } from '../../lib/rbac/rbac-policy-index.js';
 
 interface SelfSubjectRulesReview extends KubeObject {
   spec?: { namespace?: string };
@@ -10,8 +9,8 @@ interface SelfSubjectRulesReview extends KubeObject {
 
 /**
  * `selfsubjectrulesreviews` (create only), as kube's SelfSubjectRulesReview REST: the rules the requesting user holds
- * in `spec.namespace`, from every authorizer that can tell (kube's union RulesFor): resource rules and non-resource
- * rules, `incomplete` when one cannot, the reasons in `evaluationError`. Nothing is stored.
+ * in `spec.namespace`, from the authorizers (kube's union RulesFor): resource rules and non-resource rules,
+ * `incomplete` when one cannot tell them all, the reasons in `evaluationError`. Nothing is stored.
  */
 export class SelfSubjectRulesReviewStorage implements RestStorage {
   readonly reviews = true;
@@ -21,31 +20,21 @@ export class SelfSubjectRulesReviewStorage implements RestStorage {
   async create(ctx: RestContext, body: KubeObject): Promise<KubeObject> {
     const namespace = (body as SelfSubjectRulesReview).spec?.namespace ?? '';
     if (!namespace) throw errors.badRequest('no namespace on request');
+    const held = unionRulesFor(this.authorizers(), ctx.user, namespace);
     const resourceRules: Record<string, string[]>[] = [];
     const nonResourceRules: Record<string, string[]>[] = [];
-    const evaluationErrors: string[] = [];
-    let incomplete = false;
-    for (const a of this.authorizers()) {
-      if (!a.rulesFor) {
-        incomplete = true;
-        continue;
+    for (const r of held.rules) {
+      if ((r.resources ?? []).length > 0) {
+        resourceRules.push({ verbs: r.verbs, ...nonEmpty('apiGroups', r.apiGroups), ...nonEmpty('resources', r.resources), ...nonEmpty('resourceNames', r.resourceNames) });
       }
-      const held = a.rulesFor(ctx.user, namespace);
-      incomplete ||= held.incomplete;
-      if (held.evaluationError) evaluationErrors.push(held.evaluationError);
-      for (const r of held.rules) {
-        if ((r.resources ?? []).length > 0) {
-          resourceRules.push({ verbs: r.verbs, ...nonEmpty('apiGroups', r.apiGroups), ...nonEmpty('resources', r.resources), ...nonEmpty('resourceNames', r.resourceNames) });
-        }
-        if ((r.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs! });
-      }
+      if ((r.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs! });
     }
     return {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SelfSubjectRulesReview',
       metadata: {},
       spec: {},
-      status: { resourceRules, nonResourceRules, incomplete, ...(evaluationErrors.length ? { evaluationError: aggregate(evaluationErrors) } : {}) },
+      status: { resourceRules, nonResourceRules, incomplete: held.incomplete, ...(held.evaluationError ? { evaluationError: held.evaluationError } : {}) },
     };
   }
 }

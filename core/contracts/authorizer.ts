@@ -28,16 +28,44 @@ export interface SubjectRules {
   evaluationError?: string;
 }
 
+/**
+ * An authorizer's answer. `evaluationError` says what went wrong while deciding (kube's authorizers return an error
+ * beside their decision: a webhook that failed gives its failure policy's decision and the failure).
+ */
+export interface AuthorizerAnswer {
+  decision: Decision;
+  reason?: string;
+  evaluationError?: string;
+}
+
 /** An authorizer plugin. Authorizers are asked in order; the first `allow` or `deny` decides; none → 403. */
 export interface Authorizer {
   readonly name: string;
-  authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason?: string }>;
+  authorize(attrs: AuthorizationAttributes): Promise<AuthorizerAnswer>;
   /**
    * Optional: the rules `user` holds in `namespace` ('' for the cluster-wide ones only), for
    * SelfSubjectRulesReview (`kubectl auth can-i --list`) and RBAC's escalation checks. An authorizer without it adds
-   * nothing to the list (kube's: `incomplete` then).
+   * nothing to the list and makes it `incomplete`, as kube's webhook authorizer (see unionRulesFor).
    */
   rulesFor?(user: UserInfo, namespace: string): SubjectRules;
+}
+
+/**
+ * kube's union RulesFor: the rules of every authorizer in order, `incomplete` when one could not tell everything, and
+ * their errors aggregated — an authorizer without `rulesFor` counts as kube's webhook authorizer does:
+ * `<name> authorizer does not support user rule resolution`.
+ */
+export function unionRulesFor(authorizers: readonly Authorizer[], user: UserInfo, namespace: string): SubjectRules {
+  const rules: PolicyRule[] = [];
+  const errors: string[] = [];
+  let incomplete = false;
+  for (const a of authorizers) {
+    const held: SubjectRules = a.rulesFor ? a.rulesFor(user, namespace) : { rules: [], incomplete: true, evaluationError: `${a.name} authorizer does not support user rule resolution` };
+    rules.push(...held.rules);
+    incomplete ||= held.incomplete;
+    if (held.evaluationError) errors.push(held.evaluationError);
+  }
+  return { rules, incomplete, ...evaluationError(errors) };
 }
 
 /** The answer of the server's authorizers (an access review's status). */
@@ -60,7 +88,7 @@ export class AuthorizationChain {
     const reasons: string[] = [];
     const failures: string[] = [];
     for (const a of this.authorizers()) {
-      let answer: { decision: Decision; reason?: string };
+      let answer: AuthorizerAnswer;
       try {
         answer = await a.authorize(attrs);
       } catch (err) {
@@ -68,15 +96,18 @@ export class AuthorizationChain {
         continue;
       }
       const reason = answer.reason ?? '';
-      if (answer.decision !== 'no-opinion') return { decision: answer.decision, reason };
+      // kube's union authorizer: a decision comes with its own authorizer's error only
+      if (answer.decision !== 'no-opinion') return { decision: answer.decision, reason, ...evaluationError(answer.evaluationError ? [answer.evaluationError] : []) };
+      if (answer.evaluationError) failures.push(answer.evaluationError);
       if (reason) reasons.push(reason);
     }
     return { decision: 'no-opinion', reason: reasons.join('\n'), ...evaluationError(failures) };
   }
 }
 
-/** kube's aggregate of errors: one as is, several as `[a, b]`. */
+/** kube's aggregate of errors (utilerrors.NewAggregate): distinct messages, one as is, several as `[a, b]`. */
 function evaluationError(failures: string[]): { evaluationError?: string } {
-  if (failures.length === 0) return {};
-  return { evaluationError: failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]` };
+  const distinct = [...new Set(failures)];
+  if (distinct.length === 0) return {};
+  return { evaluationError: distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]` };
 }

@@ -14,3 +14,11 @@ export { X509ClientCertAuthenticator, x509ClientCertAuth } from './x509-client-c
 export { ClientCaError, ClientCaFile } from './client-ca.js';
 export { RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames, type RequestHeaderOptions } from './request-header-authenticator.js';
 export { readProxyClientCertificate, ProxyClientCertificateError } from './proxy-client-certificate.js';
+export { readKubeconfigClient, readKubeconfigTarget, kubeconfigClient, KubeconfigError, type KubeconfigClient, type KubeconfigTarget } from './kubeconfig-client.js';
+export { WebhookAuthorizer, type WebhookAuthorizerOptions, type SubjectAccessReviewVersion } from './webhook-authorizer.js';
+export { webhookAuthorization } from './webhook-authorization.js';
+export { readAuthorizationConfiguration, AuthorizationConfigError, type AuthorizationConfiguration } from './authorization-configuration.js';
+export { ConfiguredAuthorizers, authorizationConfig, type AuthorizationConfigOptions } from './configured-authorizers.js';
+export { delegatedAuthorization, type DelegatedAuthorizationOptions } from './delegated-authorization.js';
+export { AlwaysAllowPathsAuthorizer } from './always-allow-paths-authorizer.js';
+export { PrivilegedGroupsAuthorizer } from './privileged-groups-authorizer.js';

@@ -28,7 +28,7 @@ export interface KubeconfigTarget {
 export interface KubeconfigClient {
   readonly target: KubeconfigTarget;
   /**
-   * POSTs `body` as JSON to the server URL, or to `path` on the server's host when given (an API path such as
+   * POSTs `body` as JSON to the server URL, or to `path` after it when given (an API path such as
    * `/apis/authorization.k8s.io/v1/subjectaccessreviews`), within `timeoutMs`. Throws `WebhookCallError` when no
    * answer came.
    */
@@ -42,10 +42,12 @@ export function readKubeconfigClient(file: string): KubeconfigClient {
   return kubeconfigClient(readKubeconfigTarget(file));
 }
 
+/** A client of a kubeconfig's target (a tokenFile is read again each minute, as client-go's cached token source). */
 export function kubeconfigClient(target: KubeconfigTarget): KubeconfigClient {
   const tokenOf = target.tokenFile ? tokenFileReader(target.tokenFile) : () => target.token;
   const caBundle = target.caPem ? Buffer.from(target.caPem).toString('base64') : undefined;
-  const at = (path: string | undefined) => ({ url: path === undefined ? target.server : new URL(path, target.server).href, ...(caBundle ? { caBundle } : {}) });
+  // an API path goes after the server URL's own path, as client-go's rest client puts it
+  const at = (path: string | undefined) => ({ url: path === undefined ? target.server : `${target.server.replace(/\/+$/, '')}${path}`, ...(caBundle ? { caBundle } : {}) });
   const credentials = (): WebhookCredentials => {
     const token = tokenOf();
     return {
@@ -167,7 +169,8 @@ function userCredentials(name: string, user: Record<string, unknown>, base: stri
   }
   const token = stringField(user, 'token');
   const tokenFile = stringField(user, 'tokenFile');
-  if (token) out.token = token;
+  // client-go reads a tokenFile over a token (the file is kept fresh; the token is only its first value)
+  if (token && !tokenFile) out.token = token;
   else if (tokenFile) {
     const path = resolve(base, tokenFile);
     try {

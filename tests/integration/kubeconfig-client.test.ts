@@ -114,10 +114,17 @@ test('client-certificate-data and client-key-data are presented', async (t) => {
   t.is((await call(path)).clientCn, 'kapi-front');
 });
 
-test('tokenFile: the token is read from the file', async (t) => {
+test('tokenFile: the token is read from the file, which wins over a token, as in client-go', async (t) => {
   await writeFile(join(dir, 'token'), 'file-token\n');
   const path = await kubeconfig({ server: servers[0]!.url, 'certificate-authority-data': b64(ca.certPem) }, { tokenFile: join(dir, 'token') });
   t.is((await call(path)).authorization, 'Bearer file-token');
+  const both = await kubeconfig({ server: servers[0]!.url, 'certificate-authority-data': b64(ca.certPem) }, { token: 'inline', tokenFile: 'token' });
+  t.is((await call(both)).authorization, 'Bearer file-token');
+});
+
+test('an API path goes after the server URL\'s own path', async (t) => {
+  const path = await kubeconfig({ server: `${servers[0]!.url}/front/`, 'certificate-authority-data': b64(ca.certPem) }, { token: 't' });
+  t.is((await call(path, '/apis/authorization.k8s.io/v1/subjectaccessreviews')).path, '/front/apis/authorization.k8s.io/v1/subjectaccessreviews?timeout=5s');
 });
 
 test('tls-server-name: the certificate is checked against that name, not the URL host', async (t) => {

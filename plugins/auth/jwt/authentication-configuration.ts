@@ -79,8 +79,11 @@ export function parseAuthenticationConfiguration(text: string, disallowedIssuers
   return configs;
 }
 
-/** The fields the file may hold, each with the JSON type it must have: 's' string, 'a' array of the shape, 'o' object. */
-type Shape = { [field: string]: 's' | Shape | [Shape | 's'] };
+/**
+ * The fields a configuration file may hold, each with the JSON type it must have: 's' string, 'b' boolean, `[x]` a
+ * list of x, an object its own shape.
+ */
+export type Shape = { [field: string]: 's' | 'b' | Shape | [Shape | 's'] };
 const claimOrExpression: Shape = { claim: 's', prefix: 's', expression: 's' };
 const shape: Shape = {
   apiVersion: 's',
@@ -96,7 +99,7 @@ const shape: Shape = {
 };
 
 /** Unknown fields and fields of the wrong JSON type, by path (kube's strict decoder refuses both). */
-function unknownFields(value: Json, s: Shape, path = ''): string[] {
+export function unknownFields(value: Json, s: Shape, path = ''): string[] {
   const found: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     const p = path ? `${path}.${key}` : key;
@@ -105,6 +108,8 @@ function unknownFields(value: Json, s: Shape, path = ''): string[] {
     else if (v === null) continue;
     else if (want === 's') {
       if (typeof v !== 'string') found.push(`${p} (must be a string)`);
+    } else if (want === 'b') {
+      if (typeof v !== 'boolean') found.push(`${p} (must be a boolean)`);
     } else if (Array.isArray(want)) {
       if (!Array.isArray(v)) found.push(`${p} (must be a list)`);
       else v.forEach((item, i) => found.push(...(want[0] === 's' ? (typeof item === 'string' ? [] : [`${p}[${i}] (must be a string)`]) : isObject(item) ? unknownFields(item, want[0], `${p}[${i}]`) : [`${p}[${i}] (must be an object)`])));

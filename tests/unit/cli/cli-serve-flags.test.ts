@@ -75,15 +75,15 @@ test('--encryption-provider-config-automatic-reload takes a Go boolean (default 
   t.false('encryptionProviderConfigAutomaticReload' in (parseServeFlags(['--encryption-provider-config-automatic-reload=false']) as ServeOptions));
 });
 
-test('--authorization-mode takes kube\'s mode names in order; Node and Webhook are refused for now', (t) => {
+test('--authorization-mode takes kube\'s mode names in order; Node and ABAC are refused', (t) => {
   const modes = (args: string[]) => (parseServeFlags(args) as ServeOptions).authorizationModes;
   t.deepEqual(modes(['--authorization-mode', 'AlwaysAllow']), ['AlwaysAllow']);
   t.deepEqual(modes(['--authorization-mode=RBAC, AlwaysDeny']), ['RBAC', 'AlwaysDeny']);
   const cases: Array<[string, string]> = [
     ['', '--authorization-mode: at least one authorization-mode must be passed'],
-    ['Node,RBAC', '--authorization-mode Node is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
-    ['Webhook', '--authorization-mode Webhook is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny'],
-    ['rbac', '--authorization-mode: authorization-mode "rbac" is not a valid mode (valid: RBAC, AlwaysAllow, AlwaysDeny)'],
+    ['Node,RBAC', '--authorization-mode Node is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny, Webhook'],
+    ['ABAC', '--authorization-mode ABAC is not supported by kapi: use RBAC, AlwaysAllow, AlwaysDeny, Webhook'],
+    ['rbac', '--authorization-mode: authorization-mode "rbac" is not a valid mode (valid: RBAC, AlwaysAllow, AlwaysDeny, Webhook)'],
     ['RBAC,RBAC', '--authorization-mode: authorization-mode "RBAC" has mode specified more than once'],
   ];
   for (const [value, message] of cases) t.throws(() => parseServeFlags(['--authorization-mode', value]), { instanceOf: UsageError, message }, value);
