@@ -4,11 +4,6 @@ import { followFolder, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { loadManifestDirectory } from './manifest-loader.js';
 import type { StaticManifestPlugin } from './static-manifest-plugin.js';
 
-/** How often the directories are read again when no file event came (kube's fallback polling is 1 minute). */
-const pollIntervalMs = 60_000;
-/** Events of one write (create, write, rename) are taken together. */
-const settleMs = 100;
-
 interface Watched {
   plugin: StaticManifestPlugin;
   dir: string;
@@ -40,11 +35,7 @@ export class StaticManifestsController implements Controller {
       } catch (err) {
         throw new Error(`admission plugin ${w.plugin.name}: loading static manifests from "${w.dir}": ${(err as Error).message}`);
       }
-      w.followed = followFolder(w.dir, () => this.reload(w), {
-        pollIntervalMs,
-        settleMs,
-        onError: (err) => console.error(`kapi: watching admission manifests in ${w.dir}: ${err.message}`),
-      });
+      w.followed = followFolder(w.dir, () => this.reload(w));
     }
   }
 

@@ -18,11 +18,6 @@ export interface AuthorizationConfigOptions {
   initial?: AuthorizationConfiguration;
 }
 
-/** How often the file is read again when no file event came (kube-apiserver polls its config files each minute). */
-const pollIntervalMs = 60_000;
-/** Events of one write (create, write, rename) are taken together. */
-const settleMs = 100;
-
 /**
  * The authorizers of an AuthorizationConfiguration file, asked in the file's order as kube's union authorizer asks
  * them. The file is followed: a changed, valid configuration replaces the authorizers (webhooks start with empty
@@ -55,11 +50,7 @@ export class ConfiguredAuthorizers implements Authorizer, Controller {
   async start(): Promise<void> {
     if (!this.options.initial) this.use(readAuthorizationConfiguration(this.options.configFile));
     await this.rbac.start();
-    this.followed = followFile(this.options.configFile, () => this.reload(), {
-      pollIntervalMs,
-      settleMs,
-      onError: (err) => console.error(`kapi: watching ${this.options.configFile}: ${err.message}`),
-    });
+    this.followed = followFile(this.options.configFile, () => this.reload());
   }
 
   async stop(): Promise<void> {

@@ -4,11 +4,6 @@ import { followFile, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { parseEncryptionConfiguration, readEncryptionConfigurationFile } from './encryption-configuration.js';
 import { encryptionTransformers } from './encryption-transformers.js';
 
-/** How often the file is read again when no file event came (kube polls every minute). */
-const pollIntervalMs = 60_000;
-/** Events of one write are taken together. */
-const settleMs = 100;
-
 /**
  * `--encryption-provider-config-automatic-reload` (kube's DynamicEncryptionConfigContent over DynamicTransformers):
  * the file is read and validated when this is constructed (an invalid file fails the start), then followed. When its
@@ -37,11 +32,7 @@ export class ReloadingTransformers implements StorageTransformers, Controller {
   }
 
   async start(): Promise<void> {
-    this.followed = followFile(this.file, () => this.reload(), {
-      pollIntervalMs,
-      settleMs,
-      onError: (err) => console.error(`kapi: watching ${this.file}: ${err.message}`),
-    });
+    this.followed = followFile(this.file, () => this.reload());
   }
 
   async stop(): Promise<void> {

@@ -20,11 +20,6 @@ export interface JwtAuthenticationOptions {
   signingAlgorithms?: readonly string[];
 }
 
-/** How often the file is read again when no file event came. */
-const pollIntervalMs = 60_000;
-/** Events of one write (create, write, rename) are taken together. */
-const settleMs = 100;
-
 export class JwtAuthentication implements Authenticator, Controller {
   readonly name = 'jwt';
   private issuers: JwtIssuerAuthenticator[] = [];
@@ -49,11 +44,7 @@ export class JwtAuthentication implements Authenticator, Controller {
 
   async start(): Promise<void> {
     this.load();
-    this.followed = followFile(this.options.configFile, () => this.reload(), {
-      pollIntervalMs,
-      settleMs,
-      onError: (err) => console.error(`kapi: watching ${this.options.configFile}: ${err.message}`),
-    });
+    this.followed = followFile(this.options.configFile, () => this.reload());
   }
 
   async stop(): Promise<void> {
