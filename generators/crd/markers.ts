@@ -106,7 +106,7 @@ function convert(raw: string, type: ArgType): unknown {
 export function parseMarker(line: string, loc: SourceLocation): Marker {
   const body = line.slice(1).trim();
   const definition = findMarker(body);
-  if (!definition) throw GenCrdError.at(loc, `unknown marker +${body.split(/[=:]/)[0]}`);
+  if (!definition) throw GenCrdError.at(loc, `unknown marker +${body.split('=')[0]}`);
   const rest = body.slice(definition.name.length);
   const fail = (why: string) => GenCrdError.at(loc, `malformed marker +${body}: ${why}`);
   const shape = definition.shape;
