@@ -150,6 +150,6 @@ test('what kube would refuse in the schema is found with its source: a CEL rule 
   ]);
   const unique = sources(t, { 'c.ts': `${header()}${objectMeta}${root('  // +kubebuilder:validation:UniqueItems=true\n  tags?: string[];')}` });
   t.deepEqual(problems(t, unique.paths), [
-    `${unique.shown('c.ts')}:10:3: CustomResourceDefinition gadgets.example.com version v1: spec.versions[0].schema.openAPIV3Schema.properties[tags].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`,
+    `${unique.shown('c.ts')}:11:3: CustomResourceDefinition gadgets.example.com version v1: spec.versions[0].schema.openAPIV3Schema.properties[tags].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`,
   ]);
 });
