@@ -1,7 +1,8 @@
 /**
  * The doc comment of a declaration: the block of `//` lines or `/* … *\/` (JSDoc) comments right above it, with no
  * blank line in between. Its `+` lines are markers, the rest is the description. Comments at the top of a file that
- * are not the first declaration's doc comment are the file's header, where `+groupName` and `+versionName` may stand.
+ * are not the first declaration's doc comment (all of them above an import) are the file's header, where
+ * `+groupName` and `+versionName` may stand.
  */
 import ts from 'typescript';
 import { formatLocation, GenCrdError, type SourceLocation } from './gen-crd-error.js';
@@ -75,7 +76,9 @@ export function docComment(sf: ts.SourceFile, file: string, node: ts.Node): DocC
 /** The markers of the file's header comment; only file markers (`+groupName`, `+versionName`) may stand there. */
 export function fileMarkers(sf: ts.SourceFile, file: string): Marker[] {
   const firstStatement = sf.statements[0];
-  const ranges = firstStatement ? commentBlocks(sf, firstStatement).above : ts.getLeadingCommentRanges(sf.text, 0) ?? [];
+  // Comments above an import are the header whole; above a declaration, all but its own doc comment.
+  const ranges =
+    firstStatement && !ts.isImportDeclaration(firstStatement) ? commentBlocks(sf, firstStatement).above : ts.getLeadingCommentRanges(sf.text, 0) ?? [];
   const { markers } = toDoc(ranges.flatMap((r) => commentLines(sf, file, r)));
   const misplaced = markers.filter((m) => m.definition.target !== 'package');
   if (misplaced.length) {

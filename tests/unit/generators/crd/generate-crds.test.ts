@@ -97,6 +97,16 @@ test('several versions of a kind make one CRD, versions by name, the marked one 
   t.is(generateCrds([...paths].reverse())[0].yaml, first.yaml);
 });
 
+test('the header comment holds +groupName and +versionName, also right above an import', (t) => {
+  const { paths } = sources(t, {
+    'other.ts': 'export interface ObjectMeta { name?: string }\n',
+    'gadget.ts': `// +groupName=example.com\n// +versionName=v2\nimport type { ObjectMeta } from './other.js';\n\n${root('')}`,
+  });
+  const [out] = generateCrds([paths[1]]);
+  t.is(out.crd.metadata.name, 'gadgets.example.com');
+  t.is(out.crd.spec.versions[0].name, 'v2');
+});
+
 test('TypeScript that does not compile: tsc\'s errors with file:line:column', (t) => {
   const { paths, shown } = sources(t, { 'bad.ts': `${header()}${root('  spec?: Missing;')}` });
   t.deepEqual(problems(t, paths), [
