@@ -3,8 +3,7 @@
  * with tsc's diagnostics when they do not compile: a CRD is only generated from types TypeScript accepts.
  */
 import ts from 'typescript';
-import { GenCrdError } from './gen-crd-error.js';
-import { displayPath } from './schema-builder.js';
+import { displayPath, GenCrdError } from './gen-crd-error.js';
 
 const options: ts.CompilerOptions = {
   strict: true,

@@ -1,8 +1,15 @@
+import { relative } from 'node:path';
+
 /** Where something is in a TypeScript source: the file as given on the command line, 1-based line and column. */
 export interface SourceLocation {
   file: string;
   line: number;
   column: number;
+}
+
+/** How a source file is named in messages: relative to the working directory. */
+export function displayPath(fileName: string): string {
+  return relative(process.cwd(), fileName) || fileName;
 }
 
 export function formatLocation(loc: SourceLocation): string {

@@ -11,10 +11,9 @@ import { readKindVersions, type KindVersion } from './kind-versions.js';
 import { renderCrd } from './render-crd.js';
 import { SchemaBuilder } from './schema-builder.js';
 
-export { GenCrdError, formatLocation, type SourceLocation } from './gen-crd-error.js';
+export { GenCrdError } from './gen-crd-error.js';
 export { parseMarker, type Marker } from './markers.js';
 export type { Crd, CrdVersion } from './crd-assembly.js';
-export { renderCrd } from './render-crd.js';
 
 export interface GeneratedCrd {
   /** controller-gen's file name: `<group>_<plural>.yaml`. */

@@ -6,9 +6,9 @@
 import ts from 'typescript';
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { fileMarkers } from './doc-comments.js';
-import { GenCrdError, type SourceLocation } from './gen-crd-error.js';
+import { displayPath, GenCrdError, type SourceLocation } from './gen-crd-error.js';
 import type { Marker } from './markers.js';
-import { displayPath, type SchemaBuilder } from './schema-builder.js';
+import type { SchemaBuilder } from './schema-builder.js';
 import { checkRepeats } from './schema-markers.js';
 
 export interface KindVersion {

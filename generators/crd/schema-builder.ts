@@ -5,11 +5,10 @@
  * Int32, Int64, IntOrString and ObjectMeta by name. Referenced types are inlined, as controller-gen does; a type that
  * contains itself is refused.
  */
-import { relative } from 'node:path';
 import ts from 'typescript';
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { docComment, locationOf, type DocComment } from './doc-comments.js';
-import { GenCrdError, type SourceLocation } from './gen-crd-error.js';
+import { displayPath, GenCrdError, type SourceLocation } from './gen-crd-error.js';
 import type { Marker } from './markers.js';
 import { applySchemaMarkers } from './schema-markers.js';
 
@@ -17,11 +16,6 @@ type NamedDeclaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
 
 const requiredMarkers = ['required', 'kubebuilder:validation:Required'];
 const optionalMarkers = ['optional', 'kubebuilder:validation:Optional'];
-
-/** The display path of a source file: relative to the working directory. */
-export function displayPath(fileName: string): string {
-  return relative(process.cwd(), fileName) || fileName;
-}
 
 export class SchemaBuilder {
   /** Where each built schema node comes from, to point errors found later (CEL, defaults) at the source. */
