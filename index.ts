@@ -54,6 +54,8 @@ export { EncodedItems } from './lib/codec/encoded-items.js';
 export type { KVStore, KeyValue, KVEvent, GetOptions, GetResult, RangeOptions, RangeResult, TxnResult, KVWatch, KVWatchHandlers } from './core/contracts/kv-store.js';
 export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.js';
 export type { StorageTransformers, ValueTransformer, TransformedValue } from './core/contracts/value-transformer.js';
+// The types `kapi gen crd` maps to integer and int-or-string schemas.
+export type { Int32, Int64, IntOrString } from './generators/crd/schema-types.js';
 export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
 export type { JSONSchemaProps } from './lib/openapi/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';

@@ -3,6 +3,7 @@ import { UsageError } from './usage-error.js';
 const genUsage = `Usage: kapi gen <generator> [flags]
 
 Generators:
+  crd      CustomResourceDefinitions from TypeScript types with controller-gen markers (kapi gen crd --help)
   proto    a .proto for a CustomResourceDefinition version (kapi gen proto --help)
 `;
 
@@ -10,6 +11,10 @@ Generators:
 export async function gen(args: string[]): Promise<number> {
   const [generator, ...rest] = args;
   switch (generator) {
+    case 'crd': {
+      const { genCrd } = await import('./gen-crd-command.js');
+      return genCrd(rest);
+    }
     case 'proto': {
       const { genProto } = await import('./gen-proto-command.js');
       return genProto(rest);

@@ -44,7 +44,8 @@ export async function installOffline(dir: string, tarball: string): Promise<void
   };
   const tools = ['typescript', '@types/node'];
   const dependencies: Record<string, string> = { kapi: `file:${tarball}` };
-  for (const name of tools) dependencies[name] = kapi.devDependencies[name]!;
+  // typescript is a dependency of kapi itself (kapi gen crd reads TypeScript), @types/node a dev dependency.
+  for (const name of tools) dependencies[name] = kapi.devDependencies[name] ?? kapi.dependencies[name]!;
 
   const packages: Record<string, LockEntry> = {
     '': { name: 'consumer', dependencies },
