@@ -48,13 +48,13 @@ test.after.always(async () => {
   removeDir(dataDir);
 });
 
-test.serial('the APIService of deploy/ is Available at the front: its caBundle verifies the example\'s certificate', async (t) => {
+test.serial('the APIService of deploy/ is Available at the front (Passed: the example answers its discovery)', async (t) => {
   const got = await ok(front, ['get', 'apiservice', 'v1.metrics.example.com']);
   t.regex(got, /^v1\.metrics\.example\.com\s+metrics-example\/api\s+True\s+\S+\s*$/m);
   t.is(await ok(front, ['get', 'apiservice', 'v1.metrics.example.com', '-o', 'jsonpath={.status.conditions[0].reason}']), 'Passed');
 });
 
-test.serial('through the front, a user the front authorizes reads the computed nodemetrics', async (t) => {
+test.serial('through the front (TLS verified with the caBundle prepare.js filled in), a user the front authorizes reads the computed nodemetrics', async (t) => {
   const list = JSON.parse(await ok(front, ['get', '--raw', '/apis/metrics.example.com/v1/nodemetrics', '--token', 'alice-token']));
   t.is(list.kind, 'NodeMetricsList');
   t.deepEqual(
