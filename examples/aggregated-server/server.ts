@@ -31,7 +31,12 @@ const server = createApiServer({
   config: { admissionPlugins: ['MutatingAdmissionPolicy', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'] },
   modules: [
     // in-memory storage for the built-in kinds every kapi serves; this server's own data is alerts.db
-    ...defaultModules({ storage: 'memory', authModules: [delegation.published!.module, allowAuthenticatedUsers], tokenWebhook: delegation.tokenWebhook }),
+    ...defaultModules({
+      storage: 'memory',
+      // the published authentication first (front-proxy headers, client certificates), TokenReview at the front last
+      authModules: [...(delegation.published ? [delegation.published.module] : []), allowAuthenticatedUsers],
+      tokenWebhook: delegation.tokenWebhook,
+    }),
     nodeMetricsResource,
     alertsResource(join(dataDir, 'alerts.db')),
   ],

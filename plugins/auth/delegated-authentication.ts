@@ -48,7 +48,7 @@ export interface DelegatedAuthentication {
  * kube's message (`unable to load configmap based request-header-client-ca-file: …`), unless that is tolerated.
  *
  *   const delegation = await delegatedAuthentication({ client: readKubeconfigClient(file) });
- *   defaultModules({ …, authModules: [delegation.published!.module], tokenWebhook: delegation.tokenWebhook })
+ *   defaultModules({ …, authModules: [...(delegation.published ? [delegation.published.module] : []), …], tokenWebhook: delegation.tokenWebhook })
  */
 export async function delegatedAuthentication(opts: DelegatedAuthenticationOptions): Promise<DelegatedAuthentication> {
   // As k8s.io/apiserver's delegating authenticator: no audiences of its own, the front checks tokens for its API's
