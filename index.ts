@@ -92,6 +92,7 @@ export { webhookTokenAuth, WebhookTokenAuthenticator, type WebhookTokenAuthOptio
 export { TokenReviewClient, type TokenReviewVersion, type TokenReviewStatus } from './plugins/auth/token-review-client.js';
 export { readKubeconfigClient, KubeconfigError, type KubeconfigClient } from './plugins/auth/kubeconfig-client.js';
 export { PublishedAuthentication, publishedAuthenticationAuth, type PublishedAuthenticationAuthOptions } from './plugins/auth/published-authentication.js';
+export { delegatedAuthentication, type DelegatedAuthentication, type DelegatedAuthenticationOptions } from './plugins/auth/delegated-authentication.js';
 export { tokenFileAuth, readTokenFile, parseTokenFile, TokenFileError, X509ClientCertAuthenticator, x509ClientCertAuth, ClientCaError, ClientCaFile, RequestHeaderAuthenticator, requestHeaderAuth, defaultRequestHeaderNames } from './plugins/auth/index.js';
 export { ensureServiceAccountSigningKey, readServiceAccountSigningKey, readServiceAccountPublicKeys } from './plugins/auth/index.js';
 export type { StaticToken, Pki, FrontProxyPki, KubeconfigOptions, CertificatePem, RequestHeaderOptions } from './plugins/auth/index.js';

@@ -25,9 +25,10 @@ export interface BenchConfig {
  * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
  * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
  * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
- * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load.
+ * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load;
+ * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -90,6 +91,8 @@ export const targets = {
   codecSpeedOverJsonMin: 1,
   /** GETs/s of a user bound by RBAC (1,000 roles and bindings in place) ÷ the same GETs/s with AlwaysAllow: RBAC costs ≤ 10%. */
   rbacGetOverAlwaysAllowMin: 0.9,
+  /** GETs/s of an aggregated API server's resource through a front kapi ÷ the same GETs/s straight at that server. */
+  aggregationThroughFrontOverDirectMin: 0.5,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

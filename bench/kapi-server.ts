@@ -1,9 +1,10 @@
 /**
  * Child process: the kapi server under test, as `kapi serve` builds it — SQLite storage (WAL, synchronous=FULL; or etcd), the
  * admin bearer token (and `users`' tokens), AlwaysAllow authorization unless `authorization` says RBAC — over HTTPS with the serving certificate from `ensurePki`; with
- * `admissionPlugins`, that many trivial admission plugins besides (bench/admission-throughput.ts).
+ * `admissionPlugins`, that many trivial admission plugins besides (bench/admission-throughput.ts); as a front or a
+ * backend of aggregation with `proxyClient` or `requestHeaderCaFile` (bench/aggregation.ts).
  */
-import { createApiServer, defaultModules, staticTokenAuth, alwaysAllow, rbacAuthorization, type StaticToken } from '../index.js';
+import { createApiServer, defaultModules, staticTokenAuth, alwaysAllow, rbacAuthorization, requestHeaderAuth, defaultRequestHeaderNames, frontProxyClientName, type StaticToken } from '../index.js';
 import { adminUser, ensurePki } from '../plugins/auth/index.js';
 import { childSettings, serveUntilStopped } from './child-ipc.js';
 import { benchAdmissionPlugins } from './bench-admission-plugins.js';
@@ -20,19 +21,29 @@ export interface KapiServerSettings {
   authorization?: 'AlwaysAllow' | 'RBAC';
   /** More bearer tokens and their users, besides the admin's. */
   users?: StaticToken[];
+  /** Where it listens (default 127.0.0.1), and the names its serving certificate is for besides that address. */
+  host?: string;
+  serverNames?: string[];
+  /** Trust the identity headers of front proxies whose certificate (CommonName front-proxy-client) this CA file signs. */
+  requestHeaderCaFile?: string;
+  /** The client certificate presented to the aggregated API servers it proxies to. */
+  proxyClient?: { certPem: string; keyPem: string };
 }
 
 const settings = childSettings<KapiServerSettings>();
 
 await serveUntilStopped(async () => {
-  const pki = await ensurePki(settings.pkiDir, { hosts: ['127.0.0.1'] });
+  const host = settings.host ?? '127.0.0.1';
+  const pki = await ensurePki(settings.pkiDir, { hosts: [host, ...(settings.serverNames ?? [])] });
   const server = createApiServer({
+    ...(settings.proxyClient ? { config: { proxyClient: settings.proxyClient } } : {}),
     modules: [
       ...defaultModules({
         storage: settings.etcd ? 'etcd' : 'sqlite',
         ...(settings.etcd ? { etcd: settings.etcd } : {}),
         dataDir: settings.dataDir,
         authModules: [
+          ...(settings.requestHeaderCaFile ? [requestHeaderAuth(settings.requestHeaderCaFile, { ...defaultRequestHeaderNames, allowedNames: [frontProxyClientName] })] : []),
           staticTokenAuth([{ token: settings.token, user: adminUser }, ...(settings.users ?? [])]),
           settings.authorization === 'RBAC' ? rbacAuthorization() : alwaysAllow(),
         ],
@@ -40,6 +51,6 @@ await serveUntilStopped(async () => {
       benchAdmissionPlugins(settings.admissionPlugins ?? 0),
     ],
   });
-  const { url } = await server.listen({ port: 0, host: '127.0.0.1', tls: { cert: pki.certPem, key: pki.keyPem } });
+  const { url } = await server.listen({ port: 0, host, tls: { cert: pki.certPem, key: pki.keyPem } });
   return { url, close: () => server.close() };
 });

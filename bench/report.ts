@@ -18,6 +18,8 @@ import type { GcResults } from './gc.js';
 import { formatGc, gcMethod } from './gc-report.js';
 import type { AuthzResults } from './authz.js';
 import { authzMethod, authzVerdict, formatAuthz } from './authz-report.js';
+import type { AggregationResults } from './aggregation.js';
+import { aggregationMethod, aggregationVerdict, formatAggregation } from './aggregation-report.js';
 
 export interface Verdict {
   name: string;
@@ -61,6 +63,8 @@ export interface BenchResults {
   gc?: GcResults;
   /** Phase `authz`: GET with RBAC (many roles and bindings in place) against AlwaysAllow. */
   authz?: AuthzResults;
+  /** Phase `aggregation`: GET of an aggregated API server's resource through a front kapi against direct. */
+  aggregation?: AggregationResults;
   verdicts: Verdict[];
 }
 
@@ -138,6 +142,7 @@ export interface MeasuredParts {
   exhaustion?: ExhaustionResults;
   gc?: GcResults;
   authz?: AuthzResults;
+  aggregation?: AggregationResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -215,11 +220,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   }
   if (parts.exhaustion) verdicts.push(...exhaustionVerdicts(parts.exhaustion));
   if (parts.authz) verdicts.push(authzVerdict(parts.authz));
+  if (parts.aggregation) verdicts.push(aggregationVerdict(parts.aggregation));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -233,6 +239,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(parts.exhaustion ? { exhaustion: parts.exhaustion } : {}),
     ...(parts.gc ? { gc: parts.gc } : {}),
     ...(parts.authz ? { authz: parts.authz } : {}),
+    ...(parts.aggregation ? { aggregation: parts.aggregation } : {}),
     verdicts,
   };
 }
@@ -344,6 +351,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.exhaustion ? formatExhaustion(r.exhaustion) : []),
     ...(r.gc ? formatGc(r.gc) : []),
     ...(r.authz ? formatAuthz(r.authz) : []),
+    ...(r.aggregation ? formatAggregation(r.aggregation, line) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

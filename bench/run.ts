@@ -25,6 +25,8 @@
  *      throughput during the collection against the same load's just before.
  *  14. authz (bench/authz.ts) — GET of one widget as a user bound by one RoleBinding, with RBAC (BENCH_AUTHZ_OBJECTS
  *      roles and bindings for other users in place) against AlwaysAllow.
+ *  15. aggregation (bench/aggregation.ts) — GET of one widget of a backend kapi through a front kapi's APIService
+ *      against straight at the backend (both servers up; the machine's non-loopback address for the Endpoints).
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -34,8 +36,9 @@
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
  * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
  * BENCH_KEEP_DATA=1 (keep the temp dir),
- * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion,gc,authz (run only these groups: core = 1–5, fanout = 6,
- * list = 7, apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12, gc = 13, authz = 14; default all;
+ * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion,gc,authz,aggregation (run only these groups: core = 1–5,
+ * fanout = 6, list = 7, apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12, gc = 13, authz = 14,
+ * aggregation = 15; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
  * BENCH_LIST_RUNS (measured lists per variant, default 7), BENCH_ETCD_ROUNDS (rounds of the etcd pairs, default 3),
@@ -63,6 +66,7 @@ import { runCodecs } from './codecs.js';
 import { runExhaustion } from './exhaustion.js';
 import { runGarbageCollection } from './gc.js';
 import { runAuthz } from './authz.js';
+import { runAggregation } from './aggregation.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
@@ -100,6 +104,7 @@ try {
   const exhaustion = cfg.only.includes('exhaustion') ? await runExhaustion(ctx) : undefined;
   const gc = cfg.only.includes('gc') ? await runGarbageCollection(ctx) : undefined;
   const authz = cfg.only.includes('authz') ? await runAuthz(ctx) : undefined;
+  const aggregation = cfg.only.includes('aggregation') ? await runAggregation(ctx) : undefined;
 
   const results = buildResults(cfg, environment, {
     ...(core ? { core } : {}),
@@ -112,6 +117,7 @@ try {
     ...(exhaustion ? { exhaustion } : {}),
     ...(gc ? { gc } : {}),
     ...(authz ? { authz } : {}),
+    ...(aggregation ? { aggregation } : {}),
   });
   const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);
@@ -128,6 +134,7 @@ try {
       ...etcd?.profiles,
       ...codecs?.profiles,
       ...(authz ? { 'kapi-get-always-allow': authz.alwaysAllow.total, 'kapi-get-rbac': authz.rbac.total } : {}),
+      ...(aggregation ? { 'aggregation-backend-direct': aggregation.direct.total, 'aggregation-front': aggregation.throughFront.total } : {}),
     };
     for (const [name, operations] of Object.entries(profiled)) {
       console.log('\n' + formatProfileSummary(await summarizeProfile(join(profileDir, `${name}.cpuprofile`)), operations));

@@ -11,18 +11,18 @@ export interface ExampleProcess {
 }
 
 /** Starts `dist/examples/<name>/server.js` with PORT=0, stops it at the test's end; resolves with the URL it prints. */
-export async function startExample(t: ExecutionContext, name: string): Promise<string> {
-  const example = startExampleProcess(name);
+export async function startExample(t: ExecutionContext, name: string, env: Record<string, string> = {}): Promise<string> {
+  const example = startExampleProcess(name, env);
   t.teardown(() => example.then((e) => e.stop(), () => undefined));
   return (await example).url;
 }
 
 /**
- * Starts `dist/examples/<name>/server.js` with PORT=0 (for a server shared by a file's tests: stop it in
+ * Starts `dist/examples/<name>/server.js` with PORT=0 and `env` (for a server shared by a file's tests: stop it in
  * `test.after.always`); resolves once it printed the URL it serves on.
  */
-export function startExampleProcess(name: string): Promise<ExampleProcess> {
-  const child = spawn(process.execPath, [repoPath(`dist/examples/${name}/server.js`)], { env: { ...process.env, PORT: '0' } });
+export function startExampleProcess(name: string, env: Record<string, string> = {}): Promise<ExampleProcess> {
+  const child = spawn(process.execPath, [repoPath(`dist/examples/${name}/server.js`)], { env: { ...process.env, PORT: '0', ...env } });
   const stop = async () => {
     child.kill('SIGINT');
     if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
@@ -32,7 +32,7 @@ export function startExampleProcess(name: string): Promise<ExampleProcess> {
   return new Promise<ExampleProcess>((resolve, reject) => {
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
-      const m = /serving on (http:\/\/\S+)/.exec(out);
+      const m = /serving on (https?:\/\/\S+)/.exec(out);
       if (m) resolve({ url: m[1]!, stop });
     });
     child.once('exit', (code) => reject(new Error(`example exited with ${code}: ${out}`)));
