@@ -26,17 +26,40 @@ export interface WebhookResponse {
 /** Webhook responses larger than this are refused rather than buffered (a misbehaving webhook must not exhaust memory). */
 const maxResponseBytes = 32 * 1024 * 1024;
 
-/** One keep-alive agent per CA bundle, so repeated calls reuse connections and TLS sessions (no handshake per call). */
+/**
+ * What a kubeconfig adds to a webhook call beyond admission's client config: a client certificate, a bearer token,
+ * the name the serving certificate is checked against, and turning that check off.
+ */
+export interface WebhookCredentials {
+  /** PEM client certificate and its key, presented in the TLS handshake. */
+  clientCertPem?: string;
+  clientKeyPem?: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+  /** The name the serving certificate must be valid for (and SNI), instead of the URL's host. */
+  tlsServerName?: string;
+  /** kubeconfig's insecure-skip-tls-verify: the serving certificate is not verified. */
+  insecureSkipTlsVerify?: boolean;
+}
+
+/** One keep-alive agent per CA bundle and TLS credentials, so repeated calls reuse connections and TLS sessions (no handshake per call). */
 const agents = new Map<string, https.Agent>();
 
-function agentFor(caBundle: string | undefined): https.Agent {
-  const key = caBundle ?? '';
-  let agent = agents.get(key);
+function agentFor(caBundle: string | undefined, credentials: WebhookCredentials): https.Agent {
+  const { clientCertPem: cert, clientKeyPem: key, insecureSkipTlsVerify } = credentials;
+  const agentKey = JSON.stringify([caBundle ?? '', cert ?? '', key ?? '', insecureSkipTlsVerify === true]);
+  let agent = agents.get(agentKey);
   if (!agent) {
     const ca = caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined;
     // HTTP/1.1 only, as kube's webhook client (it turns HTTP/2 off so calls spread over a webhook's replicas).
-    agent = new https.Agent({ keepAlive: true, maxSockets: 64, ...(ca ? { ca } : {}) });
-    agents.set(key, agent);
+    agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      ...(ca ? { ca } : {}),
+      ...(cert && key ? { cert, key } : {}),
+      ...(insecureSkipTlsVerify ? { rejectUnauthorized: false } : {}),
+    });
+    agents.set(agentKey, agent);
   }
   return agent;
 }
@@ -164,7 +187,13 @@ function hostAndPort(url: URL): { host: string; port: number } {
  * header and the name the serving certificate must be valid for) while the connection goes to the endpoint
  * `services` finds. Transport failures, a Service without endpoints and the deadline throw `WebhookCallError`.
  */
-export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutMs: number, services: ServiceEndpointResolver): Promise<WebhookResponse> {
+export function postWebhook(
+  config: WebhookClientConfig,
+  body: unknown,
+  timeoutMs: number,
+  services: ServiceEndpointResolver,
+  credentials: WebhookCredentials = {},
+): Promise<WebhookResponse> {
   const target = requestTarget(config, timeoutMs);
   if ('error' in target) return Promise.reject(new WebhookCallError(target.error, false));
   const { href, url } = target;
@@ -190,8 +219,14 @@ export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutM
         host: to.host,
         port: to.port,
         path: url.pathname + url.search,
-        headers: { ...(hostHeader ? { Host: hostHeader } : {}), 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': payload.length },
-        ...(secure ? { agent: agentFor(config.caBundle), ...(to.serverName !== to.host ? { servername: to.serverName } : {}) } : {}),
+        headers: {
+          ...(hostHeader ? { Host: hostHeader } : {}),
+          ...(credentials.bearerToken ? { Authorization: `Bearer ${credentials.bearerToken}` } : {}),
+          'Content-Type': 'application/json',
+          Accept: 'application/json, */*',
+          'Content-Length': payload.length,
+        },
+        ...(secure ? { agent: agentFor(config.caBundle, credentials), ...(to.serverName !== to.host ? { servername: to.serverName } : {}) } : {}),
       };
       const request = (secure ? https : http).request(options, (res) => {
         const chunks: Buffer[] = [];
@@ -222,7 +257,7 @@ export function postWebhook(config: WebhookClientConfig, body: unknown, timeoutM
     const service = config.service;
     if (!service) {
       const direct = hostAndPort(url);
-      send({ ...direct, serverName: direct.host });
+      send({ ...direct, serverName: credentials.tlsServerName || direct.host });
       return;
     }
     const port = service.port ?? 443;
