@@ -59,9 +59,12 @@ export class ApiClient {
     return JSON.parse(body.toString('utf8')) as T;
   }
 
-  /** Sends the request and resolves with the response once its headers arrived with a 2xx code (for watches). */
+  /**
+   * Sends the request and resolves with the response once its headers arrived with a 2xx code (for watches). The
+   * connection is not kept for other requests: the server may close it as the stream ends.
+   */
   async stream(req: ApiRequest): Promise<IncomingMessage> {
-    return this.send(req);
+    return this.send(req, { connection: 'close' });
   }
 
   /** Closes the kept-alive connections. */
@@ -69,13 +72,17 @@ export class ApiClient {
     this.agent.destroy();
   }
 
-  private send(req: ApiRequest): Promise<IncomingMessage> {
+  private send(req: ApiRequest, extraHeaders: Record<string, string> = {}): Promise<IncomingMessage> {
     const url = new URL(req.path, this.target.server);
     for (const [name, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    if (payload) headers['content-type'] = req.contentType ?? 'application/json';
+    if (payload) {
+      headers['content-type'] = req.contentType ?? 'application/json';
+      // explicit: Node frames no body of a DELETE by itself (no chunking for it)
+      headers['content-length'] = String(payload.length);
+    }
     const send = url.protocol === 'https:' ? https.request : http.request;
     return new Promise((resolve, reject) => {
       const outgoing = send(url, { method: req.method, headers, agent: this.agent, ...(req.signal ? { signal: req.signal } : {}) }, (res) => {

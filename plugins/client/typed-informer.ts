@@ -21,6 +21,8 @@ export interface InformerOptions {
   fieldSelector?: string;
   /** The wait before retrying after a failed list or watch (default 1s). */
   retryDelayMs?: number;
+  /** Asks the server to end each watch after this long (then it is resumed from the last version seen). */
+  watchTimeoutSeconds?: number;
 }
 
 export class TypedInformer<T extends ApiObject> {
@@ -72,7 +74,13 @@ export class TypedInformer<T extends ApiObject> {
       try {
         if (this.resourceVersion === undefined) await this.relist();
         this.synced();
-        const events = this.client.watch({ ...this.selectors(), resourceVersion: this.resourceVersion, allowWatchBookmarks: true, signal });
+        const events = this.client.watch({
+          ...this.selectors(),
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds: this.options.watchTimeoutSeconds,
+          signal,
+        });
         for await (const event of events) this.apply(event);
       } catch (err) {
         if (signal.aborted) return;
