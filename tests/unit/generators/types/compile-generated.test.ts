@@ -69,3 +69,13 @@ test('the generated types and clients compile under strict against the package, 
   t.teardown(() => removeDir(dir));
   t.deepEqual(compileProject(dir, ['usage.ts', ...Object.keys(files)]), []);
 });
+
+test("the README's typed client example compiles against the widgets CRD's generated file", (t) => {
+  const blocks = [...readFileSync(repoPath('README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const example = blocks.filter((b) => b.includes('widgetInformer'));
+  t.is(example.length, 1);
+  const [widgets] = generateTypes([{ file: 'widgets-crd.yaml', text: readFileSync(repoPath('examples/crd-only/widgets-crd.yaml'), 'utf8') }]);
+  const dir = typesProject({ [`generated/${widgets!.path}`]: widgets!.text, 'example.ts': example[0]! });
+  t.teardown(() => removeDir(dir));
+  t.deepEqual(compileProject(dir, ['example.ts']), []);
+});
