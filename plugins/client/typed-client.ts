@@ -112,7 +112,7 @@ export class TypedClient<T extends ApiObject, L extends ObjectList<T> = ObjectLi
     return this.api.request({ method: 'DELETE', path: this.path(name), query: { dryRun: opts.dryRun ? 'All' : undefined }, body: deleteBody(opts) });
   }
 
-  deleteCollection(opts: ListOptions & DeleteOptions = {}): Promise<L> {
+  deleteCollection(opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> & DeleteOptions = {}): Promise<L> {
     const { labelSelector, fieldSelector } = opts;
     return this.api.request({ method: 'DELETE', path: this.path(), query: { labelSelector, fieldSelector, dryRun: opts.dryRun ? 'All' : undefined }, body: deleteBody(opts) });
   }

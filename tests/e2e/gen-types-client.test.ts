@@ -25,7 +25,7 @@ interface Gizmo {
 interface Widget {
   apiVersion: 'example.com/v1';
   kind: 'Widget';
-  metadata?: { name?: string; namespace?: string };
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
   spec?: { color?: string; replicas?: number };
 }
 interface Generated {
@@ -106,6 +106,20 @@ test.serial('a refused write rejects with the server Status', async (t) => {
   t.is(err?.code, 422);
   t.is(err?.reason, 'Invalid');
   t.regex(err?.message ?? '', /spec\.size: Unsupported value: "medium": supported values: "small", "large"/);
+});
+
+test.serial('deleteCollection deletes the objects its selector picks, in the client namespace', async (t) => {
+  const widgets = generated.widgets.widgetClient(api, 'default');
+  const batch = `b-${suffix()}`;
+  const make = (name: string, labels: Record<string, string>) =>
+    widgets.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, labels }, spec: { color: 'red' } });
+  await make(`${batch}-1`, { batch });
+  await make(`${batch}-2`, { batch });
+  await make(`${batch}-3`, { batch: 'other' });
+  await widgets.deleteCollection({ labelSelector: `batch=${batch}` });
+  const left = (await widgets.list({ labelSelector: 'batch' })).items.map((w) => w.metadata?.name).filter((n) => n?.startsWith(batch));
+  t.deepEqual(left, [`${batch}-3`]);
+  await widgets.delete(`${batch}-3`);
 });
 
 test.serial('watch from a list resourceVersion sees the changes after it', async (t) => {
