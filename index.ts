@@ -56,7 +56,7 @@ export { CompactedError, FutureRevisionError } from './core/contracts/kv-store.j
 export type { StorageTransformers, ValueTransformer, TransformedValue } from './core/contracts/value-transformer.js';
 // The types `kapi gen crd` maps to integer and int-or-string schemas.
 export type { Int32, Int64, IntOrString } from './generators/crd/schema-types.js';
-export type { ResourceType, KubeObject, ObjectMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
+export type { ResourceType, KubeObject, ObjectMeta, ListMeta, ResourceNames, ResourceVersionDef, ResourceStrategy, PrinterColumn, ScaleSubresource, Scope } from './core/contracts/resource-type.js';
 export type { JSONSchemaProps } from './lib/openapi/json-schema-props.js';
 export type { TablePrinter, Table, TableColumnDefinition, TableRow } from './core/contracts/table-types.js';
 export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEvent } from './core/contracts/rest-storage.js';
@@ -118,6 +118,8 @@ export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.
 export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';
 export { addAuditAnnotation } from './core/contracts/audit-annotation.js';
 export { auditLog, AuditLogBackend, auditEventLine, type AuditLogOptions } from './plugins/audit/index.js';
+export { ApiClient, TypedClient, TypedStatusClient, TypedInformer } from './plugins/client/index.js';
+export type { ApiRequest, ApiObject, ObjectList, ResourceDescription, ListOptions, WatchOptions, WatchEvent, WriteOptions, ApplyOptions, DeleteOptions, PatchType, InformerHandlers, InformerOptions } from './plugins/client/index.js';
 
 export interface DefaultModulesOptions {
   storage: 'sqlite' | 'memory' | 'etcd';

@@ -5,6 +5,7 @@ const genUsage = `Usage: kapi gen <generator> [flags]
 Generators:
   crd      CustomResourceDefinitions from TypeScript types with controller-gen markers (kapi gen crd --help)
   proto    a .proto for a CustomResourceDefinition version (kapi gen proto --help)
+  types    TypeScript types and typed clients from CustomResourceDefinitions (kapi gen types --help)
 `;
 
 /** `kapi gen <generator>`: code generators. Resolves with the exit code. */
@@ -19,6 +20,8 @@ export async function gen(args: string[]): Promise<number> {
       const { genProto } = await import('./gen-proto-command.js');
       return genProto(rest);
     }
+    case 'types':
+      return (await import('./gen-types-command.js')).genTypes(rest);
     case 'help':
     case '--help':
     case '-h':

@@ -23,3 +23,10 @@ export interface ObjectMeta {
   managedFields?: unknown[];
   [field: string]: unknown;
 }
+
+/** A list's metadata (kube's ListMeta). */
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}

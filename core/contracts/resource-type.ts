@@ -8,7 +8,7 @@ import type { UserInfo } from './authenticator.js';
 import type { RestStorage } from './rest-storage.js';
 import type { ObjectConverter } from './object-converter.js';
 
-export type { KubeObject, ObjectMeta } from './kube-object.js';
+export type { KubeObject, ObjectMeta, ListMeta } from './kube-object.js';
 
 /** A column of `kubectl get` output (CRD additionalPrinterColumns shape). */
 export interface PrinterColumn {

@@ -1,8 +1,12 @@
 import { admissionInvalid, defineAdmissionPlugin, fieldErrors, Tokens, type KubeObject, type Module } from '../../index.js';
+import type { WidgetSpec } from '../crd-only/generated/widget.v1.js';
 
-/** What the rules below select; optional as in the CRD's schema (mutating plugins run before it is validated). */
+/**
+ * What the rules below select: the spec typed by `kapi gen types` from the CRD (examples/crd-only/generated), the
+ * object as admission sees it (mutating plugins run before it is validated).
+ */
 interface Widget extends KubeObject {
-  spec?: { color?: string; replicas?: number };
+  spec?: WidgetSpec;
 }
 const widgets = [{ apiGroups: ['example.com'], resources: ['widgets'] }];
 
