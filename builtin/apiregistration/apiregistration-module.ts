@@ -5,12 +5,13 @@ import { apiServiceResource } from './apiservice-resource.js';
 import { LocalAPIServiceController } from './local-apiservice-controller.js';
 import { ApiServiceAvailabilityController } from './apiservice-availability-controller.js';
 import { RemoteDiscoveryManager } from './remote-discovery-manager.js';
+import { RemoteOpenAPIManager } from './remote-openapi-manager.js';
 
 /**
  * Serves apiregistration.k8s.io/v1 APIServices, keeps the local ones of every group-version served here (kube's
  * autoregistration) and every APIService's Available condition (the availability controller), and gives the
  * aggregation layer and discovery the service-backed ones (`Tokens.APIServices`) and what their backends serve
- * (`Tokens.RemoteDiscovery`).
+ * (`Tokens.RemoteDiscovery`, `Tokens.RemoteOpenAPI`).
  */
 export function apiregistrationModule(): Module {
   return defineModule('apiregistration', (c) => {
@@ -23,5 +24,8 @@ export function apiregistrationModule(): Module {
     const remoteDiscovery = new RemoteDiscoveryManager(c);
     c.register(Tokens.RemoteDiscovery, { useValue: remoteDiscovery });
     c.register(Tokens.Controller, { useValue: remoteDiscovery });
+    const remoteOpenAPI = new RemoteOpenAPIManager(c);
+    c.register(Tokens.RemoteOpenAPI, { useValue: remoteOpenAPI });
+    c.register(Tokens.Controller, { useValue: remoteOpenAPI });
   });
 }
