@@ -160,9 +160,22 @@ test.serial('stopping the backend makes the APIService unavailable and requests 
   const unavailable = await front.kubectl(['get', '--raw', widgets, '--token', 'alice-token']);
   t.is(unavailable.code, 1);
   t.regex(unavailable.stderr, /Error from server \(ServiceUnavailable\): the server is currently unable to handle the request/);
+  // aggregated discovery lists example.com/v1 Stale (as kube does): client-go leaves its resources out
+  t.notRegex((await ok(front, ['api-resources', '--api-group=example.com'])).stdout, /^widgets/m);
+  const byName = await front.kubectl(['get', 'widgets', '-n', 'demo']);
+  t.is(byName.stderr, 'error: the server doesn\'t have a resource type "widgets"\n');
 
   backend = await startBackend(backendPort);
   await ok(front, ['wait', '--for=condition=Available', '--timeout=40s', 'apiservice/v1.example.com']);
   const list = JSON.parse((await ok(front, ['get', '--raw', widgets, '--token', 'alice-token'])).stdout);
   t.deepEqual(list.items.map((w: any) => w.metadata.name), ['via-front']);
+  // the APIService turning Available has the front read the backend's discovery again at once
+  const listed = /^widgets\s+wd,wdg\s+example\.com\/v1\s+true\s+Widget\s*$/m;
+  let resources = '';
+  for (let i = 0; i < 20 && !listed.test(resources); i++) {
+    if (i) await new Promise((r) => setTimeout(r, 250));
+    resources = (await ok(front, ['api-resources', '--api-group=example.com'])).stdout;
+  }
+  t.regex(resources, listed);
+  t.is((await ok(front, ['get', 'widgets', '-n', 'demo', '-o', 'name'])).stdout, 'widget.example.com/via-front\n');
 });
