@@ -22,8 +22,8 @@ interface Fetched {
 
 /**
  * kube's aggregated discovery manager: for each service-backed APIService, the backend's aggregated discovery
- * (`/apis`, apidiscovery.k8s.io/v2, asked with the last ETag), or — when the backend answers 406 or not with an
- * APIGroupDiscoveryList — its legacy `/apis/<group>/<version>` converted. Read when the APIService changes (its
+ * (`/apis`, apidiscovery.k8s.io/v2, asked with the last ETag), or — when the backend answers 406 — its legacy
+ * `/apis/<group>/<version>` converted. Read when the APIService changes (its
  * Available condition included) and every minute; the version is `Current` when read, `Stale` with what was last read
  * when the read fails (not Available: the proxy would answer 503), `Stale` without resources when nothing was ever read.
  */
@@ -87,18 +87,15 @@ async function fetchDiscovery(remote: RemoteAPIService, route: BackendRoute, las
   const headers = { Accept: aggregatedAccept, ...(last?.etag ? { 'If-None-Match': last.etag } : {}) };
   const res = await backendGet(remote, route, '/apis', headers, discoveryTimeoutMs);
   if (res.status === 304 && last) return last;
-  if (res.status === 200) {
-    const list = parseJson(res.body) as { kind?: string; items?: { metadata?: { name?: string }; versions?: VersionEntry[] }[] } | undefined;
-    if (list?.kind === 'APIGroupDiscoveryList') {
-      const entries = new Map<string, VersionEntry>();
-      for (const group of list.items ?? []) for (const v of group.versions ?? []) entries.set(`${group.metadata?.name ?? ''}/${v.version}`, v);
-      const etag = res.headers.etag;
-      return { entries, ...(etag ? { etag } : {}) };
-    }
-  } else if (res.status !== 406) {
-    throw new Error(`service ${remote.service.namespace}/${remote.service.name} returned non-success response code: ${res.status}`);
-  }
-  return fetchLegacy(remote, route);
+  // 406: the backend has no aggregated discovery
+  if (res.status === 406) return fetchLegacy(remote, route);
+  if (res.status !== 200) throw new Error(`service ${remote.service.namespace}/${remote.service.name} returned non-success response code: ${res.status}`);
+  const list = parseJson(res.body) as { kind?: string; items?: { metadata?: { name?: string }; versions?: VersionEntry[] }[] } | undefined;
+  if (list?.kind !== 'APIGroupDiscoveryList') throw new Error(`service ${remote.service.namespace}/${remote.service.name} answered /apis without an APIGroupDiscoveryList`);
+  const entries = new Map<string, VersionEntry>();
+  for (const group of list.items ?? []) for (const v of group.versions ?? []) entries.set(`${group.metadata?.name ?? ''}/${v.version}`, v);
+  const etag = res.headers.etag;
+  return { entries, ...(etag ? { etag } : {}) };
 }
 
 /** A backend without aggregated discovery: its APIResourceList, converted as kube converts it. */
