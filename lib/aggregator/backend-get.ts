@@ -6,8 +6,8 @@ import { goCause } from '../webhook/webhook-client.js';
 import { authProxyHeaders } from './auth-proxy-headers.js';
 import { backendServerName, backendTlsOptions, type ProxyClientCertificate } from './backend-transport.js';
 
-/** Who kube's aggregator is when it reads a backend's discovery and OpenAPI: system:masters, never refused. */
-const aggregatorIdentity = authProxyHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] });
+/** Who kube's aggregator is when it checks or reads a backend (discovery, OpenAPI): system:masters, never refused. */
+export const aggregatorIdentity = authProxyHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] });
 
 export interface BackendAnswer {
   status: number;
