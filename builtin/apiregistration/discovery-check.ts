@@ -2,14 +2,12 @@ import https from 'node:https';
 import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
 import { discoveryCheckTlsOptions, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
-import { authProxyHeaders } from '../../lib/aggregator/auth-proxy-headers.js';
+import { aggregatorIdentity } from '../../lib/aggregator/backend-get.js';
 
 /** kube's discovery client timeout in the availability check: "the request should happen quickly". */
 const checkTimeoutMs = 5_000;
 /** kube asks this many times at once; one answer in the 200s is enough. */
 const attempts = 5;
-/** Who kube's aggregator says it is to the backend: system:masters, so authorization never fails the check. */
-const checker = authProxyHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] });
 
 export interface DiscoveryTarget {
   service: { namespace: string; name: string; port: number };
@@ -41,7 +39,7 @@ async function attempt(target: DiscoveryTarget, services: ServiceResolver, clien
   const href = `https://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
   const failing = (why: string) => `failing or missing response from ${href}: ${why}`;
   return new Promise((resolve) => {
-    const req = https.request({ ...discoveryCheckTlsOptions(client), host, port, path, method: 'GET', headers: { ...checker } }, (res) => {
+    const req = https.request({ ...discoveryCheckTlsOptions(client), host, port, path, method: 'GET', headers: { ...aggregatorIdentity } }, (res) => {
       clearTimeout(timer);
       res.resume();
       const code = res.statusCode ?? 0;

@@ -47,3 +47,23 @@ export interface RemoteDiscovery {
   /** The version's APIVersionDiscovery (`version`, `resources`, `freshness`), or undefined when not fetched yet. */
   versionDiscovery(remote: RemoteAPIService): object | undefined;
 }
+
+/** A backend's OpenAPI v3 document of one group-version: the JSON as it serves it, and the hash in its `?hash=` URL. */
+export interface RemoteOpenAPIV3Document {
+  json: string;
+  hash: string;
+}
+
+/**
+ * The OpenAPI documents of remote group-versions, read from their backends and cached by the aggregation layer (kube's
+ * OpenAPI aggregation controllers): the front merges each backend's Swagger 2.0 spec into its /openapi/v2 and lists and
+ * serves each group-version's v3 document. What was last read is kept while a backend cannot be read.
+ */
+export interface RemoteOpenAPI {
+  /** Bumped whenever what the other methods return changes. */
+  readonly generation: number;
+  /** The backend's `/openapi/v2` (Swagger 2.0), or undefined when never read. */
+  swagger(remote: RemoteAPIService): object | undefined;
+  /** The backend's `/openapi/v3/apis/<group>/<version>`, or undefined when never read. */
+  v3Document(remote: RemoteAPIService): RemoteOpenAPIV3Document | undefined;
+}

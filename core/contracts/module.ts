@@ -38,6 +38,12 @@ export function resolveLater<T>(container: DependencyContainer, token: Injection
   return () => (resolved ??= { value: container.resolve(token) }).value;
 }
 
+/** As resolveLater, for a token that may have no provider (a module not composed in): undefined then. */
+export function resolveOptionalLater<T>(container: DependencyContainer, token: InjectionToken<T>): () => T | undefined {
+  let resolved: { value: T | undefined } | undefined;
+  return () => (resolved ??= { value: container.isRegistered(token, true) ? container.resolve(token) : undefined }).value;
+}
+
 /** As resolveLater, for a token that takes any number of providers: all of them, in order (none: empty). */
 export function resolveAllLater<T>(container: DependencyContainer, token: InjectionToken<T>): () => readonly T[] {
   let resolved: readonly T[] | undefined;

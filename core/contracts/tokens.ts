@@ -16,7 +16,7 @@ import type { StrategyRegistration } from './define-strategy.js';
 import type { ServiceResolver } from './service-resolver.js';
 import type { StorageTransformers } from './value-transformer.js';
 import type { AuditBackend, AuditPolicy } from './audit.js';
-import type { APIServiceRegistry, RemoteDiscovery } from './api-services.js';
+import type { APIServiceRegistry, RemoteDiscovery, RemoteOpenAPI } from './api-services.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -71,6 +71,8 @@ export const Tokens = {
   APIServices: token<APIServiceRegistry>('APIServices'),
   /** The fetched discovery of remote group-versions (registered by the aggregation layer; absent: listed Stale). */
   RemoteDiscovery: token<RemoteDiscovery>('RemoteDiscovery'),
+  /** The OpenAPI documents of remote group-versions (registered by the aggregation layer; absent: not in /openapi). */
+  RemoteOpenAPI: token<RemoteOpenAPI>('RemoteOpenAPI'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -87,6 +89,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.Authorization,
   Tokens.APIServices,
   Tokens.RemoteDiscovery,
+  Tokens.RemoteOpenAPI,
 ]);
 
 /**

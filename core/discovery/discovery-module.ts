@@ -1,7 +1,5 @@
-import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { errors } from '../contracts/api-error.js';
-import type { APIServiceRegistry, RemoteDiscovery } from '../contracts/api-services.js';
-import { defineModule, type Module } from '../contracts/module.js';
+import { defineModule, resolveOptionalLater, type Module } from '../contracts/module.js';
 import type { RouteContext, ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
 import { respondAggregated } from './aggregated-response.js';
@@ -20,14 +18,10 @@ import { versionRoute } from './version-route.js';
  */
 export function discoveryModule(): Module {
   return defineModule('discovery', (container) => {
-    let aggregation: { apiServices?: APIServiceRegistry; remoteDiscovery?: RemoteDiscovery } | undefined;
-    const remote = () =>
-      (aggregation ??= {
-        apiServices: optional(container, Tokens.APIServices),
-        remoteDiscovery: optional(container, Tokens.RemoteDiscovery),
-      });
-    const cache = new GenerationCache((registry) => buildDiscoveryDocuments({ registry, ...remote() }));
-    const docs = () => cache.get(container.resolve(Tokens.Registry), remote().apiServices, remote().remoteDiscovery);
+    const apiServices = resolveOptionalLater(container, Tokens.APIServices);
+    const remoteDiscovery = resolveOptionalLater(container, Tokens.RemoteDiscovery);
+    const cache = new GenerationCache((registry) => buildDiscoveryDocuments({ registry, apiServices: apiServices(), remoteDiscovery: remoteDiscovery() }));
+    const docs = () => cache.get(container.resolve(Tokens.Registry), apiServices(), remoteDiscovery());
     const routes: ServerRoute[] = [
       { path: '/api', handle: (ctx) => respondRoot(ctx, docs().aggregatedApi, () => apiVersions(ctx.host)) },
       {
@@ -47,10 +41,6 @@ export function discoveryModule(): Module {
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });
   });
-}
-
-function optional<T>(container: DependencyContainer, token: InjectionToken<T>): T | undefined {
-  return container.isRegistered(token, true) ? container.resolve(token) : undefined;
 }
 
 function respondRoot(ctx: RouteContext, aggregated: AggregatedDocument, legacy: () => object): void {

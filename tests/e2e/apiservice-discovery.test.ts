@@ -22,7 +22,7 @@ const fetched: RemoteDiscovery = {
       : undefined,
 };
 
-const server = useTestServer({ storage: 'memory', modules: [defineModule('test-remote-discovery', (c) => c.register(Tokens.RemoteDiscovery, { useValue: fetched }))] });
+const server = useTestServer({ storage: 'memory', modules: [defineModule('test-remote-discovery', (c) => c.register(Tokens.RemoteDiscovery, { useValue: fetched }), { replaces: [Tokens.RemoteDiscovery] })] });
 
 const aggregatedAccept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 

@@ -1,6 +1,6 @@
 // Two `kapi serve` processes: a front with an APIService for example.com/v1 routed to a backend kapi that serves the
 // widgets CRD and trusts the front's generated front-proxy certificate (--requestheader-client-ca-file). kubectl talks
-// to the front only.
+// to the front only: the backend's resources are in the front's discovery and OpenAPI, so kubectl works on them by name.
 import test from 'ava';
 import { join } from 'node:path';
 import { describe, removeDir, setUpWidgets, startKapi, tempDir, tempFile, useKapi, type KapiProcess, type KubectlResult } from '../helpers/kapi-process.js';
@@ -90,6 +90,42 @@ test.serial('kubectl get apiservices shows the backend Available (Passed)', asyn
   t.is((await ok(front, ['get', 'apiservice', 'v1.example.com', '-o', 'jsonpath={.status.conditions[0].reason}'])).stdout, 'Passed');
 });
 
+test.serial('kubectl api-resources through the front lists the backend\'s widgets', async (t) => {
+  const res = await ok(front, ['api-resources', '--api-group=example.com']);
+  t.regex(res.stdout, /^widgets\s+wd,wdg\s+example\.com\/v1\s+true\s+Widget\s*$/m, res.stdout);
+});
+
+test.serial('through the front, kubectl creates, gets, watches, applies server-side and deletes widgets by name', async (t) => {
+  const watch = spawnKubectl(front, ['get', 'widgets', '-n', 'demo', '-w', '-o', 'custom-columns=NAME:.metadata.name,COLOR:.spec.color', '--no-headers']);
+  const created = await ok(front, ['create', '-f', '-'], 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: by-name, namespace: demo}\nspec: {color: red, replicas: 1}\n');
+  t.is(created.stdout, 'widget.example.com/by-name created\n');
+  await watch.waitForLine(/^by-name\s+red$/, { timeoutMs: 10_000 });
+  const got = await ok(front, ['get', 'wd', 'by-name', '-n', 'demo']);
+  t.regex(got.stdout, /^NAME\s+COLOR\s+REPLICAS\s+AGE\n^by-name\s+red\s+1\s+\S+\s*$/m, got.stdout);
+
+  const applied = await ok(front, ['apply', '--server-side', '--force-conflicts', '--field-manager', 'e2e', '-f', '-'], 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: by-name, namespace: demo}\nspec: {color: green}\n');
+  t.is(applied.stdout, 'widget.example.com/by-name serverside-applied\n');
+  await watch.waitForLine(/^by-name\s+green$/, { timeoutMs: 10_000 });
+  t.is((await ok(backend, ['get', 'widget', 'by-name', '-n', 'demo', '-o', 'jsonpath={.spec.color}'])).stdout, 'green');
+
+  t.is((await ok(front, ['delete', 'widget', 'by-name', '-n', 'demo'])).stdout, 'widget.example.com "by-name" deleted\n');
+  t.is((await ok(front, ['get', 'widgets', '-n', 'demo', '-o', 'name'])).stdout, '');
+});
+
+test.serial('kubectl explain reads the backend\'s OpenAPI v3 through the front; /openapi/v2 has its paths merged', async (t) => {
+  const explained = await ok(front, ['explain', 'widgets.spec']);
+  t.regex(explained.stdout, /^GROUP:\s+example\.com$/m, explained.stdout);
+  t.regex(explained.stdout, /^KIND:\s+Widget$/m);
+  t.regex(explained.stdout, /^\s+color\s+<string>$/m);
+  const index = JSON.parse((await ok(front, ['get', '--raw', '/openapi/v3'])).stdout);
+  const backendIndex = JSON.parse((await ok(backend, ['get', '--raw', '/openapi/v3'])).stdout);
+  t.is(index.paths['apis/example.com/v1'].serverRelativeURL, backendIndex.paths['apis/example.com/v1'].serverRelativeURL, 'listed with the backend\'s hash');
+  const v2 = JSON.parse((await ok(front, ['get', '--raw', '/openapi/v2'])).stdout);
+  t.truthy(v2.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']);
+  t.is(v2.definitions['com.example.v1.Widget']?.['x-kubernetes-group-version-kind']?.[0]?.kind, 'Widget');
+  t.truthy(v2.paths['/api/v1/namespaces'], 'the front\'s own paths are still there');
+});
+
 test.serial('through the front, a watch streams what a create through the front made, as the user the backend authorized by group', async (t) => {
   const watch = spawnKubectl(front, ['get', '--raw', `${widgets}?watch=true`, '--token', 'alice-token']);
   const widget = JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'via-front' }, spec: { color: 'blue' } });
@@ -124,9 +160,22 @@ test.serial('stopping the backend makes the APIService unavailable and requests 
   const unavailable = await front.kubectl(['get', '--raw', widgets, '--token', 'alice-token']);
   t.is(unavailable.code, 1);
   t.regex(unavailable.stderr, /Error from server \(ServiceUnavailable\): the server is currently unable to handle the request/);
+  // aggregated discovery lists example.com/v1 Stale (as kube does): client-go leaves its resources out
+  t.notRegex((await ok(front, ['api-resources', '--api-group=example.com'])).stdout, /^widgets/m);
+  const byName = await front.kubectl(['get', 'widgets', '-n', 'demo']);
+  t.is(byName.stderr, 'error: the server doesn\'t have a resource type "widgets"\n');
 
   backend = await startBackend(backendPort);
   await ok(front, ['wait', '--for=condition=Available', '--timeout=40s', 'apiservice/v1.example.com']);
   const list = JSON.parse((await ok(front, ['get', '--raw', widgets, '--token', 'alice-token'])).stdout);
   t.deepEqual(list.items.map((w: any) => w.metadata.name), ['via-front']);
+  // the APIService turning Available has the front read the backend's discovery again at once
+  const listed = /^widgets\s+wd,wdg\s+example\.com\/v1\s+true\s+Widget\s*$/m;
+  let resources = '';
+  for (let i = 0; i < 20 && !listed.test(resources); i++) {
+    if (i) await new Promise((r) => setTimeout(r, 250));
+    resources = (await ok(front, ['api-resources', '--api-group=example.com'])).stdout;
+  }
+  t.regex(resources, listed);
+  t.is((await ok(front, ['get', 'widgets', '-n', 'demo', '-o', 'name'])).stdout, 'widget.example.com/via-front\n');
 });
