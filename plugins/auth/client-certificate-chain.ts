@@ -5,27 +5,30 @@ const anyExtendedKeyUsage = '2.5.29.37.0';
 /** Intermediates followed at most, as a bound on the work a presented chain can cause. */
 const maxIntermediates = 4;
 
+/** The chain a client certificate verified through, up to its root; or why it does not verify. */
+export type ChainVerdict = { chain: X509Certificate[] } | { error: string };
+
 /**
- * Why a client certificate does not verify against `roots` at `now` as Go's x509 Verify with the clientAuth key usage
- * judges it (a chain through the presented `intermediates` to a root, each issuer a CA whose signature holds, every
- * certificate within its validity, and every extended key usage list allowing client auth), or undefined when it does.
+ * Verifies a client certificate against `roots` at `now` as Go's x509 Verify with the clientAuth key usage judges it:
+ * a chain through the presented `intermediates` to a root, each issuer a CA whose signature holds, every certificate
+ * within its validity, and every extended key usage list allowing client auth.
  */
-export function clientChainError(leaf: X509Certificate, intermediates: X509Certificate[], roots: X509Certificate[], now: Date): string | undefined {
+export function verifyClientChain(leaf: X509Certificate, intermediates: X509Certificate[], roots: X509Certificate[], now: Date): ChainVerdict {
   const chain = chainTo(leaf, intermediates.slice(0, maxIntermediates), roots);
-  if (!chain) return 'x509: certificate signed by unknown authority';
+  if (!chain) return { error: 'x509: certificate signed by unknown authority' };
   for (const cert of chain) {
     const from = new Date(cert.validFrom);
     const to = new Date(cert.validTo);
-    if (now < from) return `x509: certificate has expired or is not yet valid: current time ${now.toISOString()} is before ${from.toISOString()}`;
-    if (now > to) return `x509: certificate has expired or is not yet valid: current time ${now.toISOString()} is after ${to.toISOString()}`;
+    if (now < from) return { error: `x509: certificate has expired or is not yet valid: current time ${now.toISOString()} is before ${from.toISOString()}` };
+    if (now > to) return { error: `x509: certificate has expired or is not yet valid: current time ${now.toISOString()} is after ${to.toISOString()}` };
   }
   for (const cert of chain) {
     const usages = cert.keyUsage;
     if (usages?.length && !usages.includes(clientAuth) && !usages.includes(anyExtendedKeyUsage)) {
-      return 'x509: certificate specifies an incompatible key usage';
+      return { error: 'x509: certificate specifies an incompatible key usage' };
     }
   }
-  return undefined;
+  return { chain };
 }
 
 /** A path from `cert` to one of `roots`, through `intermediates`, each link an issuer's valid signature. */

@@ -3,21 +3,55 @@ import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import * as x509 from '@peculiar/x509';
 import { CredentialsRejected } from '../../core/contracts/authenticator.js';
-import { clientChainError } from './client-certificate-chain.js';
+import { verifyClientChain } from './client-certificate-chain.js';
+
+/** A connection's client certificate as verified once: against which roots, until when, and whose it is. */
+interface VerifiedPeer {
+  leafRaw: Buffer;
+  roots: readonly X509Certificate[];
+  /** The chain's validity, in ms since the epoch: the latest notBefore and the earliest notAfter. */
+  validFrom: number;
+  validTo: number;
+  subject: x509.Name;
+}
+
+/**
+ * Verifications by connection: parsing and verifying a chain costs milliseconds, and a kept-alive connection (a front
+ * proxy's, kubectl's) presents the same certificate on every request. Weak, so it goes with the connection.
+ */
+const verifiedPeers = new WeakMap<TLSSocket, VerifiedPeer>();
 
 /**
  * The subject of the client certificate a TLS client sent, once it (with the intermediates it sent) verifies against
  * `roots` for client auth; null when the client sent no certificate. A certificate that does not verify is refused
- * (401) with Go's reason, as kube's x509 verifier.
+ * (401) with Go's reason, as kube's x509 verifier. A connection's certificate verified before is taken as verified
+ * while it is the same certificate, the roots are the same and the time is within the chain's validity.
  */
 export function verifiedClientSubject(socket: TLSSocket | undefined, roots: X509Certificate[]): x509.Name | null {
-  const presented = presentedChain(socket?.getPeerCertificate?.(true));
-  if (presented.length === 0) return null;
+  const peer = socket?.getPeerX509Certificate?.();
+  if (!peer) return null;
+  const known = verifiedPeers.get(socket!);
+  const now = Date.now();
+  if (known && now >= known.validFrom && now <= known.validTo && sameRoots(known.roots, roots) && known.leafRaw.equals(peer.raw)) return known.subject;
+
+  const presented = presentedChain(socket!.getPeerCertificate(true));
   const { certs, subject } = parse(presented);
   const [leaf, ...intermediates] = certs;
-  const error = clientChainError(leaf!, intermediates, roots, new Date());
-  if (error) throw new CredentialsRejected(`verifying certificate SN=${leaf!.serialNumber} failed: ${error}`);
+  const verdict = verifyClientChain(leaf!, intermediates, roots, new Date(now));
+  if ('error' in verdict) throw new CredentialsRejected(`verifying certificate SN=${leaf!.serialNumber} failed: ${verdict.error}`);
+  verifiedPeers.set(socket!, {
+    leafRaw: leaf!.raw,
+    roots,
+    validFrom: Math.max(...verdict.chain.map((c) => Date.parse(c.validFrom))),
+    validTo: Math.min(...verdict.chain.map((c) => Date.parse(c.validTo))),
+    subject,
+  });
   return subject;
+}
+
+/** The same CA certificates (a CA file not reloaded, or combined from the same sources). */
+function sameRoots(a: readonly X509Certificate[], b: readonly X509Certificate[]): boolean {
+  return a === b || (a.length === b.length && a.every((cert, i) => cert === b[i]));
 }
 
 /** The certificates, and the client's own subject; one OpenSSL took in the handshake but that does not parse here is refused (401, not 500). */
@@ -30,9 +64,9 @@ function parse(presented: Buffer[]): { certs: X509Certificate[]; subject: x509.N
 }
 
 /** The DER of the certificates a TLS client sent, its own first (none when it sent none). */
-function presentedChain(peer: DetailedPeerCertificate | undefined): Buffer[] {
+function presentedChain(peer: DetailedPeerCertificate): Buffer[] {
   const chain: Buffer[] = [];
-  for (let cert = peer; cert?.raw && chain.length < 10; cert = cert.issuerCertificate) {
+  for (let cert: DetailedPeerCertificate | undefined = peer; cert?.raw && chain.length < 10; cert = cert.issuerCertificate) {
     if (chain.some((c) => c.equals(cert!.raw))) break; // a self-signed certificate is its own issuer
     chain.push(cert.raw);
   }

@@ -9,7 +9,7 @@ const day = 24 * 60 * 60 * 1000;
 const ca = await createCa('front-proxy-ca');
 const proxy = await createClientCert(ca, { username: 'front-proxy-client', groups: [] }, day);
 /** A TLS socket whose client sent the front proxy's certificate. */
-const proxySocket = { getPeerCertificate: () => ({ raw: new X509Certificate(proxy.certPem).raw }) } as unknown as TLSSocket;
+const proxySocket = { getPeerCertificate: () => ({ raw: new X509Certificate(proxy.certPem).raw }), getPeerX509Certificate: () => new X509Certificate(proxy.certPem) } as unknown as TLSSocket;
 const authenticator = (o: Partial<typeof defaultRequestHeaderNames> = {}) =>
   new RequestHeaderAuthenticator(() => [new X509Certificate(ca.certPem)], { allowedNames: [], ...defaultRequestHeaderNames, ...o });
 
