@@ -2,7 +2,7 @@ import https from 'node:https';
 import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
 import { discoveryCheckTlsOptions, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
-import { aggregatorIdentity } from '../../lib/aggregator/backend-get.js';
+import { aggregatorIdentity } from './backend-get.js';
 
 /** kube's discovery client timeout in the availability check: "the request should happen quickly". */
 const checkTimeoutMs = 5_000;

@@ -4,7 +4,7 @@ import type { Informer } from '../../core/contracts/informer.js';
 import { registeredServiceResolver } from '../../core/contracts/registered-service-resolver.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { RetryingWorkQueue } from '../../lib/async/retrying-work-queue.js';
-import type { BackendRoute } from '../../lib/aggregator/backend-get.js';
+import type { BackendRoute } from './backend-get.js';
 import { remoteAPIService } from './apiservice-registry.js';
 import { apiServiceResource } from './apiservice-resource.js';
 import { availableCondition, type APIService } from './apiservice-types.js';

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { RemoteAPIService, RemoteDiscovery } from '../../core/contracts/api-services.js';
 import type { Controller } from '../../core/contracts/controller.js';
-import { backendGet, type BackendRoute } from '../../lib/aggregator/backend-get.js';
+import { backendGet, type BackendRoute } from './backend-get.js';
 import { legacyResourceDiscovery } from '../../lib/aggregator/legacy-resource-discovery.js';
 import { RemoteAPIServiceFollower, type FollowedAPIService } from './remote-apiservice-follower.js';
 

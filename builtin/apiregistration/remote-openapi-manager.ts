@@ -1,8 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { RemoteAPIService, RemoteOpenAPI, RemoteOpenAPIV3Document } from '../../core/contracts/api-services.js';
 import type { Controller } from '../../core/contracts/controller.js';
-import { contentHash } from '../../core/discovery/content-hash.js';
-import { backendGet, type BackendRoute } from '../../lib/aggregator/backend-get.js';
+import { contentHash } from '../../lib/k8s/content-hash.js';
+import { backendGet, type BackendRoute } from './backend-get.js';
 import { RemoteAPIServiceFollower, type FollowedAPIService } from './remote-apiservice-follower.js';
 
 /** How long reading one OpenAPI document from a backend may take (they can be large). */

@@ -1,7 +1,7 @@
 import type { RouteContext } from '../contracts/route.js';
 import type { AggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { aggregatedContentType } from './aggregated-discovery.js';
-import { ifNoneMatch } from './content-hash.js';
+import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
 import type { AggregatedDocument } from './discovery-documents.js';
 
 /** Answers with an aggregated discovery document as kube does: ETag, Vary and Cache-Control, 304 when the client has it. */

@@ -2,7 +2,7 @@ import type { APIServiceRegistry, RemoteDiscovery } from '../contracts/api-servi
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { AggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { groupDiscovery, groupDiscoveryList } from './aggregated-discovery.js';
-import { contentHash } from './content-hash.js';
+import { contentHash } from '../../lib/k8s/content-hash.js';
 import { apiGroupDocument, apiGroupList, apiResourceList } from './legacy-discovery.js';
 import type { ServedGroup } from './served-groups.js';
 import { servedGroups } from './served-groups.js';

@@ -1,4 +1,4 @@
-import { contentHash } from '../discovery/content-hash.js';
+import { contentHash } from '../../lib/k8s/content-hash.js';
 import { servedGroups } from '../discovery/served-groups.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { APIServiceRegistry, RemoteOpenAPI } from '../contracts/api-services.js';

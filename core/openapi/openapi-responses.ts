@@ -1,5 +1,5 @@
 import type { RouteContext } from '../contracts/route.js';
-import { ifNoneMatch } from '../discovery/content-hash.js';
+import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
 import type { OpenApiV3Documents, SerializedDocument } from './openapi-documents.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
 import { negotiateOpenApi } from './openapi-encodings.js';

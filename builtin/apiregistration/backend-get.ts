@@ -2,9 +2,9 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RemoteAPIService } from '../../core/contracts/api-services.js';
 import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
-import { goCause } from '../webhook/webhook-client.js';
-import { authProxyHeaders } from './auth-proxy-headers.js';
-import { backendServerName, backendTlsOptions, type ProxyClientCertificate } from './backend-transport.js';
+import { goCause } from '../../lib/webhook/webhook-client.js';
+import { authProxyHeaders } from '../../lib/aggregator/auth-proxy-headers.js';
+import { backendServerName, backendTlsOptions, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 
 /** Who kube's aggregator is when it checks or reads a backend (discovery, OpenAPI): system:masters, never refused. */
 export const aggregatorIdentity = authProxyHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] });
