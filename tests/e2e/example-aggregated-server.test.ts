@@ -1,6 +1,6 @@
 // examples/aggregated-server as its README runs it: a front `kapi serve`, prepare.js making the certificates and the
 // manifests of deploy/, applied at the front, and the example started with a kubeconfig of its ServiceAccount. kubectl
-// talks to the front only.
+// talks to the front, but for a user who goes straight to the example with a token the front knows.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -86,4 +86,20 @@ test.serial('a user the front does not authorize is refused by the front', async
     t.is(res.code, 1, describe(res));
     t.regex(res.stderr, /Error from server \(Forbidden\): (nodemetrics|alerts)\.metrics\.example\.com is forbidden: User "bob" cannot list resource "(nodemetrics|alerts)" in API group "metrics\.example\.com"/);
   }
+});
+
+/** A kubeconfig of the example itself (its CA from prepare.js), bypassing the front, with `token`. */
+function straightToExample(token: string): string {
+  const caCertPem = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+  return tempFile(`example-${token}.kubeconfig`, kubeconfigYaml({ server: example.url, caCertPem, token, clusterName: 'example', userName: 'user', contextName: 'example' }));
+}
+
+test.serial('straight to the example\'s port with a token the front knows, the front\'s RBAC still decides (SubjectAccessReview)', async (t) => {
+  const nodemetrics = '/apis/metrics.example.com/v1/nodemetrics';
+  const alice = await front.kubectl(['get', '--raw', nodemetrics], { kubeconfig: straightToExample('alice-token') });
+  t.is(alice.code, 0, describe(alice));
+  t.is(JSON.parse(alice.stdout).kind, 'NodeMetricsList');
+  const bob = await front.kubectl(['get', '--raw', nodemetrics], { kubeconfig: straightToExample('bob-token') });
+  t.is(bob.code, 1, describe(bob));
+  t.is(bob.stderr, 'Error from server (Forbidden): nodemetrics.metrics.example.com is forbidden: User "bob" cannot list resource "nodemetrics" in API group "metrics.example.com" at the cluster scope\n');
 });
