@@ -2,8 +2,9 @@
  * An aggregated API server for `metrics.example.com/v1`, run behind a front kapi (or kube-apiserver) that registers it
  * with an APIService: `nodemetrics` computed when read (node-metrics.ts) and `alerts` kept in their own SQLite file
  * (alerts.ts). It trusts the front as an extension API server does: bearer tokens are reviewed at the front
- * (TokenReview), and the front proxy's identity headers and the client CA are those the front publishes in
- * kube-system/extension-apiserver-authentication. See README.md for the whole path, from `npm start` to `kubectl get`.
+ * (TokenReview), the front proxy's identity headers and the client CA are those the front publishes in
+ * kube-system/extension-apiserver-authentication, and the front decides what each user may do (SubjectAccessReview).
+ * See README.md for the whole path, from `npm start` to `kubectl get`.
  *
  *   FRONT_KUBECONFIG=.aggregated/front.kubeconfig node dist/examples/aggregated-server/server.js
  *
@@ -13,9 +14,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApiServer, defaultModules, delegatedAuthentication, readKubeconfigClient } from '../../index.js';
+import { createApiServer, defaultModules, delegatedAuthentication, delegatedAuthorization, readKubeconfigClient } from '../../index.js';
 import { alertsResource } from './alerts.js';
-import { allowAuthenticatedUsers } from './authenticated-users.js';
 import { nodeMetricsResource } from './node-metrics.js';
 
 const frontKubeconfig = process.env.FRONT_KUBECONFIG;
@@ -25,7 +25,16 @@ if (!frontKubeconfig) {
 }
 const dataDir = process.env.DATA_DIR ?? '.aggregated';
 
-const delegation = await delegatedAuthentication({ client: readKubeconfigClient(frontKubeconfig) });
+const front = readKubeconfigClient(frontKubeconfig);
+const delegation = await delegatedAuthentication({ client: front });
+// k8s.io/apiserver's delegating authorization defaults, those of `kapi serve --authorization-kubeconfig`
+const authorization = delegatedAuthorization({
+  client: front,
+  authorizedTtlMs: 10_000,
+  unauthorizedTtlMs: 10_000,
+  alwaysAllowPaths: ['/healthz', '/readyz', '/livez'],
+  alwaysAllowGroups: ['system:masters'],
+});
 const server = createApiServer({
   // kube's admission plugins but NamespaceLifecycle: namespaces are the front's, which this server does not follow
   config: { admissionPlugins: ['MutatingAdmissionPolicy', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'] },
@@ -34,7 +43,7 @@ const server = createApiServer({
     ...defaultModules({
       storage: 'memory',
       // the published authentication first (front-proxy headers, client certificates), TokenReview at the front last
-      authModules: [...(delegation.published ? [delegation.published.module] : []), allowAuthenticatedUsers],
+      authModules: [...(delegation.published ? [delegation.published.module] : []), authorization],
       tokenWebhook: delegation.tokenWebhook,
     }),
     nodeMetricsResource,

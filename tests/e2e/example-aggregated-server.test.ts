@@ -1,13 +1,13 @@
 // examples/aggregated-server as its README runs it: a front `kapi serve`, prepare.js making the certificates and the
 // manifests of deploy/, applied at the front, and the example started with a kubeconfig of its ServiceAccount. kubectl
-// talks to the front only.
+// talks to the front, but for users who go straight to the example with credentials the front issued.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { kubeconfigYaml } from '../../index.js';
+import { createClientCert, kubeconfigYaml, type CertificatePem } from '../../index.js';
 import { endpointIp } from '../helpers/aggregated-backend.js';
 import { startExampleProcess, type ExampleProcess } from '../helpers/example-process.js';
 import { describe, removeDir, repoPath, tempDir, tempFile, useKapi, type KapiProcess } from '../helpers/kapi-process.js';
@@ -85,5 +85,26 @@ test.serial('a user the front does not authorize is refused by the front', async
     const res = await front.kubectl(['get', '--raw', path, '--token', 'bob-token']);
     t.is(res.code, 1, describe(res));
     t.regex(res.stderr, /Error from server \(Forbidden\): (nodemetrics|alerts)\.metrics\.example\.com is forbidden: User "bob" cannot list resource "(nodemetrics|alerts)" in API group "metrics\.example\.com"/);
+  }
+});
+
+/** A kubeconfig of the example itself (its CA from prepare.js), bypassing the front, with a token or a client certificate. */
+function straightToExample(name: string, credentials: { token: string } | { clientCertificate: CertificatePem }): string {
+  const caCertPem = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+  return tempFile(`example-${name}.kubeconfig`, kubeconfigYaml({ server: example.url, caCertPem, ...credentials, clusterName: 'example', userName: name, contextName: 'example' }));
+}
+
+test.serial('straight to the example\'s port with credentials the front issued, the front\'s RBAC still decides (SubjectAccessReview)', async (t) => {
+  const nodemetrics = '/apis/metrics.example.com/v1/nodemetrics';
+  const alice = await front.kubectl(['get', '--raw', nodemetrics], { kubeconfig: straightToExample('alice', { token: 'alice-token' }) });
+  t.is(alice.code, 0, describe(alice));
+  t.is(JSON.parse(alice.stdout).kind, 'NodeMetricsList');
+  // bob by his token (reviewed at the front), then by a client certificate of the front's CA (which the front publishes)
+  const frontCa = { certPem: readFileSync(join(front.dataDir, 'pki', 'ca.crt'), 'utf8'), keyPem: readFileSync(join(front.dataDir, 'pki', 'ca.key'), 'utf8') };
+  const bobCertificate = await createClientCert(frontCa, { username: 'bob', groups: [] }, 3_600_000);
+  for (const kubeconfig of [straightToExample('bob-token', { token: 'bob-token' }), straightToExample('bob-cert', { clientCertificate: bobCertificate })]) {
+    const bob = await front.kubectl(['get', '--raw', nodemetrics], { kubeconfig });
+    t.is(bob.code, 1, describe(bob));
+    t.is(bob.stderr, 'Error from server (Forbidden): nodemetrics.metrics.example.com is forbidden: User "bob" cannot list resource "nodemetrics" in API group "metrics.example.com" at the cluster scope\n');
   }
 });
