@@ -132,7 +132,8 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
       for (const [name, value] of Object.entries(forwardedHeaders(backendRes.headers))) {
         if (value !== undefined) res.setHeader(name, value);
       }
-      res.flushHeaders(); // a watch's headers go out before its first event
+      // a watch's headers go out before its first event; other answers' go with their first bytes (one TLS write less)
+      if (deadline === undefined) res.flushHeaders();
       backendRes.pipe(res);
       backendRes.on('end', () => settle());
       backendRes.on('error', () => fail({ plainText: '' }));
