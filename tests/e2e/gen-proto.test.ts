@@ -1,31 +1,13 @@
 // `kapi gen proto` run as a process on CRD files: the .proto on stdout or in a file, the field numbers written back
 // into the CRD, kept across schema changes; and a client built from that .proto reading what `kapi serve` serves.
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { KubeProtobufClient } from '../helpers/kube-protobuf-client.js';
-import { describe, example, removeDir, repoRoot, startKapi, tempDir } from '../helpers/kapi-process.js';
-
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function kapi(args: string[]): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/kapi', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { describe, example, removeDir, startKapi, tempDir } from '../helpers/kapi-process.js';
+import { runKapiCommand as kapi } from '../helpers/kapi-command.js';
 
 const annotation = 'proto.kapi.dev/field-numbers';
 

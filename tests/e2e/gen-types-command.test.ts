@@ -1,23 +1,11 @@
 // `kapi gen types` as a process: it writes one file per served version into -o, and on bad input it names the file
 // and the path, exits 1 and writes nothing (not even the files of the good CRDs given with it).
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gizmosCrdYaml } from '../helpers/gizmos-crd.js';
-import { removeDir, repoRoot, tempDir } from '../helpers/kapi-process.js';
-
-function kapi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/kapi', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { removeDir, tempDir } from '../helpers/kapi-process.js';
+import { runKapiCommand as kapi } from '../helpers/kapi-command.js';
 
 function folder(t: import('ava').ExecutionContext): string {
   const dir = tempDir('kapi-gen-types-cli-');
