@@ -1,8 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { GenCrdError, generateCrds } from '../generators/crd/index.js';
 import { UsageError } from './usage-error.js';
+import { parseGeneratorArgs } from './parse-command-line.js';
 
 export const genCrdUsage = `Usage: kapi gen crd <file.ts>... [flags]
 
@@ -23,13 +23,7 @@ export interface GenCrdOptions {
 
 /** Parses `kapi gen crd` arguments; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
 export function parseGenCrdFlags(args: string[]): GenCrdOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseGeneratorArgs(args, { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) return 'help';
   if (positionals.length === 0) throw new UsageError('missing the TypeScript files');
   return { files: positionals, ...(values.output !== undefined ? { output: values.output } : {}) };

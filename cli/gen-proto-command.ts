@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import YAML, { type Document } from 'yaml';
 import { fieldNumbersAnnotation, generateProto, propertyPath, type AddedNumber, type CrdSource } from '../generators/proto/index.js';
 import { UsageError } from './usage-error.js';
+import { parseGeneratorArgs } from './parse-command-line.js';
 
 export const genProtoUsage = `Usage: kapi gen proto <crd.yaml> [flags]
 
@@ -29,24 +29,13 @@ export interface GenProtoOptions {
 
 /** Parses `kapi gen proto` arguments; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
 export function parseGenProtoFlags(args: string[]): GenProtoOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        version: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        'write-crd': { type: 'boolean', default: false },
-        crd: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseGeneratorArgs(args, {
+    version: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    'write-crd': { type: 'boolean', default: false },
+    crd: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return 'help';
   if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give one CRD file' : 'missing the CRD file');
   return {

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { generateTypes, type GenTypesInput } from '../generators/types/index.js';
 import { UsageError } from './usage-error.js';
+import { parseGeneratorArgs } from './parse-command-line.js';
 
 export const genTypesUsage = `Usage: kapi gen types <crd.yaml>... [flags]
 
@@ -25,22 +25,11 @@ export interface GenTypesOptions {
 
 /** Parses `kapi gen types` arguments; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
 export function parseGenTypesFlags(args: string[]): GenTypesOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o', default: '.' },
-        'import-from': { type: 'string', default: 'kapi' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseGeneratorArgs(args, {
+    output: { type: 'string', short: 'o', default: '.' },
+    'import-from': { type: 'string', default: 'kapi' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return 'help';
   if (!positionals.length) throw new UsageError('missing the CRD files');
   return { crdFiles: positionals, output: values.output, importFrom: values['import-from'] };
