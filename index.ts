@@ -114,6 +114,7 @@ export type {
   DelegatedAuthorizationOptions,
 } from './plugins/auth/index.js';
 export type { AuditBackend, AuditEvent, AuditLevel, AuditStage, AuditPolicy, AuditPolicyRule, AuditGroupResources, AuditObjectReference, AuditUserInfo, AuditResponseStatus } from './core/contracts/audit.js';
+export { configureLogging, log, type Logger, type LoggingFormat, type LoggingOptions, type LogFields, type VerboseLogger } from './lib/log/logger.js';
 export { auditModule, type AuditModuleOptions } from './core/audit/audit-module.js';
 export { AuditPolicyError, loadAuditPolicyFile, parseAuditPolicy } from './core/audit/audit-policy.js';
 export { addAuditAnnotation } from './core/contracts/audit-annotation.js';

@@ -38,6 +38,7 @@ import {
   type Module,
   type ApiServer,
   type ServiceAccountTokenConfig,
+  configureLogging,
 } from '../index.js';
 import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
@@ -51,6 +52,7 @@ export async function serve(args: string[]): Promise<number> {
     process.stdout.write(serveUsage);
     return 0;
   }
+  if (opts.logging) configureLogging(opts.logging);
   const server = await start(opts);
   await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
+import { loggingFlagOptions, loggingUsage, parseLoggingFlags, type LoggingServeOptions } from './logging-flags.js';
 import { parseBool } from './bool-flag.js';
 import {
   authenticationDelegationBooleanFlags,
@@ -102,10 +103,10 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
 ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
-${auditUsage}  -h, --help                  show this help
+${auditUsage}${loggingUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
+export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -216,6 +217,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
     ...parseAuditFlags(values),
+    ...parseLoggingFlags(values),
     ...(eventTtl !== undefined ? { eventTtlMs: parseEventTtl(eventTtl) } : {}),
     ...(values['client-ca-file'] ? { clientCaFile: resolve(values['client-ca-file']) } : {}),
     ...(values['token-auth-file'] ? { tokenAuthFile: resolve(values['token-auth-file']) } : {}),
@@ -344,6 +346,7 @@ function parse(args: string[]) {
         'authentication-config': { type: 'string' },
         'oidc-signing-algs': { type: 'string' },
         ...auditFlagOptions,
+        ...loggingFlagOptions,
         'client-ca-file': { type: 'string' },
         'token-auth-file': { type: 'string' },
         'requestheader-client-ca-file': { type: 'string' },

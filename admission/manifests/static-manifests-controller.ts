@@ -3,6 +3,7 @@ import type { HealthCheck } from '../../core/contracts/health-check.js';
 import { followFolder, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { loadManifestDirectory } from './manifest-loader.js';
 import type { StaticManifestPlugin } from './static-manifest-plugin.js';
+import { log } from '../../lib/log/logger.js';
 
 interface Watched {
   plugin: StaticManifestPlugin;
@@ -66,7 +67,7 @@ export class StaticManifestsController implements Controller {
       this.load(w);
     } catch (err) {
       w.error = (err as Error).message;
-      console.error(`kapi: admission plugin ${w.plugin.name}: static manifests in ${w.dir} not reloaded, the previous ones stay in force: ${w.error}`);
+      log.error(`admission plugin ${w.plugin.name}: static manifests in ${w.dir} not reloaded, the previous ones stay in force: ${w.error}`);
     }
   }
 }

@@ -11,6 +11,7 @@ import { ApiError } from '../../core/contracts/api-error.js';
 import type { ValidatingAdmissionPolicy } from '../../builtin/admissionregistration/validating-admission-policy-types.js';
 import type { PolicySource } from './policy-source.js';
 import { typeCheckPolicy } from './type-checker.js';
+import { log } from '../../lib/log/logger.js';
 
 export class PolicyStatusController implements Controller {
   readonly name = 'validatingadmissionpolicy-status-controller';
@@ -53,7 +54,7 @@ export class PolicyStatusController implements Controller {
         const name = this.pending.values().next().value as string;
         this.pending.delete(name);
         await this.reconcile(name).catch((err: Error) => {
-          if (!(err instanceof ApiError && err.reason === 'NotFound')) console.error(`kapi: status of ValidatingAdmissionPolicy ${name}: ${err.message}`);
+          if (!(err instanceof ApiError && err.reason === 'NotFound')) log.error(`status of ValidatingAdmissionPolicy ${name}: ${err.message}`);
         });
       }
     } finally {

@@ -9,6 +9,7 @@ import { ControllerTimers } from '../../lib/async/controller-timers.js';
 import { apiServiceResource, apiServiceResourceRef } from './apiservice-resource.js';
 import { autoManagedLabel, type APIService } from './apiservice-types.js';
 import { desiredLocalAPIServices, sameSpec, type DesiredAPIService } from './local-apiservices.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How long to wait before checking a name again after a failed write. */
 const retryMs = 1000;
@@ -86,7 +87,7 @@ export class LocalAPIServiceController implements Controller {
           await this.check(name);
           this.synced.add(name);
         } catch (err) {
-          console.error(`kapi: autoregister of APIService ${name} failed (${(err as Error).message}); trying again`);
+          log.error(`autoregister of APIService ${name} failed (${(err as Error).message}); trying again`);
           this.timers.after(retryMs, () => this.enqueue([name]));
         }
       }

@@ -4,6 +4,7 @@ import type { Controller } from '../../core/contracts/controller.js';
 import { backendGet, type BackendRoute } from './backend-get.js';
 import { legacyResourceDiscovery } from '../../lib/aggregator/legacy-resource-discovery.js';
 import { RemoteAPIServiceFollower, type FollowedAPIService } from './remote-apiservice-follower.js';
+import { log } from '../../lib/log/logger.js';
 
 /** kube's aggregatedDiscoveryTimeout: a backend's discovery must come faster than this. */
 const discoveryTimeoutMs = 5_000;
@@ -68,7 +69,7 @@ export class RemoteDiscoveryManager implements RemoteDiscovery, Controller {
         this.fetched.set(name, await fetchDiscovery(remote, this.follower.route, this.fetched.get(name)));
       } catch (err) {
         current = false;
-        console.error(`kapi: reading the discovery of APIService ${name}: ${(err as Error).message}`);
+        log.error(`reading the discovery of APIService ${name}: ${(err as Error).message}`);
       }
     }
     const entry = this.fetched.get(name)?.entries.get(`${remote.group}/${remote.version}`);

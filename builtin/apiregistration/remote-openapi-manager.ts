@@ -4,6 +4,7 @@ import type { Controller } from '../../core/contracts/controller.js';
 import { contentHash } from '../../lib/k8s/content-hash.js';
 import { backendGet, type BackendRoute } from './backend-get.js';
 import { RemoteAPIServiceFollower, type FollowedAPIService } from './remote-apiservice-follower.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How long reading one OpenAPI document from a backend may take (they can be large). */
 const openapiTimeoutMs = 30_000;
@@ -68,7 +69,7 @@ export class RemoteOpenAPIManager implements RemoteOpenAPI, Controller {
 }
 
 function failed<T>(name: string, what: string, err: Error, last: T): T {
-  console.error(`kapi: reading the OpenAPI ${what} of APIService ${name}: ${err.message}`);
+  log.error(`reading the OpenAPI ${what} of APIService ${name}: ${err.message}`);
   return last;
 }
 

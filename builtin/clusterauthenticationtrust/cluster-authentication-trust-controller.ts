@@ -13,6 +13,7 @@ import {
 } from '../../lib/k8s/cluster-authentication-info.js';
 import { configMapResource } from '../configmaps/configmap-resource.js';
 import { namespaceResourceRef } from '../namespaces/namespace-resource.js';
+import { log } from '../../lib/log/logger.js';
 
 /** kube's controller re-checks once a minute, whatever it has seen. */
 const resyncMs = 60_000;
@@ -48,7 +49,7 @@ export class ClusterAuthenticationTrustController implements Controller {
     try {
       await this.sync();
     } catch (err) {
-      console.error(`kapi: publishing ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} failed (${(err as Error).message}); trying again`);
+      log.error(`publishing ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} failed (${(err as Error).message}); trying again`);
       this.syncLater(retryMs);
     }
     this.resync();
@@ -72,7 +73,7 @@ export class ClusterAuthenticationTrustController implements Controller {
     this.timers.after(ms, () => {
       this.scheduled = false;
       this.sync().catch((err: Error) => {
-        console.error(`kapi: publishing ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} failed (${err.message}); trying again`);
+        log.error(`publishing ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} failed (${err.message}); trying again`);
         this.syncLater(retryMs);
       });
     });

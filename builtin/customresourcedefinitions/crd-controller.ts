@@ -15,6 +15,7 @@ import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
 import { apiApprovalCondition } from './crd-api-approval.js';
+import { log } from '../../lib/log/logger.js';
 
 const retryMs = 500;
 
@@ -93,7 +94,7 @@ export class CrdController implements Controller {
         try {
           if (!(await this.reconcile(name))) this.later(name);
         } catch (err) {
-          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) console.error(`kapi: CRD ${name}:`, err);
+          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
           this.later(name);
         }
       }

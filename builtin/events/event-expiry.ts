@@ -6,6 +6,7 @@ import type { ResourceClient } from '../../core/contracts/object-client.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { parseRFC3339, timeMillis } from '../../lib/go/timestamp.js';
+import { log } from '../../lib/log/logger.js';
 
 /** Node's timers hold at most 2^31 - 1 ms; a later expiry is looked at again then. */
 const maxTimerMs = 2 ** 31 - 1;
@@ -101,7 +102,7 @@ export class EventExpiry implements Controller {
     try {
       await this.client!.delete(obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === 404)) console.error(`kapi: expiring event ${keyOf(obj)} failed:`, err);
+      if (!(err instanceof ApiError && err.code === 404)) log.error(`expiring event ${keyOf(obj)} failed`, { err });
     }
   }
 }

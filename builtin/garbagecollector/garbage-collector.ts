@@ -12,6 +12,7 @@ import { RetryingWorkQueue } from '../../lib/async/retrying-work-queue.js';
 import { DependencyGraph, nodeOf, type GraphNode, type OwnerLink } from './dependency-graph.js';
 import { AbsentOwners } from './absent-owners.js';
 import { invalidNamespaceMessage, NamespacedOwnerOfClusterScopedObjectError, ownerState, UnresolvableOwnerError, type OwnerState } from './owner-references.js';
+import { log } from '../../lib/log/logger.js';
 
 /** Who the collector writes as: kube-controller-manager's garbage collector. */
 const collectorClient: ResourceClientOptions = {
@@ -273,7 +274,7 @@ export class GarbageCollector implements Controller {
     if (this.reported.has(node.uid)) return;
     this.reported.add(node.uid);
     const name = node.namespace ? `${node.namespace}/${node.name}` : node.name;
-    console.warn(`kapi: garbage collector: OwnerRefInvalidNamespace on ${node.resource} ${name}: ${message}`);
+    log.warn(`garbage collector: OwnerRefInvalidNamespace on ${node.resource} ${name}: ${message}`);
   }
 }
 

@@ -9,6 +9,7 @@ import { Tokens } from '../../core/contracts/tokens.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { namespaceFinalizer, namespaceResource, namespaceResourceRef, systemNamespaces } from './namespace-resource.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
@@ -78,7 +79,7 @@ export class NamespaceController implements Controller, NamespaceLookup {
       },
       (err) => {
         this.working.delete(name);
-        console.error(`kapi: emptying namespace ${name} failed:`, err);
+        log.error(`emptying namespace ${name} failed`, { err });
         this.later(name);
       },
     );

@@ -8,6 +8,7 @@ import { labelSelectorFromObject } from '../../lib/k8s/labels/label-selector.js'
 import { goCompare } from '../../lib/go/strings.js';
 import { clusterRoleResource, clusterRoleResourceRef } from './rbac-resources.js';
 import type { ClusterRole, PolicyRule } from './rbac-types.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How long to wait before trying a role again after a failed write. */
 const retryMs = 1000;
@@ -46,7 +47,7 @@ export class ClusterRoleAggregationController implements Controller {
     this.timers.after(ms, () => {
       this.scheduled = false;
       this.syncAll().catch((err: Error) => {
-        console.error(`kapi: aggregating ClusterRoles failed (${err.message}); trying again`);
+        log.error(`aggregating ClusterRoles failed (${err.message}); trying again`);
         this.syncLater(retryMs);
       });
     });

@@ -7,6 +7,7 @@ import { Tokens } from '../../core/contracts/tokens.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
 import { namespaceResource, namespaceResourceRef } from '../namespaces/namespace-resource.js';
 import { serviceAccountResource, serviceAccountResourceRef } from './serviceaccount-resource.js';
+import { log } from '../../lib/log/logger.js';
 
 /** The account every namespace has. */
 export const defaultServiceAccountName = 'default';
@@ -67,7 +68,7 @@ export class DefaultServiceAccountController implements Controller {
         () => this.working.delete(namespace),
         (err: Error) => {
           this.working.delete(namespace);
-          console.error(`kapi: creating the default ServiceAccount in namespace ${namespace} failed (${err.message}); trying again`);
+          log.error(`creating the default ServiceAccount in namespace ${namespace} failed (${err.message}); trying again`);
           this.ensureLater(namespace, retryMs);
         },
       );

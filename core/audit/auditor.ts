@@ -7,6 +7,7 @@ import { isLongRunning } from '../request/long-running.js';
 import { PolicyRuleEvaluator } from './policy-rule-evaluator.js';
 import { auditUser, requestAuditOf, RequestAudit, setRequestAudit } from './request-audit.js';
 import { auditEvent, eventBase } from './audit-event.js';
+import { log } from '../../lib/log/logger.js';
 
 /**
  * kube's audit filters: `begin` after authentication (the policy decides the request's level; RequestReceived is
@@ -78,7 +79,7 @@ export class Auditor {
       try {
         b.processEvent(event);
       } catch (err) {
-        console.error(`kapi: Error in audit plugin '${b.name}' affecting 1 audit events: ${(err as Error).message}`);
+        log.error(`Error in audit plugin '${b.name}' affecting 1 audit events: ${(err as Error).message}`);
       }
     }
   }

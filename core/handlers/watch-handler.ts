@@ -9,6 +9,7 @@ import { parseListOptions, type ListOptions } from './list-options.js';
 import { cacheIsConsistent, waitForCache } from './cached-reads.js';
 import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 import { sendHeaders } from '../server/header-bytes.js';
+import { log } from '../../lib/log/logger.js';
 
 /** kube-apiserver's default watch length is minRequestTimeout (1800s). */
 const defaultWatchSeconds = 1800;
@@ -80,7 +81,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
         })
         .catch((err: Error) => {
           // kube-apiserver logs an event it cannot encode and ends the watch, without an ERROR event.
-          console.error(`kapi: ending a watch of ${qualifiedName(scope.rt)} ${scope.version}: ${err.message}`);
+          log.error(`ending a watch of ${qualifiedName(scope.rt)} ${scope.version}: ${err.message}`);
           finish();
         });
     };

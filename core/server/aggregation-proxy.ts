@@ -13,6 +13,7 @@ import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
 import { backendTlsOptions, backendServerName, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
+import { log } from '../../lib/log/logger.js';
 
 /** An APIService that names a service, and whether its Available condition is True. */
 export interface ProxiedApiService extends RemoteAPIService {
@@ -51,7 +52,7 @@ export class AggregationProxy {
     try {
       endpoint = await this.services.resolveEndpoint(apiService.service);
     } catch (err) {
-      console.error(`kapi: error resolving ${apiService.service.namespace}/${apiService.service.name}: ${(err as Error).message}`);
+      log.error(`error resolving ${apiService.service.namespace}/${apiService.service.name}: ${(err as Error).message}`);
       return answerPlainText(ctx, 503, 'service unavailable');
     }
     await forward(ctx, info, user, endpoint, backendTlsOptions(apiService, this.client), backendServerName(apiService));
@@ -141,7 +142,7 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
     backendReq.on('error', (err: NodeJS.ErrnoException) => {
       if (settled) return;
       const cause = goCause(err, { host, port, serverName }, backendReq);
-      console.error(`kapi: error while proxying request to ${serverName}: ${cause}`);
+      log.error(`error while proxying request to ${serverName}: ${cause}`);
       fail({ plainText: cause });
     });
     // The client went away: so does the request to the backend.

@@ -19,6 +19,8 @@ import type { Auditor } from '../audit/auditor.js';
 import { addRequestAuditAnnotation, auditImpersonatedUser, auditPanic, auditResponseObject } from '../audit/request-audit.js';
 import { anonymousUser } from './anonymous-access.js';
 import type { AggregationProxy } from './aggregation-proxy.js';
+import { log } from '../../lib/log/logger.js';
+import { logRequests } from './request-log.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -37,7 +39,7 @@ export interface HttpAppDeps extends ResourceRouterDeps {
 const koaJsonType = 'application/json; charset=utf-8';
 
 /**
- * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
+ * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression → audit's last stage
  * → error rendering → request info → authentication → audit → impersonation → authorization → the aggregation proxy
  * or routing.
  */
@@ -54,6 +56,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   prefixes.sort((a, b) => b.path.length - a.path.length);
 
   app.use(standardResponseHeaders);
+  app.use(logRequests); // inside the Audit-Id, outside everything that decides the response code
   app.use(headerBytesAsLatin1); // after compression and error rendering have set the final body
   app.use(compressResponses); // outermost but for the headers, so error Status bodies are compressed by the same rule
   const { auditor } = deps;
@@ -178,7 +181,7 @@ function encodeStatus(codec: Codec | undefined, apiError: ApiError): { body: str
     try {
       return { body: codec.encode(apiError.status), contentType: codec.mediaType };
     } catch (err) {
-      console.error(`kapi: cannot encode a Status as ${codec.mediaType}:`, err);
+      log.error(`cannot encode a Status as ${codec.mediaType}`, { err });
     }
   }
   return { body: JSON.stringify(apiError.status), contentType: jsonMediaType };
@@ -193,12 +196,12 @@ function unexpected(ctx: Context, err: unknown): ApiError {
   if (err instanceof SyntaxError) return errors.badRequest(err.message);
   const auditId = ctx.response.get('Audit-Id');
   auditPanic(ctx, err);
-  console.error(`kapi: internal error (Audit-Id ${auditId}):`, err);
+  log.error('internal error', { auditID: auditId, err });
   return errors.internal(`unexpected error in kapi, logged with Audit-Id ${auditId}`);
 }
 
 /** Clients that hang up mid-response (watch closed, load generator stopped) are normal, not errors to log. */
 function logUnlessDisconnect(err: NodeJS.ErrnoException): void {
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
-  console.error('kapi: HTTP error:', err);
+  log.error('HTTP error', { err });
 }

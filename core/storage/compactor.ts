@@ -1,5 +1,6 @@
 import type { KVStore } from '../contracts/kv-store.js';
 import type { Controller } from '../contracts/controller.js';
+import { log } from '../../lib/log/logger.js';
 
 /**
  * Compacts storage history the way kube-apiserver does for etcd: every interval, discard the history older than the
@@ -38,7 +39,7 @@ export class Compactor implements Controller {
       }
       this.previous = current;
     } catch (err) {
-      console.error(`kapi: compaction failed: ${(err as Error).message}`);
+      log.error(`compaction failed: ${(err as Error).message}`);
     }
   }
 }

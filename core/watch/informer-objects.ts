@@ -1,5 +1,6 @@
 import type { InformerEvent } from '../contracts/informer.js';
 import type { KubeObject } from '../contracts/resource-type.js';
+import { log } from '../../lib/log/logger.js';
 
 /** A change to one object of an informer, by its key (`namespace/name`, or `name` when cluster-scoped). */
 export interface KeyedChange extends InformerEvent {
@@ -57,7 +58,7 @@ export class InformerObjects {
         listener(changes);
       } catch (err) {
         // one consumer's bug must not keep the others from their events (nor end the process from a timer)
-        console.error(`kapi: an informer listener of ${this.what} failed:`, err);
+        log.error(`an informer listener of ${this.what} failed`, { err });
       }
     }
   }

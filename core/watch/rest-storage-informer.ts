@@ -4,6 +4,7 @@ import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { listAllPages, listEverything } from '../rest/stored-objects.js';
 import { loopbackUser } from '../rest/loopback-clients.js';
 import { InformerObjects } from './informer-objects.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How long the informer waits before it lists again after the storage's watch ended; doubled after each failure. */
 const relistDelayMs = 1000;
@@ -60,7 +61,7 @@ export class RestStorageInformer implements Informer {
         failures = 0;
       } catch (err) {
         failures++;
-        if (!this.stopping.signal.aborted) console.error(`kapi: following ${this.rt.names.plural}.${this.rt.group} failed (${err instanceof Error ? err.message : String(err)}); listing again`);
+        if (!this.stopping.signal.aborted) log.error(`following ${this.rt.names.plural}.${this.rt.group} failed (${err instanceof Error ? err.message : String(err)}); listing again`);
       }
       const delay = Math.min(maxRelistDelayMs, relistDelayMs * 2 ** Math.min(failures, 16));
       await new Promise<void>((resolve) => {

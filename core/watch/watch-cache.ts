@@ -8,6 +8,7 @@ import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
 import { objectWeight } from './object-weight.js';
 import { compareKeys, SortedKeys } from './sorted-keys.js';
+import { log } from '../../lib/log/logger.js';
 
 /** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
 export interface CacheWatcher {
@@ -271,7 +272,7 @@ export class WatchCache {
   /** The storage watch ended (e.g. compacted while we lagged): end the watches, reload, follow again. */
   private storageWatchFailed(err: Error): void {
     if (this.stopped) return;
-    console.error(`kapi: watch cache for ${this.prefix} lost its storage watch (${err.message}); reloading`);
+    log.error(`watch cache for ${this.prefix} lost its storage watch (${err.message}); reloading`);
     this.kvWatch = undefined;
     this.terminateWatchers();
     this.pending = [];

@@ -6,6 +6,7 @@ import { resourcePrefix } from '../store/keys.js';
 import { WatchCache } from './watch-cache.js';
 import type { StorageTransformers } from '../contracts/value-transformer.js';
 import { resourceTransformer } from '../store/resource-transformer.js';
+import { log } from '../../lib/log/logger.js';
 
 /**
  * One watch cache per served resource, following the registry: a cache starts when its resource is registered (so
@@ -37,7 +38,7 @@ export class WatchCaches {
     if (!cache) {
       cache = new WatchCache(this.kv, prefix, this.config, resourceTransformer(this.transformers, rt));
       this.caches.set(prefix, cache);
-      cache.start().catch((err: Error) => console.error(`kapi: watch cache for ${prefix} failed to load: ${err.message}`));
+      cache.start().catch((err: Error) => log.error(`watch cache for ${prefix} failed to load: ${err.message}`));
     }
     return cache;
   }

@@ -1,4 +1,5 @@
 /** A controller's delayed work: what is pending is cancelled when the controller stops. */
+import { log } from '../log/logger.js';
 export class ControllerTimers {
   private readonly pending = new Set<NodeJS.Timeout>();
   private stoppedFlag = false;
@@ -21,7 +22,7 @@ export class ControllerTimers {
   retry(ms: number, what: string, attempt: () => Promise<void>): void {
     this.after(ms, () => {
       attempt().catch((err: Error) => {
-        console.error(`kapi: ${what} failed (${err.message}); trying again`);
+        log.error(`${what} failed (${err.message}); trying again`);
         this.retry(ms, what, attempt);
       });
     });

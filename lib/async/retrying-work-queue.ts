@@ -1,4 +1,5 @@
 import { ControllerTimers } from './controller-timers.js';
+import { log } from '../log/logger.js';
 
 export interface RetryingWorkQueueOptions {
   /** How many keys are worked on at once. */
@@ -61,7 +62,7 @@ export class RetryingWorkQueue {
     try {
       outcome = await this.work(key);
     } catch (err) {
-      console.error(`kapi: ${this.options.what} ${key} failed (${err instanceof Error ? err.message : String(err)}); trying again`);
+      log.error(`${this.options.what} ${key} failed (${err instanceof Error ? err.message : String(err)}); trying again`);
       outcome = 'retry';
     }
     this.working.delete(key);

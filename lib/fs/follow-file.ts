@@ -1,5 +1,6 @@
 import { watch } from 'node:fs';
 import { dirname } from 'node:path';
+import { log } from '../log/logger.js';
 
 /**
  * How often `onChange` is called when no file event came (events can be missed, e.g. on network file systems):
@@ -30,7 +31,7 @@ export function followFolder(dir: string, onChange: () => void): FollowedFile {
     settle = setTimeout(onChange, settleMs);
   });
   // the poll goes on without the events
-  watcher.on('error', (err) => console.error(`kapi: watching ${dir}: ${err.message}`));
+  watcher.on('error', (err) => log.error(`watching ${dir}: ${err.message}`));
   const poller = setInterval(onChange, pollIntervalMs).unref();
   return {
     close() {

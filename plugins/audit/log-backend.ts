@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditBackend, AuditEvent } from '../../core/contracts/audit.js';
 import { RotatingFile, type RotationOptions } from './rotating-file.js';
+import { log } from '../../lib/log/logger.js';
 
 export interface AuditLogOptions extends Partial<RotationOptions> {
   /** The log file, or `-` for standard output (kube's --audit-log-path). */
@@ -98,7 +99,7 @@ export class AuditLogBackend implements AuditBackend {
 }
 
 function failed(why: string, lines: string[]): void {
-  console.error(`kapi: Error in audit plugin 'log' affecting ${lines.length} audit events: ${why}\nImpacted events:\n${lines.join('')}`);
+  log.error(`Error in audit plugin 'log' affecting ${lines.length} audit events: ${why}\nImpacted events:\n${lines.join('')}`);
 }
 
 function writeStdout(text: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { parsePemCertificates } from '../../lib/x509/pem-bundle.js';
+import { log } from '../../lib/log/logger.js';
 
 /** A `--client-ca-file` kube-apiserver would refuse to start with. */
 export class ClientCaError extends Error {
@@ -36,7 +37,7 @@ export class ClientCaFile {
           this.mtimeMs = m;
         }
       } catch (err) {
-        console.error(`kapi: keeping the client CA certificates read before: ${(err as Error).message}`);
+        log.error(`keeping the client CA certificates read before: ${(err as Error).message}`);
       }
     }
     return this.certs;

@@ -10,6 +10,7 @@ import { readAuthorizationConfiguration, type AuthorizationConfiguration, type A
 import { followFile, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { RbacAuthorizer } from './rbac-authorizer.js';
 import { WebhookAuthorizer } from './webhook-authorizer.js';
+import { log } from '../../lib/log/logger.js';
 
 export interface AuthorizationConfigOptions {
   /** The AuthorizationConfiguration file (`--authorization-config`), followed while serving. */
@@ -62,7 +63,7 @@ export class ConfiguredAuthorizers implements Authorizer, Controller {
     try {
       this.use(readAuthorizationConfiguration(this.options.configFile));
     } catch (err) {
-      console.error(`kapi: authorization config ${this.options.configFile} not reloaded, the previous one stays in force: ${(err as Error).message}`);
+      log.error(`authorization config ${this.options.configFile} not reloaded, the previous one stays in force: ${(err as Error).message}`);
     }
   }
 
@@ -70,7 +71,7 @@ export class ConfiguredAuthorizers implements Authorizer, Controller {
     if (config.text === this.text) return;
     this.authorizers = config.authorizers.map((a) => this.authorizerFor(a));
     this.text = config.text;
-    console.error(`kapi: authorization config ${this.options.configFile} in force: ${config.authorizers.map((a) => `${a.type}/${a.name}`).join(', ')}`);
+    log.info(`authorization config ${this.options.configFile} in force: ${config.authorizers.map((a) => `${a.type}/${a.name}`).join(', ')}`);
   }
 
   private authorizerFor(a: AuthorizerConfig): Authorizer {

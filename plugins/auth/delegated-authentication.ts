@@ -3,6 +3,7 @@ import type { Module } from '../../core/contracts/module.js';
 import type { KubeconfigClient } from './kubeconfig-client.js';
 import { PublishedAuthentication, publishedAuthenticationAuth } from './published-authentication.js';
 import type { WebhookTokenAuthOptions } from './webhook-token-authenticator.js';
+import { log } from '../../lib/log/logger.js';
 
 /** k8s.io/apiserver's TokenAccessReviewTimeout. */
 const delegatedTimeoutMs = 10_000;
@@ -71,11 +72,11 @@ export async function delegatedAuthentication(opts: DelegatedAuthenticationOptio
     const message = (err as Error).message;
     if (!lookUpRequestHeader) {
       // as kube's client CA controller: read again while serving
-      console.error(`kapi: unable to load configmap based client CA file: ${message}`);
+      log.error(`unable to load configmap based client CA file: ${message}`);
     } else if (opts.tolerateLookupFailure) {
-      console.error(`kapi: Error looking up in-cluster authentication configuration: ${message}`);
-      console.error('kapi: Continuing without authentication configuration. This may treat all requests as anonymous.');
-      console.error('kapi: To require authentication configuration lookup to succeed, set --authentication-tolerate-lookup-failure=false');
+      log.error(`Error looking up in-cluster authentication configuration: ${message}`);
+      log.error('Continuing without authentication configuration. This may treat all requests as anonymous.');
+      log.error('To require authentication configuration lookup to succeed, set --authentication-tolerate-lookup-failure=false');
       requestHeader = false;
     } else {
       throw new Error(`unable to load configmap based request-header-client-ca-file: ${message}`);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import YAML from 'yaml';
 import { getWebhook, postWebhook, type WebhookCredentials, type WebhookResponse, type ServiceEndpointResolver } from '../../lib/webhook/webhook-client.js';
+import { log } from '../../lib/log/logger.js';
 
 /** A kubeconfig kapi cannot call out with; the message says why, in client-go's words where it has them. */
 export class KubeconfigError extends Error {
@@ -81,7 +82,7 @@ function tokenFileReader(path: string): () => string | undefined {
       try {
         token = readTokenFile(path);
       } catch (err) {
-        console.error(`kapi: keeping the token read before from ${path}: ${(err as Error).message}`);
+        log.error(`keeping the token read before from ${path}: ${(err as Error).message}`);
       }
     }
     return token;

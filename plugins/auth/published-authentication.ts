@@ -9,6 +9,7 @@ import { restResultError } from '../../lib/webhook/webhook-client.js';
 import type { KubeconfigClient } from './kubeconfig-client.js';
 import { RequestHeaderAuthenticator } from './request-header-authenticator.js';
 import { X509ClientCertAuthenticator } from './x509-client-cert-authenticator.js';
+import { log } from '../../lib/log/logger.js';
 
 /** The ConfigMap's path on the front server. */
 const configMapPath = `/api/v1/namespaces/${authenticationConfigMap.namespace}/configmaps/${authenticationConfigMap.name}`;
@@ -45,8 +46,8 @@ export class PublishedAuthentication implements Controller {
     const error = restResultError(res);
     if (error !== undefined) {
       if (res.status === 403) {
-        console.error(
-          `kapi: Unable to get configmap/${authenticationConfigMap.name} in ${authenticationConfigMap.namespace}.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'`,
+        log.error(
+          `Unable to get configmap/${authenticationConfigMap.name} in ${authenticationConfigMap.namespace}.  Usually fixed by 'kubectl create rolebinding -n kube-system ROLEBINDING_NAME --role=extension-apiserver-authentication-reader --serviceaccount=YOUR_NS:YOUR_SA'`,
         );
       }
       throw new Error(error);
@@ -80,7 +81,7 @@ export class PublishedAuthentication implements Controller {
   private refresh(): void {
     this.timers.after(refreshMs, () => {
       this.read()
-        .catch((err: Error) => console.error(`kapi: reading ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} from the front server failed (${err.message}); keeping what was read before`))
+        .catch((err: Error) => log.error(`reading ${authenticationConfigMap.namespace}/${authenticationConfigMap.name} from the front server failed (${err.message}); keeping what was read before`))
         .finally(() => this.refresh());
     });
   }

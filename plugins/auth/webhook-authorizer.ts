@@ -6,6 +6,7 @@ import { restResultError, WebhookCallError } from '../../lib/webhook/webhook-cli
 import type { AuthorizationMatchConditions } from './authorization-match-conditions.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type { KubeconfigClient } from './kubeconfig-client.js';
+import { log } from '../../lib/log/logger.js';
 
 /** The SubjectAccessReview versions a webhook may be sent (`--authorization-webhook-version`). */
 export type SubjectAccessReviewVersion = 'v1' | 'v1beta1';
@@ -95,7 +96,7 @@ export class WebhookAuthorizer implements Authorizer {
   }
 
   private failed(message: string): AuthorizerAnswer {
-    console.error(`kapi: authorization webhook ${JSON.stringify(this.opts.name)}: Failed to make webhook authorizer request: ${message}`);
+    log.error(`authorization webhook ${JSON.stringify(this.opts.name)}: Failed to make webhook authorizer request: ${message}`);
     return { decision: this.opts.decisionOnError, evaluationError: message };
   }
 

@@ -4,6 +4,7 @@ import { Tokens } from '../../core/contracts/tokens.js';
 import type { KubeconfigClient } from './kubeconfig-client.js';
 import { TokenReviewClient, type TokenReviewClientOptions } from './token-review-client.js';
 import { TokenResultCache } from './token-result-cache.js';
+import { log } from '../../lib/log/logger.js';
 
 /**
  * kube's webhook token authenticator: a bearer token is sent as a TokenReview for the request's audiences (absent:
@@ -32,7 +33,7 @@ export class WebhookTokenAuthenticator implements Authenticator {
       status = await this.reviews.review(token, wanted);
     } catch (err) {
       const message = (err as Error).message;
-      console.error(`kapi: Failed to make webhook authenticator request: ${message}`);
+      log.error(`Failed to make webhook authenticator request: ${message}`);
       throw new CredentialsRejected(message);
     }
     if (wanted.length > 0) {

@@ -3,6 +3,7 @@ import type { StorageTransformers, ValueTransformer } from '../../core/contracts
 import { followFile, type FollowedFile } from '../../lib/fs/follow-file.js';
 import { parseEncryptionConfiguration, readEncryptionConfigurationFile } from './encryption-configuration.js';
 import { encryptionTransformers } from './encryption-transformers.js';
+import { log } from '../../lib/log/logger.js';
 
 /**
  * `--encryption-provider-config-automatic-reload` (kube's DynamicEncryptionConfigContent over DynamicTransformers):
@@ -45,9 +46,9 @@ export class ReloadingTransformers implements StorageTransformers, Controller {
       if (text === this.text) return;
       this.current = encryptionTransformers(parseEncryptionConfiguration(this.file, text));
       this.text = text;
-      console.error(`kapi: loaded a new encryption configuration from ${this.file}`);
+      log.info(`loaded a new encryption configuration from ${this.file}`);
     } catch (err) {
-      console.error(`kapi: error processing encryption config file ${this.file}: ${(err as Error).message}; the previous configuration stays in force`);
+      log.error(`error processing encryption config file ${this.file}: ${(err as Error).message}; the previous configuration stays in force`);
     }
   }
 }

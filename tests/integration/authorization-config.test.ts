@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/kapi-process.js';
 import { reviewer, writeWebhookKubeconfig } from '../helpers/authorization-webhook.js';
 import { expectStatus, suffix, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { useWebhookServer } from '../helpers/webhook-server.js';
+import { withCapturedLog } from '../helpers/captured-log.js';
 
 const hooks = useWebhookServer();
 
@@ -113,32 +114,17 @@ test('cacheAuthorizedRequests: false asks the webhook about every request', asyn
   }
 });
 
-/** Runs `fn` with the lines kapi logs on stderr collected. */
-async function withLogs<T>(fn: (logs: string[]) => Promise<T>): Promise<T> {
-  const logs: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => {
-    logs.push(args.map(String).join(' '));
-    original(...args);
-  };
-  try {
-    return await fn(logs);
-  } finally {
-    console.error = original;
-  }
-}
-
 test.serial('the file is followed: a valid change replaces the authorizers, an invalid one is logged and changes nothing', async (t) => {
   const path = `/authz-${suffix()}`;
   hooks.handle(path, reviewer((spec) => spec.user === 'alice'));
   const { server, file } = await serverWith([{ type: 'RBAC', name: 'rbac' }, webhook('allow-alice', path)]);
   try {
-    await withLogs(async (logs) => {
+    await withCapturedLog(async (logs) => {
       t.is((await getConfigMap(server, 'default')).status, 404);
       writeConfig(file, [{ type: 'RBAC', name: 'rbac' }]);
       await server.waitFor(async () => (await getConfigMap(server, 'default')).status === 403, 10_000, 'the new configuration without the webhook');
       writeConfig(file, [webhook('allow-alice', path, { timeout: '1m' })]);
-      await server.waitFor(() => logs.some((l) => l.includes('not reloaded, the previous one stays in force: authorizers[0].timeout: Invalid value: "1m0s": must be > 0s and <= 30s')), 10_000, 'the invalid file to be logged');
+      await server.waitFor(() => logs.some((l) => l.msg.includes('not reloaded, the previous one stays in force: authorizers[0].timeout: Invalid value: "1m0s": must be > 0s and <= 30s')), 10_000, 'the invalid file to be logged');
       t.is((await getConfigMap(server, 'default')).status, 403, 'the configuration in force is the last valid one');
       writeConfig(file, [{ type: 'AlwaysAllow', name: 'allow' }]);
       await server.waitFor(async () => (await getConfigMap(server, 'default')).status === 404, 10_000, 'the next valid configuration');

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { encryptionAtRest } from '../../index.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { removeDir, tempDir, tempFile } from '../helpers/kapi-process.js';
+import { withCapturedLog } from '../helpers/captured-log.js';
 
 const keyed = (provider: 'aesgcm' | 'secretbox', name: string, fill: number, size = 32) =>
   `${provider}: {keys: [{name: ${name}, secret: "${Buffer.alloc(size, fill).toString('base64')}"}]}`;
@@ -49,18 +50,6 @@ async function readBack(t: import('ava').ExecutionContext, server: TestServer, n
   t.is(res.body.data.token, secret(name).data.token);
 }
 
-/** Runs `fn` with the server's log lines (console.error) collected. */
-async function withLog<T>(fn: (log: string[]) => Promise<T>): Promise<T> {
-  const log: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => void log.push(args.join(' '));
-  try {
-    return await fn(log);
-  } finally {
-    console.error = original;
-  }
-}
-
 test.serial('a new first provider in the file is in force without a restart; old values read and are rewritten', async (t) => {
   const file = tempFile('encryption.yaml', config(keyed('aesgcm', 'key1', 1)));
   const { server, storedAs } = await serve(t, file, true);
@@ -86,12 +75,12 @@ test.serial('an invalid file is logged and the configuration in force stays; a v
   const { server, storedAs } = await serve(t, file, true);
   await create(t, server, 's1');
 
-  await withLog(async (log) => {
+  await withCapturedLog(async (log) => {
     writeFileSync(file, config(keyed('secretbox', 'short', 3, 16)));
-    const line = await server.waitFor(() => log.find((l) => l.includes('error processing encryption config file')), 10_000, 'the refusal logged');
+    const line = await server.waitFor(() => log.find((l) => l.msg.includes('error processing encryption config file')), 10_000, 'the refusal logged');
     t.is(
-      line,
-      `kapi: error processing encryption config file ${file}: error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of [32]; the previous configuration stays in force`,
+      line.msg,
+      `error processing encryption config file ${file}: error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of [32]; the previous configuration stays in force`,
     );
   });
   await create(t, server, 's2');

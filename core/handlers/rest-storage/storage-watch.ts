@@ -9,6 +9,7 @@ import { WatchEventEncoder } from '../watch-encoder.js';
 import { maxBufferedBytes, watchTimeoutMs } from '../watch-handler.js';
 import { sendHeaders } from '../../server/header-bytes.js';
 import { restListOptions, selectedItems, withTypeMeta } from './storage-reads.js';
+import { log } from '../../../lib/log/logger.js';
 
 /**
  * A watch served from the storage's event stream, framed by the negotiated codec exactly as the watch cache's watches
@@ -71,7 +72,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
     }
   } catch (err) {
     if (!stop.signal.aborted) {
-      if (!(err instanceof ApiError)) console.error(`kapi: the storage's watch of ${qualifiedName(scope.rt)} failed: ${String(err)}`);
+      if (!(err instanceof ApiError)) log.error(`the storage's watch of ${qualifiedName(scope.rt)} failed: ${String(err)}`);
       res.write(encoder.error((err instanceof ApiError ? err : errors.internal(String(err))).status));
     }
   } finally {

@@ -10,6 +10,7 @@ import { defineModule, type Module } from '../../../core/contracts/module.js';
 import { Tokens } from '../../../core/contracts/tokens.js';
 import { readAuthenticationConfiguration } from './authentication-configuration.js';
 import { defaultSigningAlgorithms, JwtIssuerAuthenticator, TokenRefused } from './jwt-issuer-authenticator.js';
+import { log } from '../../../lib/log/logger.js';
 
 export interface JwtAuthenticationOptions {
   /** The AuthenticationConfiguration file (apiserver.config.k8s.io/v1). */
@@ -56,7 +57,7 @@ export class JwtAuthentication implements Authenticator, Controller {
     try {
       this.load();
     } catch (err) {
-      console.error(`kapi: authentication config ${this.options.configFile} not reloaded, the previous one stays in force: ${(err as Error).message}`);
+      log.error(`authentication config ${this.options.configFile} not reloaded, the previous one stays in force: ${(err as Error).message}`);
     }
   }
 

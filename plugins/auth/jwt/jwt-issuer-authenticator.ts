@@ -10,6 +10,7 @@ import type { UserInfo } from '../../../core/contracts/authenticator.js';
 import type { JwtAuthenticatorConfig } from './authentication-configuration.js';
 import { evaluateOnClaims, evaluateOnUser, stringList, type ClaimExpression, type Evaluation } from './claim-expressions.js';
 import { discoverIssuerKeys } from './issuer-keys.js';
+import { log } from '../../../lib/log/logger.js';
 
 /** kube's default `--oidc-signing-algs`: the algorithm OpenID Connect requires providers to implement. */
 export const defaultSigningAlgorithms = ['RS256'];
@@ -50,7 +51,7 @@ export class JwtIssuerAuthenticator {
         this.keys = keys;
       },
       (err: Error) => {
-        console.error(`kapi: oidc authenticator: initializing issuer ${this.issuer}: ${err.message}`);
+        log.error(`oidc authenticator: initializing issuer ${this.issuer}: ${err.message}`);
         this.initializing = undefined;
         if (!this.closed) this.retry = setTimeout(() => void this.init(), initRetryMs).unref();
       },

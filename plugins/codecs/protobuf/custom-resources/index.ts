@@ -3,6 +3,7 @@ import type { ResourceRegistry } from '../../../../core/contracts/resource-regis
 import { apiVersionOf, qualifiedName, type ResourceType } from '../../../../core/contracts/resource-type.js';
 import type { ProtobufKind } from '../kinds.js';
 import { buildCustomResourceKinds, type CustomResourceKinds } from './custom-resource-kinds.js';
+import { log } from '../../../../lib/log/logger.js';
 
 export { buildCustomResourceKinds, type CustomResourceKinds } from './custom-resource-kinds.js';
 export { MessageJson } from './message-json.js';
@@ -34,7 +35,7 @@ export function customResourceProtobufKinds(registry: ResourceRegistry): (t: Typ
         kinds = buildCustomResourceKinds(rt, version) ?? null;
       } catch (err) {
         // The CRD asks for protobuf but does not describe it fully: say why once per CRD change, serve JSON meanwhile.
-        console.warn(`kapi: ${qualifiedName(rt)} ${version} is not served as protobuf: ${(err as Error).message}`);
+        log.warn(`${qualifiedName(rt)} ${version} is not served as protobuf: ${(err as Error).message}`);
         kinds = null;
       }
       versions.set(version, kinds);

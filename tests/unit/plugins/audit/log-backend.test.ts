@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLogBackend, auditEventLine } from '../../../../plugins/audit/log-backend.js';
 import type { AuditEvent } from '../../../../core/contracts/audit.js';
+import { withCapturedLog } from '../../../helpers/captured-log.js';
 
 const dirs: string[] = [];
 test.after.always(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -70,20 +71,16 @@ test('rotation at maxsize: backups named as lumberjack names them, only maxbacku
 test('an event that cannot be written is logged and dropped; the others are written', async (t) => {
   const path = join(tempDir(), 'audit.log');
   const backend = new AuditLogBackend({ path, maxSizeMB: 1 });
-  const errors: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => void errors.push(args.join(' '));
-  try {
+  const errors = await withCapturedLog(async (logged) => {
     backend.processEvent(event('before'));
     backend.processEvent(event('huge', { requestObject: 'x'.repeat(2 * 1024 * 1024) }));
     backend.processEvent(event('after'));
     await backend.shutdown();
-  } finally {
-    console.error = original;
-  }
+    return logged.map((l) => `${l.level}: ${l.msg}`);
+  });
   t.deepEqual(lines(path).map((l) => JSON.parse(l).auditID), ['before', 'after']);
   t.is(errors.length, 1);
-  t.regex(errors[0]!, /^kapi: Error in audit plugin 'log' affecting 1 audit events: write length \d+ exceeds maximum file size 1048576/);
+  t.regex(errors[0]!, /^error: Error in audit plugin 'log' affecting 1 audit events: write length \d+ exceeds maximum file size 1048576/);
 });
 
 test('past 4 MiB queued, backpressure holds the request until the events queued before it are in the file', async (t) => {
