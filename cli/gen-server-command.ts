@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ensurePki } from '../index.js';
 import { checkServerInput, generateServer, GenServerError, type DependencyVersions } from '../generators/server/index.js';
 import { firstNonLoopbackAddress } from './first-non-loopback-address.js';
 import { kapiPackageJson } from './package-version.js';
@@ -121,6 +120,8 @@ export async function genServer(args: string[]): Promise<number> {
   await mkdir(dirname(target), { recursive: true });
   const temp = await mkdtemp(join(dirname(target), `.${basename(target)}.tmp-`));
   try {
+    // Loaded once the input is checked: the package entry loads the whole server.
+    const { ensurePki } = await import('../index.js');
     const pki = await ensurePki(join(temp, 'pki'), { hosts: [`api.${opts.name}.svc`, `api.${opts.name}.svc.cluster.local`, opts.address] });
     for (const f of generateServer({ ...opts, dependencies: dependencyVersions(), caCertPem: pki.caCertPem })) {
       await mkdir(dirname(join(temp, f.path)), { recursive: true });
