@@ -115,9 +115,8 @@ const pki = new URL('../../pki/', import.meta.url);
 const tls = { cert: readFileSync(new URL('apiserver.crt', pki), 'utf8'), key: readFileSync(new URL('apiserver.key', pki), 'utf8') };
 const own = [...resources(openDatabase(join(dataDir, '${m.name}.db'))), admission];
 
-/** A server of its own: storage in memory for the built-in kinds, its admin's token in DATA_DIR/admin-token, RBAC. */
-async function standalone(): Promise<ApiServerOptions> {
-  const token = await ensureAdminToken(dataDir);
+/** A server of its own: storage in memory for the built-in kinds, its admin's \`token\` (DATA_DIR/admin-token), RBAC. */
+function standalone(token: string): ApiServerOptions {
   return { modules: [...defaultModules({ storage: 'memory', authModules: [staticTokenAuth([{ token, user: adminUser }]), rbacAuthorization()] }), ...own] };
 }
 
@@ -149,16 +148,16 @@ async function aggregated(): Promise<ApiServerOptions> {
   };
 }
 
-const server = createApiServer(values.standalone ? await standalone() : await aggregated());
+const adminToken = values.standalone ? await ensureAdminToken(dataDir) : undefined;
+const server = createApiServer(adminToken !== undefined ? standalone(adminToken) : await aggregated());
 const { host, port, url } = await server.listen({
   port: Number(process.env.PORT ?? ${m.port}),
-  host: process.env.BIND_ADDRESS ?? (values.standalone ? '127.0.0.1' : '0.0.0.0'),
+  host: process.env.BIND_ADDRESS ?? (adminToken !== undefined ? '127.0.0.1' : '0.0.0.0'),
   tls,
 });
-if (values.standalone) {
+if (adminToken !== undefined) {
   const caCertPem = readFileSync(new URL('ca.crt', pki), 'utf8');
-  const token = await ensureAdminToken(dataDir);
-  await writeKubeconfig(join(dataDir, 'kubeconfig'), { server: clientUrl(host, port), caCertPem, token, clusterName: '${m.name}', userName: 'admin', contextName: '${m.name}' });
+  await writeKubeconfig(join(dataDir, 'kubeconfig'), { server: clientUrl(host, port), caCertPem, token: adminToken, clusterName: '${m.name}', userName: 'admin', contextName: '${m.name}' });
 }
 console.log('${m.name} serving on ' + url);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));
