@@ -5,6 +5,7 @@ const genUsage = `Usage: kapi gen <generator> [flags]
 Generators:
   crd      CustomResourceDefinitions from TypeScript types with controller-gen markers (kapi gen crd --help)
   proto    a .proto for a CustomResourceDefinition version (kapi gen proto --help)
+  server   a new project of an aggregated API server built on kapi (kapi gen server --help)
   types    TypeScript types and typed clients from CustomResourceDefinitions (kapi gen types --help)
 `;
 
@@ -20,6 +21,8 @@ export async function gen(args: string[]): Promise<number> {
       const { genProto } = await import('./gen-proto-command.js');
       return genProto(rest);
     }
+    case 'server':
+      return (await import('./gen-server-command.js')).genServer(rest);
     case 'types':
       return (await import('./gen-types-command.js')).genTypes(rest);
     case 'help':

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { installOffline, npm } from '../helpers/consumer-project.js';
+import { installOffline, packKapi } from '../helpers/consumer-project.js';
 import { describe, removeDir, repoPath, runKubectl, table, tempDir } from '../helpers/kapi-process.js';
 
 const run = promisify(execFile);
@@ -16,15 +16,12 @@ const root = tempDir('kapi-package-');
 const consumer = join(root, 'consumer');
 let packed: string[] = [];
 
-// dist is current (npm test builds it first), so packing skips `prepare`, which would build it again.
 test.serial.before(async (t) => {
   t.timeout(300_000);
-  const [{ filename, files }] = JSON.parse(await npm(repoPath(), ['pack', '--ignore-scripts', '--json', '--pack-destination', root])) as [
-    { filename: string; files: { path: string }[] },
-  ];
-  packed = files.map((f) => f.path);
+  const { tarball, files } = await packKapi(root);
+  packed = files;
   await mkdir(consumer);
-  await installOffline(consumer, join(root, filename));
+  await installOffline(consumer, tarball);
 });
 test.after.always(() => removeDir(root));
 

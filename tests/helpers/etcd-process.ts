@@ -50,7 +50,7 @@ export interface EtcdCluster {
 }
 
 /** A free loopback port (the kernel's pick; free when returned, which is enough on a test machine). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
