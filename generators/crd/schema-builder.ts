@@ -43,13 +43,18 @@ export class SchemaBuilder {
     return schema;
   }
 
-  /** The object schema of an interface's members (and those of the interfaces it extends). */
+  /**
+   * The object schema of an interface's members (and those of the interfaces it extends). An index signature is a
+   * map's values; beside properties, `[key: string]: unknown` keeps unknown fields (a structural schema cannot have
+   * both properties and additionalProperties), which is how `kapi gen types` writes such an object.
+   */
   objectSchema(decl: ts.InterfaceDeclaration | ts.TypeLiteralNode): JSONSchemaProps {
     const schema: JSONSchemaProps = { type: 'object' };
     const required: string[] = [];
+    let index: ts.IndexSignatureDeclaration | undefined;
     for (const member of this.members(decl)) {
       if (ts.isIndexSignatureDeclaration(member)) {
-        schema.additionalProperties = this.typeSchema(member.type);
+        index = member;
         continue;
       }
       if (!ts.isPropertySignature(member) || !member.type) throw this.fail(member, 'only properties with a type can be part of a CRD schema');
@@ -61,6 +66,8 @@ export class SchemaBuilder {
       if (this.isRequired(member, doc.markers)) required.push(name.text);
     }
     if (required.length) schema.required = required;
+    if (index && schema.properties && index.type.kind === ts.SyntaxKind.UnknownKeyword) schema['x-kubernetes-preserve-unknown-fields'] = true;
+    else if (index) schema.additionalProperties = this.typeSchema(index.type);
     return schema;
   }
 

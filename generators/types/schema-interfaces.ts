@@ -42,9 +42,9 @@ class InterfaceCollector {
     const docs = [schema.description, root.deprecated === undefined ? undefined : `@deprecated ${root.deprecated}`].filter((d) => d);
     const own = this.declare(root.kind, docs.join('\n\n'), schema);
     own.fields.push(
-      { name: 'apiVersion', optional: false, type: JSON.stringify(root.apiVersion) },
-      { name: 'kind', optional: false, type: JSON.stringify(root.kind) },
-      { name: 'metadata', optional: true, type: objectMeta },
+      { name: 'apiVersion', optional: false, type: JSON.stringify(root.apiVersion), ...docOf(schema, 'apiVersion') },
+      { name: 'kind', optional: false, type: JSON.stringify(root.kind), ...docOf(schema, 'kind') },
+      { name: 'metadata', optional: true, type: objectMeta, ...docOf(schema, 'metadata') },
     );
     this.addProperties(own, schema, path, root.kind, ['apiVersion', 'kind', 'metadata']);
     return this.interfaces;
@@ -104,8 +104,11 @@ class InterfaceCollector {
         const declared = schema.properties?.[field];
         return declared ? this.typeOf(declared, `${path}.properties.${field}`, `${name}${pascalCase(field)}`) : 'string';
       };
-      own.fields.push({ name: 'apiVersion', optional: false, type: typeOf('apiVersion') }, { name: 'kind', optional: false, type: typeOf('kind') });
-      own.fields.push({ name: 'metadata', optional: true, type: objectMeta });
+      own.fields.push(
+        { name: 'apiVersion', optional: false, type: typeOf('apiVersion'), ...docOf(schema, 'apiVersion') },
+        { name: 'kind', optional: false, type: typeOf('kind'), ...docOf(schema, 'kind') },
+        { name: 'metadata', optional: true, type: objectMeta, ...docOf(schema, 'metadata') },
+      );
       this.addProperties(own, schema, path, name, ['apiVersion', 'kind', 'metadata']);
     } else {
       this.addProperties(own, schema, path, name, []);
@@ -128,7 +131,7 @@ class InterfaceCollector {
     for (const [field, prop] of Object.entries(schema.properties ?? {})) {
       if (skip.includes(field)) continue;
       const type = this.typeOf(prop, `${path}.properties.${field}`, `${name}${pascalCase(field)}`);
-      own.fields.push({ name: field, optional: !required.has(field), type, ...(prop.description ? { doc: prop.description } : {}) });
+      own.fields.push({ name: field, optional: !required.has(field), type, ...docOf(schema, field) });
     }
   }
 
@@ -140,6 +143,12 @@ class InterfaceCollector {
   private error(path: string, message: string): GenTypesError {
     return new GenTypesError(`${this.where}: ${path}: ${message}`);
   }
+}
+
+/** The doc of a property the schema describes, as a field's optional `doc`. */
+function docOf(schema: JSONSchemaProps, field: string): { doc?: string } {
+  const description = schema.properties?.[field]?.description;
+  return description ? { doc: description } : {};
 }
 
 /** `T[]`, or `Array<T>` when T is not a single name. */

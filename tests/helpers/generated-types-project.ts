@@ -1,7 +1,7 @@
 // A user's project holding `kapi gen types` output: a temporary ESM folder whose node_modules/kapi is this repository
 // (its built dist/), compiled with the TypeScript compiler API as a user would: strict, NodeNext, skipLibCheck off.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { repoPath, repoRoot, tempDir } from './kapi-process.js';
 
@@ -18,8 +18,8 @@ export function typesProject(files: Record<string, string>): string {
   return dir;
 }
 
-/** Compiles the project's `roots` (and what they import); emits .js beside them when `emit`. Resolves with the compiler's errors, `file:line: message`. */
-export function compileProject(dir: string, roots: string[], emit = false): string[] {
+/** The program of the project's `roots` (relative to it, or absolute) and what they import, compiled as a user would. */
+export function projectProgram(dir: string, roots: string[], emit = false): ts.Program {
   const options: ts.CompilerOptions = {
     strict: true,
     noEmit: !emit,
@@ -31,10 +31,15 @@ export function compileProject(dir: string, roots: string[], emit = false): stri
     typeRoots: [repoPath('node_modules', '@types')],
     experimentalDecorators: true,
   };
-  const program = ts.createProgram(
-    roots.map((r) => join(dir, r)),
+  return ts.createProgram(
+    roots.map((r) => resolve(dir, r)),
     options,
   );
+}
+
+/** Compiles the project's `roots` (and what they import); emits .js beside them when `emit`. Resolves with the compiler's errors, `file:line: message`. */
+export function compileProject(dir: string, roots: string[], emit = false): string[] {
+  const program = projectProgram(dir, roots, emit);
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...(emit ? program.emit().diagnostics : [])];
   return diagnostics.map((d) => {
     const at = d.file && d.start !== undefined ? `${d.file.fileName.replace(`${dir}/`, '')}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';

@@ -29,7 +29,7 @@ function problems(t: import('ava').ExecutionContext, paths: string[]): readonly 
   return err?.problems ?? [];
 }
 
-test('schemas: optional from ?, descriptions, enums from unions, nullable, arrays, maps, nested and extended interfaces, branded types', (t) => {
+test('schemas: optional from ?, descriptions, enums from unions, nullable, arrays, maps, nested and extended interfaces, open objects, branded types', (t) => {
   const { paths } = sources(t, {
     'gadget.ts': `${header()}${objectMeta}type Int32 = number;\ntype IntOrString = number | string;\n
 interface Named {
@@ -58,6 +58,7 @@ interface GadgetSpec {
   port?: IntOrString;
   free?: unknown;
   inline?: { a?: string };
+  open?: { known?: string; [key: string]: unknown };
 }
 ${root('  spec?: GadgetSpec;')}`,
   });
@@ -83,6 +84,7 @@ ${root('  spec?: GadgetSpec;')}`,
       port: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
       free: { 'x-kubernetes-preserve-unknown-fields': true },
       inline: { type: 'object', properties: { a: { type: 'string' } } },
+      open: { type: 'object', properties: { known: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true },
     },
   });
 });

@@ -31,6 +31,18 @@ test('a namespaced kind: its client and informer take a namespace', (t) => {
   t.true(v1.includes('namespaced: true };'));
 });
 
+test('the descriptions of apiVersion, kind and metadata stay, on the root and on an embedded resource', (t) => {
+  const described = gizmosCrdYaml
+    .replace('          required: [spec]\n          properties:\n', '          required: [spec]\n          properties:\n            apiVersion: { type: string, description: The schema version. }\n            kind: { type: string, description: The kind. }\n            metadata: { type: object, description: The metadata. }\n')
+    .replace(
+      'template: { type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true }',
+      'template: { type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, properties: { kind: { type: string, description: The kind made. } } }',
+    );
+  const v1 = generate(described)[0]!.text;
+  t.true(v1.includes('export interface Gizmo {\n  /** The schema version. */\n  apiVersion: "kinds.example.com/v1";\n  /** The kind. */\n  kind: "Gizmo";\n  /** The metadata. */\n  metadata?: ObjectMeta;\n'), v1);
+  t.true(v1.includes('export interface GizmoSpecTemplate {\n  apiVersion: string;\n  /** The kind made. */\n  kind: string;\n  metadata?: ObjectMeta;\n'), v1);
+});
+
 test('--import-from names the module the client runtime comes from', (t) => {
   const [file] = generateTypes([{ file: 'gizmos.yaml', text: gizmosCrdYaml }], { importFrom: '../../index.js' });
   t.true(file!.text.includes('type ResourceDescription } from "../../index.js";\n'));
