@@ -47,11 +47,11 @@ Flags:
   --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
   --runtime-config KEY=VALUE,…
-                              built-in APIs to serve or not, as kube-apiserver takes them: api/all, api/ga, api/beta,
-                              api/alpha (=true|false), GROUP/VERSION or GROUP/VERSION/RESOURCE (=true|false, bare: true;
-                              /v1 or v1 is the core group), the narrower key winning; e.g. api/all=false,
-                              apiregistration.k8s.io/v1=true,apiextensions.k8s.io/v1=true,/v1=true or
-                              rbac.authorization.k8s.io/v1=false,v1/configmaps=false; repeatable (default: all served)
+                              built-in APIs served or not, as kube-apiserver takes them: api/all, api/ga, api/beta,
+                              api/alpha (=true|false), GROUP/VERSION, GROUP/VERSION/RESOURCE (=BOOL, bare: true; core
+                              group: /v1 or v1), the narrower key winning, e.g. rbac.authorization.k8s.io/v1=false,
+                              v1/configmaps=false; repeatable (default: all served). The aggregator needs
+                              apiregistration.k8s.io/v1, the namespaces module /v1/namespaces, RBAC its group
 ${authorizationUsage}  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
