@@ -15,6 +15,7 @@ export function objectsFollower(
   let unsubscribe: (() => void) | undefined;
   return {
     name: `follow-${rt.names.plural}`,
+    resources: [{ group: rt.group, resource: rt.names.plural }], // disabled: no objects, none followed
     async start() {
       const informer = informers().forResource(rt);
       unsubscribe = informer.subscribe(() => onChange(informer.current()));

@@ -1,8 +1,9 @@
 import { UsageError } from './usage-error.js';
+import { goParseBool, goParseBoolError } from '../lib/go/parse-bool.js';
 
 /** Go's strconv.ParseBool, as kube's boolean flags take their value (`--anonymous-auth=false`). */
 export function parseBool(flag: string, text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+  const value = goParseBool(text);
+  if (value === undefined) throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: ${goParseBoolError(text)}`);
+  return value;
 }

@@ -80,6 +80,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
       anonymousAuth: opts.anonymousAuth,
+      ...(opts.runtimeConfig ? { runtimeConfig: opts.runtimeConfig } : {}),
     },
     modules: defaultModules({
       storage: opts.storage,

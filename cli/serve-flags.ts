@@ -14,7 +14,8 @@ import {
 } from './authentication-delegation-flags.js';
 import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
 import { parseList } from './comma-list.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
+import { parseRuntimeConfig } from './runtime-config-flag.js';
+import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions, type RuntimeConfig } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -46,6 +47,12 @@ Flags:
                               (its objects and their encodings for watches), e.g. 1048576, 512Ki or 1Gi (default 64Mi)
   --event-ttl DURATION        how long an Event is kept after its last write, e.g. 30m or 2h (default 1h0m0s)
   --crds PATH                 CRD YAML file or folder to serve from the start; repeatable
+  --runtime-config KEY=VALUE,…
+                              built-in APIs served or not, as kube-apiserver takes them: api/all, api/ga, api/beta,
+                              api/alpha (=true|false), GROUP/VERSION, GROUP/VERSION/RESOURCE (=BOOL, bare: true; core
+                              group: /v1 or v1), the narrower key winning, e.g. rbac.authorization.k8s.io/v1=false,
+                              v1/configmaps=false; repeatable (default: all served). The aggregator needs
+                              apiregistration.k8s.io/v1, the namespaces module /v1/namespaces, RBAC its group
 ${authorizationUsage}  --admission-plugins A,B     admission plugins to run, in this order ("" for none; default: those enabled by default)
   --admission-control-config-file FILE
                               AdmissionConfiguration (apiserver.config.k8s.io/v1) giving the webhook and policy plugins
@@ -116,6 +123,8 @@ export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, Au
   etcd?: EtcdServeOptions;
   /** Absolute. */
   crdPaths: string[];
+  /** `--runtime-config`; absent: every built-in API served. */
+  runtimeConfig?: RuntimeConfig;
   /** Absent: the registered plugins that are enabled by default. */
   admissionPlugins?: string[];
   /** Absolute; `--admission-control-config-file`. */
@@ -203,6 +212,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     storage,
     ...(etcd ? { etcd } : {}),
     crdPaths: (values.crds ?? []).map((p) => resolve(p)),
+    ...(values['runtime-config'] ? { runtimeConfig: parseRuntimeConfig(values['runtime-config']) } : {}),
     ...(values['admission-plugins'] !== undefined ? { admissionPlugins: parseList(values['admission-plugins']) } : {}),
     ...parseAuthorizationFlags(values),
     ...(values['admission-control-config-file'] ? { admissionControlConfigFile: resolve(values['admission-control-config-file']) } : {}),
@@ -320,6 +330,7 @@ function parse(args: string[]) {
         'bind-address': { type: 'string', default: '127.0.0.1' },
         storage: { type: 'string', default: 'sqlite' },
         crds: { type: 'string', multiple: true },
+        'runtime-config': { type: 'string', multiple: true },
         'admission-plugins': { type: 'string' },
         ...authorizationFlagOptions,
         'admission-control-config-file': { type: 'string' },

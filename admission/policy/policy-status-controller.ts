@@ -29,6 +29,10 @@ export class PolicyStatusController implements Controller {
     source.onChange(() => this.enqueueStale());
   }
 
+  get resources(): Controller['resources'] {
+    return [{ group: this.rt.group, resource: this.rt.names.plural }];
+  }
+
   async start(): Promise<void> {
     this.client = this.objects().forResource<ValidatingAdmissionPolicy>({ group: this.rt.group, resource: this.rt.names.plural });
     this.enqueueStale();

@@ -4,7 +4,7 @@ import type { Controller } from '../../core/contracts/controller.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { apiServiceResource } from './apiservice-resource.js';
+import { apiServiceResource, apiServiceResourceRef } from './apiservice-resource.js';
 import type { APIService } from './apiservice-types.js';
 
 /** What the aggregation layer needs of a service-backed APIService, or undefined for a local one. */
@@ -32,6 +32,7 @@ const gvKey = (group: string, version: string) => `${group}/${version}`;
  */
 export class InformedAPIServiceRegistry implements APIServiceRegistry, Controller {
   readonly name = 'apiservice-registry';
+  readonly resources = [apiServiceResourceRef];
   private informer?: Informer;
   private unsubscribe?: () => void;
   private byGroupVersion = new Map<string, RemoteAPIService>();

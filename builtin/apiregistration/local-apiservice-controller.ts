@@ -5,6 +5,7 @@ import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceClient } from '../../core/contracts/object-client.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
+import { RuntimeConfigError } from '../../core/contracts/runtime-config.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
 import { apiServiceResource, apiServiceResourceRef } from './apiservice-resource.js';
 import { autoManagedLabel, type APIService } from './apiservice-types.js';
@@ -29,6 +30,8 @@ export class LocalAPIServiceController implements Controller {
   private client!: ResourceClient<APIService>;
   private desired = new Map<string, DesiredAPIService>();
   private readonly synced = new Set<string>();
+  /** The APIServices stored when the server started. */
+  private atStart = new Set<string>();
   private readonly queue = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers = new ControllerTimers();
@@ -39,11 +42,16 @@ export class LocalAPIServiceController implements Controller {
 
   async start(): Promise<void> {
     this.registry = this.container.resolve(Tokens.Registry);
+    // kube's aggregator refuses to start without its own group-version, whatever the runtime configuration says
+    if (!this.registry.get(apiServiceResourceRef.group, apiServiceResourceRef.resource)) {
+      throw new RuntimeConfigError(`API group/version ${apiServiceResourceRef.group}/v1 must be enabled`);
+    }
     this.client = this.container.resolve(Tokens.Objects).forResource<APIService>(apiServiceResourceRef, { fieldManager: 'kube-apiserver' });
     this.informer = this.container.resolve(Tokens.Informers).forResource(apiServiceResource());
     this.unsubscribe.push(this.informer.subscribe((events) => this.enqueue(events.map((e) => e.object.metadata?.name ?? ''))));
     this.unsubscribe.push(this.registry.onChange(() => this.refreshDesired()));
     await this.informer.synced();
+    this.atStart = new Set(this.informer.current().keys());
     this.refreshDesired();
     this.enqueue([...this.informer.current().keys()]);
     // the built-in ones are in place before the server serves, as kube's post-start hook waits for them
@@ -105,8 +113,11 @@ export class LocalAPIServiceController implements Controller {
       if (desired) await ignoring(['AlreadyExists'], () => this.client.create(structuredClone(desired.apiService)));
       return;
     }
-    // not managed, or managed on start only (never changed after creation)
-    if (current.metadata?.labels?.[autoManagedLabel] !== 'true') return;
+    const managed = current.metadata?.labels?.[autoManagedLabel];
+    // managed on start: one there at start whose group-version is no longer served (its runtime configuration
+    // disabled it) is deleted, once; otherwise left as it is
+    const stale = managed === 'onstart' && !desired && this.atStart.has(name) && !this.synced.has(name);
+    if (managed !== 'true' && !stale) return;
     if (!desired) {
       await ignoring(['NotFound', 'Conflict'], () => this.client.delete('', name, { uid: current.metadata?.uid ?? '' }));
       return;

@@ -30,6 +30,7 @@ type ConfigMap = KubeObject & { data?: Record<string, string> };
  */
 export class ClusterAuthenticationTrustController implements Controller {
   readonly name = 'cluster_authentication_trust_controller';
+  readonly resources = [{ group: '', resource: 'configmaps' }, namespaceResourceRef];
   private readonly timers = new ControllerTimers();
   private unsubscribe?: () => void;
   private scheduled = false;

@@ -26,6 +26,7 @@ const retryMs = 500;
  */
 export class CrdController implements Controller {
   readonly name = 'crd-controller';
+  readonly resources = [crdResourceRef];
   private objects!: ObjectClients;
   private registry!: ResourceRegistry;
   private services!: ServiceResolver;

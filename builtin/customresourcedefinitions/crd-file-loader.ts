@@ -45,6 +45,7 @@ function defaulted(crd: KubeObject): KubeObject {
 /** Installs the CRDs of `--crds` paths at start: creates missing ones, updates changed specs. */
 export class CrdFileLoader implements Controller {
   readonly name = 'crd-file-loader';
+  readonly resources = [crdResourceRef];
 
   constructor(
     private readonly container: DependencyContainer,

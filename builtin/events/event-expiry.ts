@@ -51,6 +51,10 @@ export class EventExpiry implements Controller {
     private readonly ttlMs: number,
   ) {}
 
+  get resources(): Controller['resources'] {
+    return [{ group: this.events.group, resource: this.events.names.plural }];
+  }
+
   async start(): Promise<void> {
     this.client = this.container.resolve(Tokens.Objects).forResource(this.events, { skipAdmission: true });
     this.informer = this.container.resolve(Tokens.Informers).forResource(this.events);

@@ -6,6 +6,7 @@ import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
+import { RuntimeConfigError } from '../../core/contracts/runtime-config.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { namespaceFinalizer, namespaceResource, namespaceResourceRef, systemNamespaces } from './namespace-resource.js';
@@ -34,6 +35,10 @@ export class NamespaceController implements Controller, NamespaceLookup {
   async start(): Promise<void> {
     this.objects = this.container.resolve(Tokens.Objects);
     this.registry = this.container.resolve(Tokens.Registry);
+    // what namespaced objects and the NamespaceLifecycle admission plugin rely on (as the RBAC authorizer needs RBAC)
+    if (!this.registry.get(namespaceResourceRef.group, namespaceResourceRef.resource)) {
+      throw new RuntimeConfigError('the namespaces module needs namespaces (v1) served');
+    }
     this.namespaces = this.objects.forResource(namespaceResourceRef);
     for (const name of systemNamespaces) await this.ensure(name);
     this.informer = this.container.resolve(Tokens.Informers).forResource(namespaceResource());

@@ -16,6 +16,7 @@ import type { Binding, ClusterRole, Role } from './rbac-types.js';
  */
 export class BootstrapPolicyReconciler implements Controller {
   readonly name = 'rbac/bootstrap-roles';
+  readonly resources = [clusterRoleResourceRef, clusterRoleBindingResourceRef, roleResourceRef];
 
   constructor(private readonly container: DependencyContainer) {}
 

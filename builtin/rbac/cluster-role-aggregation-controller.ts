@@ -19,6 +19,7 @@ const retryMs = 1000;
  */
 export class ClusterRoleAggregationController implements Controller {
   readonly name = 'clusterrole-aggregation-controller';
+  readonly resources = [clusterRoleResourceRef];
   private informer!: Informer;
   private client!: ResourceClient<ClusterRole>;
   private unsubscribe?: () => void;

@@ -20,6 +20,7 @@ const retryMs = 1000;
  */
 export class DefaultServiceAccountController implements Controller {
   readonly name = 'serviceaccounts-controller';
+  readonly resources = [serviceAccountResourceRef, namespaceResourceRef];
   private accounts!: ResourceClient;
   private namespaces!: ResourceClient;
   private readonly unsubscribe: (() => void)[] = [];

@@ -32,6 +32,7 @@ interface Claims {
  */
 export class ServiceAllocator implements Controller {
   readonly name = 'service-allocator';
+  readonly resources = [serviceResourceRef];
   private readonly ips: SlotPool;
   private readonly ports: SlotPool;
   private readonly stored = new Map<string, Claims>();

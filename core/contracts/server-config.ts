@@ -1,4 +1,5 @@
 import type { ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+import type { RuntimeConfig } from './runtime-config.js';
 
 /** Settings shared by the server's modules. */
 export interface ServerConfig {
@@ -33,6 +34,11 @@ export interface ServerConfig {
    * `requestheader-client-ca-file` of `kube-system/extension-apiserver-authentication`); absent: none known.
    */
   frontProxyCaPem?: string;
+  /**
+   * Which built-in group-versions and resources are served (kube-apiserver's `--runtime-config`, e.g.
+   * `{ 'rbac.authorization.k8s.io/v1': 'false' }`); absent: all of them.
+   */
+  runtimeConfig?: RuntimeConfig;
 }
 
 /** The per-resource watch cache (core/watch). */

@@ -6,6 +6,7 @@ import { container as rootContainer, type DependencyContainer, type InjectionTok
 import { Tokens } from '../contracts/tokens.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { ResourceTypeRegistry } from '../registry/resource-registry.js';
+import { enabledResourceTypes } from '../registry/resource-enablement.js';
 import { resolveServerConfig, type ServerConfig } from '../contracts/server-config.js';
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
@@ -38,6 +39,11 @@ const clientCertificateRequest = { requestCert: true, rejectUnauthorized: false 
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
   return c.isRegistered(token, true) ? c.resolveAll(token) : [];
+}
+
+/** The controllers whose resources are all served (the others' were disabled by the runtime configuration). */
+function servedControllers(controllers: Controller[], registry: ResourceTypeRegistry): Controller[] {
+  return controllers.filter((c) => (c.resources ?? []).every((r) => registry.get(r.group, r.resource)));
 }
 
 /** Auditing needs a policy (kube: --audit-policy-file) and somewhere to send events. */
@@ -99,16 +105,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     container,
     async listen(opts: ListenOptions) {
+      // First: a runtime configuration kube would refuse stops the server before it opens anything.
+      const builtinTypes = enabledResourceTypes(resolveAllOrNone(container, Tokens.BuiltinResource), config.runtimeConfig);
       const kv = container.resolve(Tokens.KVStore);
       const transformers = container.isRegistered(Tokens.StorageTransformers, true) ? container.resolve(Tokens.StorageTransformers) : undefined;
-      for (const rt of resolveAllOrNone(container, Tokens.BuiltinResource)) registry.set(rt);
+      for (const rt of builtinTypes) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
       const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
       objects.attach(kv, pipeline, transformers);
       caches = new WatchCaches(kv, registry, config.watchCache, transformers);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
       informers.attach(caches);
-      controllers = [new Compactor(kv, config.compactionIntervalMs), ...resolveAllOrNone(container, Tokens.Controller)];
+      controllers = [new Compactor(kv, config.compactionIntervalMs), ...servedControllers(resolveAllOrNone(container, Tokens.Controller), registry)];
       for (const c of controllers) await c.start();
 
       auditor = createAuditor(container);

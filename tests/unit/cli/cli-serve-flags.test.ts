@@ -361,3 +361,11 @@ test('--authentication-kubeconfig: cached 10s, the lookup on and not tolerated u
   });
   t.is((parseServeFlags(['--authentication-skip-lookup']) as ServeOptions).delegatedAuthentication, undefined);
 });
+
+test('--runtime-config is read as kube reads it: comma-separated key=value, trimmed, a bare key is "", repeatable, the last value of a key wins', (t) => {
+  const opts = parseServeFlags(['--runtime-config', 'api/all=false, apiextensions.k8s.io/v1 ,,/v1= true', '--runtime-config=rbac.authorization.k8s.io/v1=false,/v1=false']);
+  t.deepEqual(opts !== 'help' && opts.runtimeConfig, { 'api/all': 'false', 'apiextensions.k8s.io/v1': '', '/v1': 'false', 'rbac.authorization.k8s.io/v1': 'false' });
+  // nothing is refused here: the server checks the keys against what it serves
+  const odd = parseServeFlags(['--runtime-config=api/all=maybe,__proto__=x=y']);
+  t.deepEqual(odd !== 'help' && { ...odd.runtimeConfig }, { 'api/all': 'maybe', ['__proto__']: 'x=y' });
+});
