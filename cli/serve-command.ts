@@ -39,7 +39,7 @@ import {
   type ApiServer,
   type ServiceAccountTokenConfig,
 } from '../index.js';
-import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { effectiveFlags, parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
 import { parsePemCertificates } from '../lib/x509/pem-bundle.js';
 import { authenticationDelegation, type AuthenticationDelegation } from './authentication-delegation.js';
@@ -51,7 +51,7 @@ export async function serve(args: string[]): Promise<number> {
     process.stdout.write(serveUsage);
     return 0;
   }
-  const server = await start(opts);
+  const server = await start(opts, effectiveFlags(args));
   await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -60,7 +60,8 @@ export async function serve(args: string[]): Promise<number> {
   return 0;
 }
 
-async function start(opts: ServeOptions): Promise<ApiServer> {
+/** Starts the server; `flags` is its command line as /flagz lists it. */
+async function start(opts: ServeOptions, flags: Record<string, string>): Promise<ApiServer> {
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   // Also when it already existed with a wider mode: it holds the CA key, the admin token and the database.
   await chmod(opts.dataDir, 0o700);
@@ -78,6 +79,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
       anonymousAuth: opts.anonymousAuth,
+      flags,
     },
     modules: defaultModules({
       storage: opts.storage,

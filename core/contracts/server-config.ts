@@ -33,6 +33,8 @@ export interface ServerConfig {
    * `requestheader-client-ca-file` of `kube-system/extension-apiserver-authentication`); absent: none known.
    */
   frontProxyCaPem?: string;
+  /** The command line the server was started with, flag name → effective value, as /flagz lists it (absent: none). */
+  flags?: Readonly<Record<string, string>>;
 }
 
 /** The per-resource watch cache (core/watch). */

@@ -30,6 +30,8 @@ import { AggregationProxy } from './aggregation-proxy.js';
 import { ServerMetrics } from '../metrics/server-metrics.js';
 import { instrumentedKVStore } from '../metrics/instrumented-kv-store.js';
 import { metricsRoute } from '../metrics/metrics-route.js';
+import { statuszRoute } from '../zpages/statusz-route.js';
+import { flagzRoute } from '../zpages/flagz-route.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -72,6 +74,9 @@ function isAvailable(apiService: KubeObject | undefined): boolean {
   const conditions = (apiService as { status?: { conditions?: { type: string; status: string }[] } } | undefined)?.status?.conditions;
   return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
 }
+
+/** The component name kapi gives itself on /statusz and /flagz (kube-apiserver's are "kube-apiserver"). */
+const componentName = 'kapi';
 
 /**
  * Builds an API server from modules. Nothing runs until `listen`: then built-in resource types are registered,
@@ -131,7 +136,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         watchConfig: config.watchCache,
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
         authorization,
-        routes: [...resolveAllOrNone(container, Tokens.Route), metricsRoute(metrics.registry)],
+        routes: [...resolveAllOrNone(container, Tokens.Route), metricsRoute(metrics.registry), statuszRoute(componentName, config.version), flagzRoute(componentName, config.flags ?? {})],
         metrics,
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { resolve } from 'node:path';
-import { parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
+import { effectiveFlags, parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
 import { UsageError } from '../../../cli/usage-error.js';
 
 /** The ServiceAccount token settings without flags: kubeadm's issuer, which is also the one API audience. */
@@ -360,4 +360,16 @@ test('--authentication-kubeconfig: cached 10s, the lookup on and not tolerated u
     message: /^--authentication-token-webhook-config-file and --authentication-kubeconfig cannot be used together/,
   });
   t.is((parseServeFlags(['--authentication-skip-lookup']) as ServeOptions).delegatedAuthentication, undefined);
+});
+
+test('effectiveFlags, for /flagz: every flag with the value given, its default or ""; repeatable ones as [a,b]; no help', (t) => {
+  const flags = effectiveFlags(['--storage', 'memory', '--port=0', '--crds', 'a.yaml', '--crds', 'b.yaml', '--anonymous-auth']);
+  t.is(flags['storage'], 'memory');
+  t.is(flags['port'], '0');
+  t.is(flags['data-dir'], '.kapi');
+  t.is(flags['crds'], '[a.yaml,b.yaml]');
+  t.is(flags['service-account-key-file'], '[]');
+  t.is(flags['anonymous-auth'], 'true');
+  t.is(flags['token-auth-file'], '');
+  t.false('help' in flags);
 });
