@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 
 /**
  * The server's Prometheus metrics, served at /metrics (one registry per server, never prom-client's global one: several
@@ -6,4 +6,6 @@ import type { Registry } from 'prom-client';
  */
 export interface Metrics {
   readonly registry: Registry;
+  /** apiserver_admission_webhook_admission_duration_seconds, which the admission webhook plugins observe. */
+  readonly admissionWebhookDuration: Histogram<'name' | 'type' | 'operation' | 'rejected'>;
 }
