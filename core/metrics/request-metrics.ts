@@ -27,34 +27,44 @@ export function markServed(ctx: Context): void {
  */
 export function instrumentRequests(metrics: ServerMetrics): Middleware {
   const inflight = new InflightRequests(metrics.registry);
+  const series = new RequestSeries(metrics);
   return async (ctx, next) => {
     const info = requestInfoOf(ctx);
     const started = performance.now();
     const longRunning = isLongRunning(info);
     const kind: RequestKind = readOnlyVerbs.has(info.verb) ? 'readOnly' : 'mutating';
     if (!longRunning) inflight.started(kind);
-    let labels: Record<string, string> | undefined;
+    let labels: RequestLabels | undefined;
     (ctx.state as { [servedKey]?: () => void })[servedKey] = () => {
       if (labels) return;
       labels = requestLabels(ctx, info);
-      if (longRunning) metrics.longRunningRequests.inc(longRunningLabels(labels));
+      if (longRunning) series.longRunning(labels).inc();
     };
     try {
       await next();
     } finally {
       if (!longRunning) inflight.finished(kind);
       if (labels) {
-        if (longRunning) metrics.longRunningRequests.dec(longRunningLabels(labels));
-        const code = String(ctx.respond === false ? ctx.res.statusCode : ctx.status);
-        metrics.requestTotal.inc({ ...labels, code });
-        metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
+        if (longRunning) series.longRunning(labels).dec();
+        series.finished(labels, ctx.respond === false ? ctx.res.statusCode : ctx.status, (performance.now() - started) / 1000);
       }
     }
   };
 }
 
+interface RequestLabels {
+  verb: string;
+  dry_run: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  scope: string;
+  component: string;
+}
+
 /** kube's labels: a non-resource request has only its path, as its subresource. */
-function requestLabels(ctx: Context, info: RequestInfo): Record<string, string> {
+function requestLabels(ctx: Context, info: RequestInfo): RequestLabels {
   const scope = reportedScope(info);
   const resource = info.isResourceRequest;
   return {
@@ -69,6 +79,39 @@ function requestLabels(ctx: Context, info: RequestInfo): Record<string, string> 
   };
 }
 
-function longRunningLabels({ dry_run: _, ...labels }: Record<string, string>): Record<string, string> {
-  return labels;
+/**
+ * The metrics' children per label set, looked up by one string key: prom-client hashes a label object on every
+ * observation otherwise, on the path of every request.
+ */
+class RequestSeries {
+  private readonly done = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+  private readonly running = new Map<string, { inc(): void; dec(): void }>();
+
+  constructor(private readonly metrics: ServerMetrics) {}
+
+  finished(labels: RequestLabels, code: number, seconds: number): void {
+    const key = `${seriesKey(labels)}|${labels.dry_run}|${code}`;
+    let s = this.done.get(key);
+    if (!s) {
+      s = { count: this.metrics.requestTotal.labels({ ...labels, code: String(code) }), duration: this.metrics.requestDuration.labels({ ...labels }) };
+      this.done.set(key, s);
+    }
+    s.count.inc();
+    s.duration.observe(seconds);
+  }
+
+  longRunning(labels: RequestLabels): { inc(): void; dec(): void } {
+    const key = seriesKey(labels);
+    let g = this.running.get(key);
+    if (!g) {
+      const { dry_run: _, ...gaugeLabels } = labels;
+      g = this.metrics.longRunningRequests.labels(gaugeLabels);
+      this.running.set(key, g);
+    }
+    return g;
+  }
+}
+
+function seriesKey(l: RequestLabels): string {
+  return `${l.verb}|${l.group}|${l.version}|${l.resource}|${l.subresource}|${l.scope}`;
 }

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics } from '../contracts/metrics.js';
 import { WatchEventCounter } from './watch-event-counter.js';
 
@@ -18,7 +18,7 @@ export type StoredObjectCounts = () => Iterable<readonly [groupResource: string,
 
 /**
  * One server's metrics, with kube-apiserver's names, types, labels and buckets (k8s.io/apiserver's endpoints, storage
- * and admission metrics as of 1.32), plus Node.js process and runtime metrics, in a registry of the server's own.
+ * and admission metrics as of 1.32), in a registry of the server's own (/metrics adds the process's: process-metrics.ts).
  * The help texts carry kube's stability level in brackets, as kube's do.
  */
 export class ServerMetrics implements Metrics {
@@ -103,7 +103,6 @@ export class ServerMetrics implements Metrics {
         for (const [resource, count] of counts()()) this.set({ resource }, count);
       },
     });
-    collectDefaultMetrics({ register: this.registry });
   }
 
   /** Counts the events of one watch of a group, version and resource. */
