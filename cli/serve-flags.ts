@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
@@ -182,16 +182,13 @@ export interface EtcdServeOptions {
 }
 
 /**
- * Every `kapi serve` flag with its effective value, as /flagz lists them: the value given (the last one; a repeatable
- * flag's values as "[a,b]", as kube's string slices print), else its default, else "".
+ * The `kapi serve` flags in effect, as /flagz lists them: those given (the last value; a repeatable flag's values as
+ * "[a,b]", as kube's string slices print) and those with a default.
  */
 export function effectiveFlags(args: string[]): Record<string, string> {
-  const { values } = parse(args);
   const flags: Record<string, string> = {};
-  for (const [name, option] of Object.entries(serveFlagOptions) as [string, { multiple?: boolean; default?: string }][]) {
-    if (name === 'help') continue;
-    const value = (values as Record<string, string | string[] | boolean | undefined>)[name];
-    flags[name] = option.multiple ? `[${((value as string[] | undefined) ?? []).join(',')}]` : String(value ?? option.default ?? '');
+  for (const [name, value] of Object.entries(parse(args).values)) {
+    if (name !== 'help' && value !== undefined) flags[name] = Array.isArray(value) ? `[${value.join(',')}]` : String(value);
   }
   return flags;
 }
@@ -321,61 +318,58 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
 const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags];
 
-/** `kapi serve`'s flags, as `parseArgs` takes them. */
-const serveFlagOptions = {
-  'data-dir': { type: 'string', default: '.kapi' },
-  port: { type: 'string', default: '6443' },
-  'bind-address': { type: 'string', default: '127.0.0.1' },
-  storage: { type: 'string', default: 'sqlite' },
-  crds: { type: 'string', multiple: true },
-  'admission-plugins': { type: 'string' },
-  ...authorizationFlagOptions,
-  'admission-control-config-file': { type: 'string' },
-  'encryption-provider-config': { type: 'string' },
-  'encryption-provider-config-automatic-reload': { type: 'string' },
-  'etcd-servers': { type: 'string' },
-  'etcd-prefix': { type: 'string' },
-  'etcd-cafile': { type: 'string' },
-  'etcd-certfile': { type: 'string' },
-  'etcd-keyfile': { type: 'string' },
-  'etcd-compaction-interval': { type: 'string' },
-  'watch-cache-history-size': { type: 'string' },
-  'service-cluster-ip-range': { type: 'string' },
-  'service-node-port-range': { type: 'string' },
-  'tls-cipher-suites': { type: 'string' },
-  'tls-min-version': { type: 'string' },
-  'service-account-issuer': { type: 'string', multiple: true },
-  'api-audiences': { type: 'string' },
-  'service-account-signing-key-file': { type: 'string' },
-  'service-account-key-file': { type: 'string', multiple: true },
-  'service-account-max-token-expiration': { type: 'string' },
-  'service-account-jwks-uri': { type: 'string' },
-  'event-ttl': { type: 'string' },
-  'authentication-config': { type: 'string' },
-  'oidc-signing-algs': { type: 'string' },
-  ...auditFlagOptions,
-  'client-ca-file': { type: 'string' },
-  'token-auth-file': { type: 'string' },
-  'requestheader-client-ca-file': { type: 'string' },
-  'requestheader-allowed-names': { type: 'string', multiple: true },
-  'requestheader-username-headers': { type: 'string', multiple: true },
-  'requestheader-uid-headers': { type: 'string', multiple: true },
-  'requestheader-group-headers': { type: 'string', multiple: true },
-  'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
-  ...authenticationDelegationFlagOptions,
-  'anonymous-auth': { type: 'string' },
-  'proxy-client-cert-file': { type: 'string' },
-  'proxy-client-key-file': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
-
 function parse(args: string[]) {
   try {
     return parseArgs({
       args: args.map((a) => (booleanFlags.includes(a) ? `${a}=true` : a)),
       strict: true,
       allowPositionals: false,
-      options: serveFlagOptions,
+      options: {
+        'data-dir': { type: 'string', default: '.kapi' },
+        port: { type: 'string', default: '6443' },
+        'bind-address': { type: 'string', default: '127.0.0.1' },
+        storage: { type: 'string', default: 'sqlite' },
+        crds: { type: 'string', multiple: true },
+        'admission-plugins': { type: 'string' },
+        ...authorizationFlagOptions,
+        'admission-control-config-file': { type: 'string' },
+        'encryption-provider-config': { type: 'string' },
+        'encryption-provider-config-automatic-reload': { type: 'string' },
+        'etcd-servers': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
+        'etcd-cafile': { type: 'string' },
+        'etcd-certfile': { type: 'string' },
+        'etcd-keyfile': { type: 'string' },
+        'etcd-compaction-interval': { type: 'string' },
+        'watch-cache-history-size': { type: 'string' },
+        'service-cluster-ip-range': { type: 'string' },
+        'service-node-port-range': { type: 'string' },
+        'tls-cipher-suites': { type: 'string' },
+        'tls-min-version': { type: 'string' },
+        'service-account-issuer': { type: 'string', multiple: true },
+        'api-audiences': { type: 'string' },
+        'service-account-signing-key-file': { type: 'string' },
+        'service-account-key-file': { type: 'string', multiple: true },
+        'service-account-max-token-expiration': { type: 'string' },
+        'service-account-jwks-uri': { type: 'string' },
+        'event-ttl': { type: 'string' },
+        'authentication-config': { type: 'string' },
+        'oidc-signing-algs': { type: 'string' },
+        ...auditFlagOptions,
+        'client-ca-file': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-uid-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        ...authenticationDelegationFlagOptions,
+        'anonymous-auth': { type: 'string' },
+        'proxy-client-cert-file': { type: 'string' },
+        'proxy-client-key-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);

@@ -2,9 +2,9 @@ import type { ServerRoute } from '../contracts/route.js';
 import { randomDelimiter, sendZpage, zpageHeader } from './zpage-text.js';
 
 /**
- * /flagz as kube-apiserver serves it (component-base zpages): every flag of the command line the server was started
- * with and its effective value, sorted by name, with one delimiter chosen at random for the server's lifetime. As in
- * kube, nothing is redacted: flags name files, never secrets.
+ * /flagz as kube-apiserver serves it (component-base zpages): the flags the server was started with and their
+ * effective values (ServerConfig.flags), sorted by name, with one delimiter chosen at random for the server's
+ * lifetime. As in kube, nothing is redacted: kapi's flags name files, never secrets.
  */
 export function flagzRoute(component: string, flags: Readonly<Record<string, string>>): ServerRoute {
   let page: string | undefined;
