@@ -42,8 +42,8 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 /**
  * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
- * → request metrics (they see the final status) → error rendering → request info → authentication → audit → impersonation → authorization → the aggregation proxy
- * or routing.
+ * → request metrics (outside error rendering: they count the final status) → error rendering → request info →
+ * authentication → audit → impersonation → authorization → the aggregation proxy or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
