@@ -67,6 +67,7 @@ export { CredentialsRejected } from './core/contracts/authenticator.js';
 export type { Authorizer, AuthorizerAnswer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules } from './core/contracts/authorizer.js';
 export type { PolicyRule } from './lib/rbac/policy-rule.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
+export type { Metrics } from './core/contracts/metrics.js';
 export type { Controller } from './core/contracts/controller.js';
 export type { ServerRoute, RouteContext } from './core/contracts/route.js';
 export type { Informer, InformerEvent, Informers } from './core/contracts/informer.js';

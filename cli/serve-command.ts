@@ -40,7 +40,7 @@ import {
   type ServiceAccountTokenConfig,
   configureLogging,
 } from '../index.js';
-import { parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
+import { effectiveFlags, parseServeFlags, serveUsage, type AuthorizationMode, type ServeOptions, type ServiceAccountServeOptions } from './serve-flags.js';
 import { UsageError } from './usage-error.js';
 import { parsePemCertificates } from '../lib/x509/pem-bundle.js';
 import { authenticationDelegation, type AuthenticationDelegation } from './authentication-delegation.js';
@@ -53,7 +53,7 @@ export async function serve(args: string[]): Promise<number> {
     return 0;
   }
   if (opts.logging) configureLogging(opts.logging);
-  const server = await start(opts);
+  const server = await start(opts, effectiveFlags(args));
   await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -62,7 +62,8 @@ export async function serve(args: string[]): Promise<number> {
   return 0;
 }
 
-async function start(opts: ServeOptions): Promise<ApiServer> {
+/** Starts the server; `flags` is its command line as /flagz lists it. */
+async function start(opts: ServeOptions, flags: Record<string, string>): Promise<ApiServer> {
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   // Also when it already existed with a wider mode: it holds the CA key, the admin token and the database.
   await chmod(opts.dataDir, 0o700);
@@ -81,6 +82,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
       anonymousAuth: opts.anonymousAuth,
       ...(opts.runtimeConfig ? { runtimeConfig: opts.runtimeConfig } : {}),
+      flags,
     },
     modules: defaultModules({
       storage: opts.storage,

@@ -191,6 +191,18 @@ export interface EtcdServeOptions {
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }
 
+/**
+ * The `kapi serve` flags in effect, as /flagz lists them: those given (the last value; a repeatable flag's values as
+ * "[a,b]", as kube's string slices print) and those with a default.
+ */
+export function effectiveFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parse(args).values)) {
+    if (name !== 'help' && value !== undefined) flags[name] = Array.isArray(value) ? `[${value.join(',')}]` : String(value);
+  }
+  return flags;
+}
+
 /** Parses `kapi serve` flags; `help` when the user asked for usage. Throws `UsageError` on a bad command line. */
 export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   const { values } = parse(args);

@@ -40,7 +40,13 @@ function registerWebhooks(c: DependencyContainer, name: string, rt: ResourceType
     useFactory: instanceCachingFactory<AdmissionPlugin>((container) =>
       plugin(
         source,
-        { namespaces: container.resolve(Tokens.NamespaceLookup), registry: container.resolve(Tokens.Registry), services: registeredServiceResolver(container), authorization: resolveLater(container, Tokens.Authorization) },
+        {
+          namespaces: container.resolve(Tokens.NamespaceLookup),
+          registry: container.resolve(Tokens.Registry),
+          services: registeredServiceResolver(container),
+          authorization: resolveLater(container, Tokens.Authorization),
+          ...(container.isRegistered(Tokens.Metrics, true) ? { metrics: container.resolve(Tokens.Metrics) } : {}),
+        },
         staticSource,
       ),
     ),

@@ -91,7 +91,7 @@ export class MutatingWebhookPlugin extends WebhookAdmissionPlugin {
     const { hook } = invocation;
     let changed = false;
     try {
-      const response = await callWebhook(invocation, attrs, true, this.ctx.services);
+      const response = await callWebhook(invocation, attrs, true, this.ctx.services, this.ctx.metrics);
       if (!response.patch?.length) return false;
       let ops;
       try {

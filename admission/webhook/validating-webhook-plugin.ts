@@ -34,7 +34,7 @@ export class ValidatingWebhookPlugin extends WebhookAdmissionPlugin {
     await Promise.all(
       invocations.map(async (invocation, index) => {
         try {
-          await callWebhook(invocation, attrs, false, this.ctx.services);
+          await callWebhook(invocation, attrs, false, this.ctx.services, this.ctx.metrics);
         } catch (err) {
           if (err instanceof WebhookCallFailed) {
             if (invocation.hook.ignoreFailures) {

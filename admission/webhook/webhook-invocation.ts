@@ -1,4 +1,5 @@
 import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../core/contracts/admission-attributes.js';
+import type { Metrics } from '../../core/contracts/metrics.js';
 import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError, errors } from '../../core/contracts/api-error.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
@@ -28,6 +29,8 @@ export interface MatchContext {
   services: ServiceResolver;
   /** The server's authorizers, which match conditions' `authorizer` asks. */
   authorization: () => AuthorizationChain;
+  /** Where each call's duration is observed (absent: nowhere). */
+  metrics?: Metrics;
 }
 
 /**

@@ -4,8 +4,8 @@ import { rbacGroup } from './rbac-types.js';
 /*
  * kube's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy) as it applies to kapi: the roles and
  * bindings of users and of the resources kapi serves. Left out: the system:controller:* and system:node* roles (no
- * controller-manager, no nodes), system:kube-* and system:volume-scheduler, system:monitoring, system:heapster and the
- * other component roles; the rules of admin/edit/view on resources kapi does not serve (pods, apps, batch, …).
+ * controller-manager, no nodes), system:kube-* and system:volume-scheduler, system:heapster and the other component
+ * roles; the rules of admin/edit/view on resources kapi does not serve (pods, apps, batch, …).
  */
 
 const read = ['get', 'list', 'watch'];
@@ -58,6 +58,8 @@ function clusterRoleBinding(name: string, role: string, subjects: Subject[]): Bi
 
 const discoveryURLs = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
 const publicInfoURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+/** kube's monitoring endpoints, with the zpages (/statusz, /flagz) that kube-apiserver serves to the same readers. */
+const monitoringURLs = ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*', '/statusz', '/flagz'];
 const issuerDiscoveryURLs = ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'];
 
 /** The ClusterRoles created (or updated, unless their autoupdate annotation is "false") at every start. */
@@ -66,6 +68,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
     clusterRole('system:discovery', [urls(['get'], discoveryURLs)]),
     clusterRole('system:public-info-viewer', [urls(['get'], publicInfoURLs)]),
+    clusterRole('system:monitoring', [urls(['get'], monitoringURLs)]),
     clusterRole('system:basic-user', [
       rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
       rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews']),
@@ -118,6 +121,7 @@ export function bootstrapClusterRoleBindings(): Binding[] {
     clusterRoleBinding('system:discovery', 'system:discovery', [group('system:authenticated')]),
     clusterRoleBinding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
     clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
+    clusterRoleBinding('system:monitoring', 'system:monitoring', [group('system:monitoring')]),
     clusterRoleBinding('system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
 }

@@ -39,6 +39,8 @@ export interface ServerConfig {
    * `{ 'rbac.authorization.k8s.io/v1': 'false' }`); absent: all of them.
    */
   runtimeConfig?: RuntimeConfig;
+  /** The command line the server was started with, flag name → effective value, as /flagz lists it (absent: none). */
+  flags?: Readonly<Record<string, string>>;
 }
 
 /** The per-resource watch cache (core/watch). */

@@ -17,6 +17,7 @@ import type { ServiceResolver } from './service-resolver.js';
 import type { StorageTransformers } from './value-transformer.js';
 import type { AuditBackend, AuditPolicy } from './audit.js';
 import type { APIServiceRegistry, RemoteDiscovery, RemoteOpenAPI } from './api-services.js';
+import type { Metrics } from './metrics.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -73,6 +74,8 @@ export const Tokens = {
   RemoteDiscovery: token<RemoteDiscovery>('RemoteDiscovery'),
   /** The OpenAPI documents of remote group-versions (registered by the aggregation layer; absent: not in /openapi). */
   RemoteOpenAPI: token<RemoteOpenAPI>('RemoteOpenAPI'),
+  /** The server's Prometheus registry (registered by kapi), for modules' own metrics (e.g. apiserver_flowcontrol_*). */
+  Metrics: token<Metrics>('Metrics'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -90,6 +93,7 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.APIServices,
   Tokens.RemoteDiscovery,
   Tokens.RemoteOpenAPI,
+  Tokens.Metrics,
 ]);
 
 /**
@@ -115,4 +119,5 @@ export const PublicTokens = {
   StorageTransformers: Tokens.StorageTransformers,
   AuditPolicy: Tokens.AuditPolicy,
   AuditBackend: Tokens.AuditBackend,
+  Metrics: Tokens.Metrics,
 } as const;

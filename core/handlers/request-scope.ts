@@ -10,6 +10,7 @@ import type { WritePipeline } from '../rest/write-pipeline.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { WatchCache } from '../watch/watch-cache.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 
 /** What every handler of a resource request knows, whatever serves the resource. */
 export interface ResourceScope {
@@ -34,6 +35,8 @@ export interface ResourceScope {
    * kube's 403. Absent on a server that does not authorize requests.
    */
   authorizeVerb?: (verb: string) => Promise<void>;
+  /** The server's metrics (watch events are counted there); absent in a handler used on its own. */
+  metrics?: ServerMetrics;
 }
 
 /** Everything a verb handler of the generic store needs about one resource request. */

@@ -10,6 +10,7 @@ import { converterFor } from '../conversion/converters.js';
 import { toRequestVersion } from '../conversion/versioned-objects.js';
 import { EventConversion } from '../watch/event-conversion.js';
 import type { WatchFraming } from '../contracts/codec.js';
+import type { WatchEventCounter } from '../metrics/watch-event-counter.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -34,12 +35,15 @@ export class WatchEventEncoder {
   private readonly conversion?: EventConversion;
   /** How the negotiated codec frames events (negotiation only picks codecs that have a stream form for watches). */
   private readonly framing: WatchFraming;
+  /** Counts every event this watch sends (kube's apiserver_watch_events_total and _sizes). */
+  private readonly sent?: WatchEventCounter;
 
   constructor(private readonly scope: ResourceScope) {
     this.framing = scope.negotiated.codec.stream!;
     this.include = scope.negotiated.as === 'Table' ? includeObject(scope) : 'Metadata';
     this.metaVersion = metaVersionOf(scope.negotiated);
     if (!converterFor(scope.rt).synchronous) this.conversion = new EventConversion(scope.rt, scope.version);
+    if (scope.metrics) this.sent = scope.metrics.watchEventCounter(scope.rt.group, scope.version, scope.rt.names.plural);
     // The group too: resources stored as another (ResourceType.storedAs) share its cache events, in other versions.
     const version = this.conversion ? this.conversion.id : apiVersionOf(scope.rt.group, scope.version);
     this.representation = `${scope.negotiated.codec.mediaType}|${version}|${scope.negotiated.as}|${this.metaVersion}|${this.include}`;
@@ -57,7 +61,7 @@ export class WatchEventEncoder {
   }
 
   event(type: WatchEventType, e: CacheEvent): Buffer {
-    return encodedOnce(e, this.keys[type], () => this.framing.encodeEvent(type, this.present(this.versioned(e))));
+    return this.counted(encodedOnce(e, this.keys[type], () => this.framing.encodeEvent(type, this.present(this.versioned(e)))));
   }
 
   /** The event's object in the watched version: prepared by the webhook, or converted now (strategy None never waits). */
@@ -72,16 +76,22 @@ export class WatchEventEncoder {
     const apiVersion = `meta.k8s.io/${this.metaVersion}`;
     switch (this.scope.negotiated.as) {
       case 'Table':
-        return this.framing.encodeEvent('BOOKMARK', { kind: 'Table', apiVersion, metadata: { resourceVersion: String(revision) }, columnDefinitions: [], rows: [] });
+        return this.counted(this.framing.encodeEvent('BOOKMARK', { kind: 'Table', apiVersion, metadata: { resourceVersion: String(revision) }, columnDefinitions: [], rows: [] }));
       case 'PartialObjectMetadata':
-        return this.framing.encodeEvent('BOOKMARK', { kind: 'PartialObjectMetadata', apiVersion, metadata });
+        return this.counted(this.framing.encodeEvent('BOOKMARK', { kind: 'PartialObjectMetadata', apiVersion, metadata }));
       default:
-        return this.framing.encodeEvent('BOOKMARK', { kind: this.scope.rt.names.kind, apiVersion: apiVersionOf(this.scope.rt.group, this.scope.version), metadata });
+        return this.counted(this.framing.encodeEvent('BOOKMARK', { kind: this.scope.rt.names.kind, apiVersion: apiVersionOf(this.scope.rt.group, this.scope.version), metadata }));
     }
   }
 
   error(status: Status): Buffer {
-    return this.framing.encodeEvent('ERROR', status);
+    return this.counted(this.framing.encodeEvent('ERROR', status));
+  }
+
+  /** Each encoded event is one the watch sends (a watcher that filters an event out never encodes it). */
+  private counted(event: Buffer): Buffer {
+    this.sent?.count(event.length);
+    return event;
   }
 
   /** The watch's media type for its Content-Type header (e.g. application/json, application/cbor-seq). */

@@ -28,6 +28,11 @@ import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
 import { registeredServiceResolver } from '../contracts/registered-service-resolver.js';
 import { AggregationProxy } from './aggregation-proxy.js';
+import { ServerMetrics } from '../metrics/server-metrics.js';
+import { instrumentedKVStore } from '../metrics/instrumented-kv-store.js';
+import { metricsRoute } from '../metrics/metrics-route.js';
+import { statuszRoute } from '../zpages/statusz-route.js';
+import { flagzRoute } from '../zpages/flagz-route.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -76,6 +81,9 @@ function isAvailable(apiService: KubeObject | undefined): boolean {
   return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
 }
 
+/** The component name kapi gives itself on /statusz and /flagz (kube-apiserver's are "kube-apiserver"). */
+const componentName = 'kapi';
+
 /**
  * Builds an API server from modules. Nothing runs until `listen`: then built-in resource types are registered,
  * controllers start (CRDs are loaded, namespaces bootstrapped) and the HTTP(S) server binds.
@@ -93,7 +101,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let authorizers: Authorizer[] | undefined;
   const authorization = new AuthorizationChain(() => (authorizers ??= resolveAllOrNone(container, Tokens.Authorizer)));
   container.registerInstance(Tokens.Authorization, authorization);
-  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects, Tokens.Authorization]);
+  const metrics = new ServerMetrics();
+  container.registerInstance(Tokens.Metrics, metrics);
+  registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects, Tokens.Authorization, Tokens.Metrics]);
   registry.useStrategies(resolveAllOrNone(container, Tokens.Strategy));
 
   let server: http.Server | undefined;
@@ -107,14 +117,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async listen(opts: ListenOptions) {
       // First: a runtime configuration kube would refuse stops the server before it opens anything.
       const builtinTypes = enabledResourceTypes(resolveAllOrNone(container, Tokens.BuiltinResource), config.runtimeConfig);
-      const kv = container.resolve(Tokens.KVStore);
+      const kv = instrumentedKVStore(container.resolve(Tokens.KVStore), metrics.storageRequestDuration);
       const transformers = container.isRegistered(Tokens.StorageTransformers, true) ? container.resolve(Tokens.StorageTransformers) : undefined;
       for (const rt of builtinTypes) registry.set(rt);
       const plugins = selectAdmissionPlugins(resolveAllOrNone(container, Tokens.AdmissionPlugin), config.admissionPlugins);
-      const pipeline = new WritePipeline(new AdmissionChain(plugins), [validationStage]);
+      const pipeline = new WritePipeline(new AdmissionChain(plugins, metrics.admissionStepDuration), [validationStage]);
       objects.attach(kv, pipeline, transformers);
       caches = new WatchCaches(kv, registry, config.watchCache, transformers);
       caches.start(); // before the controllers, so CRDs they establish get their caches as they are registered
+      const servedCaches = caches;
+      metrics.countStoredObjects(() => servedCaches.objectCounts());
       informers.attach(caches);
       controllers = [new Compactor(kv, config.compactionIntervalMs), ...servedControllers(resolveAllOrNone(container, Tokens.Controller), registry)];
       for (const c of controllers) await c.start();
@@ -132,7 +144,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         watchConfig: config.watchCache,
         authenticators: resolveAllOrNone(container, Tokens.Authenticator),
         authorization,
-        routes: resolveAllOrNone(container, Tokens.Route),
+        routes: [...resolveAllOrNone(container, Tokens.Route), metricsRoute(metrics.registry), statuszRoute(componentName, config.version), flagzRoute(componentName, config.flags ?? {})],
+        metrics,
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,
         ...(aggregation ? { aggregation } : {}),

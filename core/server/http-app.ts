@@ -2,7 +2,10 @@ import Koa from 'koa';
 import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
-import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
+import { requestInfoOf } from './request-info-state.js';
+import { instrumentRequests, markServed } from '../metrics/request-metrics.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
 import type { AuthorizationAttributes, AuthorizationChain, AuthorizationResult } from '../contracts/authorizer.js';
 import type { ServerRoute } from '../contracts/route.js';
@@ -33,15 +36,16 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   anonymousAuth: boolean;
   /** Sends the requests of group-versions aggregated API servers serve to them. */
   aggregation?: AggregationProxy;
+  metrics: ServerMetrics;
 }
 
 /** The type koa gives an object body. */
 const koaJsonType = 'application/json; charset=utf-8';
 
 /**
- * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression → audit's last stage
- * → error rendering → request info → authentication → audit → impersonation → authorization → the aggregation proxy
- * or routing.
+ * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression →
+ * audit's last stage → request metrics (outside error rendering: they count the final status) → error rendering →
+ * request info → authentication → audit → impersonation → authorization → the aggregation proxy or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
@@ -61,10 +65,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(compressResponses); // outermost but for the headers, so error Status bodies are compressed by the same rule
   const { auditor } = deps;
   if (auditor) app.use(auditor.filter); // outside error rendering: the event has the Status answered
+  app.use(instrumentRequests(deps.metrics));
   app.use(renderErrors(deps.codecs));
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
-    const info = parseRequestInfo(ctx.method, ctx.path, query);
+    const info = requestInfoOf(ctx);
     let authenticated: UserInfo;
     try {
       authenticated = await authenticate(ctx, deps);
@@ -79,7 +84,10 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     const authorizes = deps.authenticators.length > 0;
     if (authorizes) await authorize(ctx, user, info, deps.authorization);
     const proxied = deps.aggregation?.target(ctx.path);
-    if (proxied) return deps.aggregation!.proxy(ctx, info, user, proxied);
+    if (proxied) {
+      markServed(ctx);
+      return deps.aggregation!.proxy(ctx, info, user, proxied);
+    }
     if (info.isResourceRequest) {
       const authorizeVerb = async (verb: string) => {
         const attrs = authorizationAttributes(user, { ...info, verb });
@@ -89,6 +97,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }
     const route = exact.get(ctx.path) ?? exact.get(ctx.path.replace(/\/+$/, '')) ?? prefixes.find((r) => ctx.path.startsWith(r.path.slice(0, -1)));
     if (!route) throw errors.pathNotFound();
+    markServed(ctx);
     if (!(route.methods ?? ['GET']).includes(ctx.method) && !(ctx.method === 'HEAD' && (route.methods ?? ['GET']).includes('GET'))) {
       throw errors.methodNotAllowed();
     }

@@ -27,6 +27,8 @@ import { deprecationWarning } from './deprecation-warning.js';
 import { addWarnings } from '../handlers/warnings.js';
 import { servedSubresources } from '../discovery/served-subresources.js';
 import { routeToStorage } from '../handlers/rest-storage/storage-dispatch.js';
+import { markServed } from '../metrics/request-metrics.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 
 export interface ResourceRouterDeps {
   registry: ResourceRegistry;
@@ -38,6 +40,8 @@ export interface ResourceRouterDeps {
   codecs: CodecSet;
   caches: WatchCaches;
   watchConfig: WatchCacheConfig;
+  /** Where watch events are counted. */
+  metrics?: ServerMetrics;
 }
 
 
@@ -52,6 +56,7 @@ export async function routeResource(
 ): Promise<void> {
   const rt = deps.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!rt) throw errors.pathNotFound();
+  markServed(ctx);
   const version = rt.versions.find((v) => v.name === info.apiVersion)!;
   if (info.subresource) {
     // Every other verb on a served subresource is 405, as in kube.
@@ -71,7 +76,20 @@ export async function routeResource(
   if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);
   // A storage's subresource may belong to a resource of the generic store too (a ServiceAccount's token).
   if (rt.storage || (info.subresource && rt.storageSubresources?.[info.subresource])) {
-    const base = { ctx, info, rt, version: info.apiVersion, versionDef: version, query, user, negotiated, pipeline: deps.pipeline, codecs: deps.codecs, ...(authorizeVerb ? { authorizeVerb } : {}) };
+    const base = {
+      ctx,
+      info,
+      rt,
+      version: info.apiVersion,
+      versionDef: version,
+      query,
+      user,
+      negotiated,
+      pipeline: deps.pipeline,
+      codecs: deps.codecs,
+      ...(authorizeVerb ? { authorizeVerb } : {}),
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    };
     return routeToStorage(base, deps.maxBodyBytes, deps.watchConfig.bookmarkIntervalMs);
   }
 
@@ -92,6 +110,7 @@ export async function routeResource(
     pipeline: deps.pipeline,
     codecs: deps.codecs,
     ...(authorizeVerb ? { authorizeVerb } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   };
   const max = deps.maxBodyBytes;
   if (info.subresource === 'scale') return handleScale(scope, max);

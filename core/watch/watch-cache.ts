@@ -95,6 +95,11 @@ export class WatchCache {
     return this.kvWatch !== undefined;
   }
 
+  /** How many objects the cache holds. */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /** The store revision the cache's state reflects. */
   get revision(): number {
     return this.applied;

@@ -53,6 +53,14 @@ export class WatchCaches {
     return this.forResource(served);
   }
 
+  /** How many objects each served resource has, by group-resource ("configmaps", "widgets.example.com"), from loaded caches. */
+  *objectCounts(): Iterable<[string, number]> {
+    for (const rt of this.registry.all()) {
+      const cache = rt.storage ? undefined : this.caches.get(resourcePrefix(rt));
+      if (cache?.isReady) yield [rt.group ? `${rt.names.plural}.${rt.group}` : rt.names.plural, cache.size];
+    }
+  }
+
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { resolve } from 'node:path';
-import { parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
+import { effectiveFlags, parseServeFlags, type ServeOptions } from '../../../cli/serve-flags.js';
 import { UsageError } from '../../../cli/usage-error.js';
 
 /** The ServiceAccount token settings without flags: kubeadm's issuer, which is also the one API audience. */
@@ -368,4 +368,15 @@ test('--runtime-config is read as kube reads it: comma-separated key=value, trim
   // nothing is refused here: the server checks the keys against what it serves
   const odd = parseServeFlags(['--runtime-config=api/all=maybe,__proto__=x=y']);
   t.deepEqual(odd !== 'help' && { ...odd.runtimeConfig }, { 'api/all': 'maybe', ['__proto__']: 'x=y' });
+});
+
+test('effectiveFlags, for /flagz: the flags given and those with a default; repeatable ones as [a,b]; no help', (t) => {
+  const flags = effectiveFlags(['--storage', 'memory', '--port=0', '--crds', 'a.yaml', '--crds', 'b.yaml', '--anonymous-auth']);
+  t.is(flags['storage'], 'memory');
+  t.is(flags['port'], '0');
+  t.is(flags['data-dir'], '.kapi');
+  t.is(flags['crds'], '[a.yaml,b.yaml]');
+  t.is(flags['anonymous-auth'], 'true');
+  t.false('token-auth-file' in flags);
+  t.false('help' in effectiveFlags(['--help']));
 });
