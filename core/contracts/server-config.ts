@@ -33,6 +33,19 @@ export interface ServerConfig {
    * `requestheader-client-ca-file` of `kube-system/extension-apiserver-authentication`); absent: none known.
    */
   frontProxyCaPem?: string;
+  /**
+   * kube-apiserver's `--max-requests-inflight` (default 400): with priority and fairness, added to
+   * `maxMutatingRequestsInflight` to make the server's concurrency limit shared by the priority levels; without, the
+   * most read-only requests served at once (0: no limit).
+   */
+  maxRequestsInflight: number;
+  /** `--max-mutating-requests-inflight` (default 200): as above, for mutating requests. */
+  maxMutatingRequestsInflight: number;
+  /**
+   * `--enable-priority-and-fairness` (default true): requests are classified by FlowSchemas and queued fairly per
+   * priority level when the server serves them (the flowcontrol module); false, or without that module: max-in-flight.
+   */
+  enablePriorityAndFairness: boolean;
 }
 
 /** The per-resource watch cache (core/watch). */
@@ -77,6 +90,9 @@ export const defaultServerConfig: ServerConfig = {
   requestHeaderTimeoutMs: 32_000,
   idleConnectionTimeoutMs: 90_000,
   anonymousAuth: true,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  enablePriorityAndFairness: true,
   version: {
     major: '1',
     minor: '32',

@@ -17,6 +17,7 @@ import type { ServiceResolver } from './service-resolver.js';
 import type { StorageTransformers } from './value-transformer.js';
 import type { AuditBackend, AuditPolicy } from './audit.js';
 import type { APIServiceRegistry, RemoteDiscovery, RemoteOpenAPI } from './api-services.js';
+import type { FlowControlConfiguration, FlowControlStats } from './flowcontrol.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -73,6 +74,10 @@ export const Tokens = {
   RemoteDiscovery: token<RemoteDiscovery>('RemoteDiscovery'),
   /** The OpenAPI documents of remote group-versions (registered by the aggregation layer; absent: not in /openapi). */
   RemoteOpenAPI: token<RemoteOpenAPI>('RemoteOpenAPI'),
+  /** The FlowSchemas and priority levels requests are classified by (registered by the flowcontrol module; absent: max-in-flight). */
+  FlowControlConfiguration: token<FlowControlConfiguration>('FlowControlConfiguration'),
+  /** The request limiter's counters (registered by kapi when the server listens), for a metrics exporter. */
+  FlowControlStats: token<FlowControlStats>('FlowControlStats'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -90,6 +95,8 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.APIServices,
   Tokens.RemoteDiscovery,
   Tokens.RemoteOpenAPI,
+  Tokens.FlowControlConfiguration,
+  Tokens.FlowControlStats,
 ]);
 
 /**

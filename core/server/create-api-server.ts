@@ -27,6 +27,7 @@ import { AuthorizationChain } from '../contracts/authorizer.js';
 import { Auditor } from '../audit/auditor.js';
 import { registeredServiceResolver } from '../contracts/registered-service-resolver.js';
 import { AggregationProxy } from './aggregation-proxy.js';
+import { createRequestLimiter } from './flowcontrol/create-request-limiter.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -113,6 +114,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
       auditor = createAuditor(container);
       const aggregation = await aggregationProxy(container, config);
+      const limiter = await createRequestLimiter(container, config, registry, caches);
+      container.registerInstance(Tokens.FlowControlStats, limiter);
       const app = createHttpApp({
         registry,
         kv,
@@ -128,6 +131,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,
         ...(aggregation ? { aggregation } : {}),
+        limiter,
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
