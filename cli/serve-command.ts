@@ -78,6 +78,9 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
       anonymousAuth: opts.anonymousAuth,
+      maxRequestsInflight: opts.maxRequestsInflight,
+      maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight,
+      enablePriorityAndFairness: opts.enablePriorityAndFairness,
     },
     modules: defaultModules({
       storage: opts.storage,

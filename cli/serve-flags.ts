@@ -13,6 +13,7 @@ import {
 } from './authentication-delegation-flags.js';
 import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
 import { parseList } from './comma-list.js';
+import { parseRequestLimitFlags, requestLimitBooleanFlags, requestLimitFlagOptions, requestLimitUsage, type RequestLimitServeOptions } from './request-limit-flags.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -102,10 +103,10 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
 ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
-${auditUsage}  -h, --help                  show this help
+${requestLimitUsage}${auditUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
+export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions, RequestLimitServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -222,6 +223,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...parseRequestHeaderFlags(values),
     ...parseAuthenticationDelegationFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
+    ...parseRequestLimitFlags(values),
     ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
   };
 }
@@ -304,7 +306,7 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 }
 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags, ...requestLimitBooleanFlags];
 
 function parse(args: string[]) {
   try {
@@ -354,6 +356,7 @@ function parse(args: string[]) {
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...authenticationDelegationFlagOptions,
         'anonymous-auth': { type: 'string' },
+        ...requestLimitFlagOptions,
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
