@@ -37,8 +37,14 @@ export class FlowControlConfigurationController implements Controller {
   async start(): Promise<void> {
     this.stopped = false;
     await this.configuration.synced();
-    await this.ensure();
+    // following changes from before the first pass, which a change during it must not escape
     this.unsubscribe = this.configuration.subscribe(() => this.schedule());
+    this.running = this.ensure();
+    await this.running.finally(() => (this.running = undefined));
+    if (this.again) {
+      this.again = false;
+      this.schedule();
+    }
     this.timer = setInterval(() => this.schedule(), resyncMs).unref();
   }
 

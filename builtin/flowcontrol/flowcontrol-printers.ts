@@ -24,7 +24,7 @@ export const flowSchemaTablePrinter: TablePrinter = {
       fs.metadata?.name ?? '',
       fs.spec?.priorityLevelConfiguration?.name ?? '',
       fs.spec?.matchingPrecedence ?? 0,
-      fs.spec?.distinguisherMethod?.type ?? '*',
+      fs.spec?.distinguisherMethod?.type ?? '<none>',
       age(fs.metadata?.creationTimestamp, now),
       dangling ? (dangling.status ?? '') : '?',
     ];

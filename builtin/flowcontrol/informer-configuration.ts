@@ -1,11 +1,11 @@
 import type { FlowControlConfiguration, FlowSchema, PriorityLevelConfiguration } from '../../core/contracts/flowcontrol.js';
 import type { Informer } from '../../core/contracts/informer.js';
 
-/** The FlowSchemas and priority levels as the server's informers follow them (what priority and fairness reads). */
+/**
+ * The FlowSchemas and priority levels as the server's informers follow them (what priority and fairness reads, once
+ * per change: the lists are made afresh on each call).
+ */
 export class InformerFlowControlConfiguration implements FlowControlConfiguration {
-  private schemas?: FlowSchema[];
-  private levels?: PriorityLevelConfiguration[];
-
   constructor(
     private readonly flowSchemaInformer: () => Informer,
     private readonly priorityLevelInformer: () => Informer,
@@ -16,24 +16,15 @@ export class InformerFlowControlConfiguration implements FlowControlConfiguratio
   }
 
   flowSchemas(): readonly FlowSchema[] {
-    return (this.schemas ??= [...this.flowSchemaInformer().current().values()] as FlowSchema[]);
+    return [...this.flowSchemaInformer().current().values()] as FlowSchema[];
   }
 
   priorityLevels(): readonly PriorityLevelConfiguration[] {
-    return (this.levels ??= [...this.priorityLevelInformer().current().values()] as PriorityLevelConfiguration[]);
+    return [...this.priorityLevelInformer().current().values()] as PriorityLevelConfiguration[];
   }
 
   subscribe(onChange: () => void): () => void {
-    const unsubscribes = [
-      this.flowSchemaInformer().subscribe(() => {
-        this.schemas = undefined;
-        onChange();
-      }),
-      this.priorityLevelInformer().subscribe(() => {
-        this.levels = undefined;
-        onChange();
-      }),
-    ];
+    const unsubscribes = [this.flowSchemaInformer().subscribe(onChange), this.priorityLevelInformer().subscribe(onChange)];
     return () => unsubscribes.forEach((u) => u());
   }
 }
