@@ -84,6 +84,29 @@ test.serial('a saturated Reject level answers 429 with Retry-After while another
   t.is((await server.request('GET', '/version', { token: tenantA.token })).status, 200, 'the seat is free again');
 });
 
+test.serial('a watch holds its seat only until its response starts', async (t) => {
+  // tenant-a's resource requests go to its one-seat Reject level too
+  const fs = await server.request('POST', `${flowcontrol}/flowschemas`, {
+    body: {
+      metadata: { name: 'tenant-a-resources' },
+      spec: {
+        priorityLevelConfiguration: { name: 'tenant-a' },
+        matchingPrecedence: 60,
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'tenant-a' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }],
+      },
+    },
+  });
+  t.is(fs.status, 201, fs.text);
+  const list = '/api/v1/namespaces/default/configmaps';
+  await server.waitFor(async () => (await server.request('GET', list, { token: tenantA.token })).headers[fsUid] === fs.body.metadata.uid, 10_000, 'classified');
+  const watch = await server.watch(`${list}?watch=true`, { token: tenantA.token });
+  t.teardown(() => watch.close());
+  t.is(watch.status, 200);
+  t.is(watch.headers[fsUid], fs.body.metadata.uid);
+  const read = await server.request('GET', list, { token: tenantA.token });
+  t.is(read.status, 200, 'the open watch does not hold the level\'s one seat');
+});
+
 test.serial('a Queue level queues a request until a seat frees, and rejects one its full queue cannot take', async (t) => {
   const b = await dedicatedLevel(server, 'tenant-b', 'tenant-b', { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 1 } });
   const first = server.request('GET', held.path, { token: tenantB.token });

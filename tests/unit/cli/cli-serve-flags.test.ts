@@ -376,7 +376,7 @@ test('--max-requests-inflight, --max-mutating-requests-inflight and --enable-pri
   });
   t.like(parseServeFlags(['--enable-priority-and-fairness']), { enablePriorityAndFairness: true });
   const cases: [string[], string][] = [
-    [['--max-requests-inflight', '-1'], '--max-requests-inflight can not be negative value'],
+    [['--max-requests-inflight=-1'], '--max-requests-inflight can not be negative value'],
     [['--max-mutating-requests-inflight', 'x'], 'invalid argument "x" for "--max-mutating-requests-inflight" flag: strconv.ParseInt: parsing "x": invalid syntax'],
     [
       ['--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
