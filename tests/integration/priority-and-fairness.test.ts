@@ -202,3 +202,13 @@ test.serial("kube's v1 defaults: matchingPrecedence 1000, a Limited level's shar
   t.is(fs.body.spec.matchingPrecedence, 1000);
   t.deepEqual(fs.body.status, {});
 });
+
+test.serial('FlowSchemas and priority levels are served as protobuf (what client-go informers ask for)', async (t) => {
+  for (const kind of ['flowschemas', 'prioritylevelconfigurations']) {
+    const res = await server.request('GET', `${flowcontrol}/${kind}/exempt`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    t.is(res.status, 200, res.text);
+    t.is(res.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+    t.true(res.text.startsWith('k8s\0'), 'kube\'s protobuf envelope');
+    t.true(res.text.includes('exempt'));
+  }
+});
