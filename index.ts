@@ -20,6 +20,7 @@ import { crdsModule } from './builtin/customresourcedefinitions/crds-module.js';
 import { apiregistrationModule } from './builtin/apiregistration/apiregistration-module.js';
 import { authenticationApiModule, type AuthenticationApiOptions } from './builtin/authentication/authentication-module.js';
 import { leasesModule } from './builtin/leases/leases-module.js';
+import { flowcontrolModule } from './builtin/flowcontrol/flowcontrol-module.js';
 import { accessReviewsModule } from './builtin/authorization/access-reviews-module.js';
 import { rbacModule } from './builtin/rbac/rbac-module.js';
 import { selfSubjectRulesReviewModule } from './builtin/authorization/self-subject-rules-review-module.js';
@@ -82,7 +83,7 @@ export { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
 export { CreatedBy, createdByAnnotation } from './admission/created-by.js';
 export { authenticationApiModule, type AuthenticationApiOptions };
 export { clusterAuthenticationTrust, type ClusterAuthenticationTrustOptions };
-export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, apiregistrationModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
+export { namespacesModule, configMapsModule, secretsModule, serviceAccountsModule, servicesModule, leasesModule, flowcontrolModule, rbacModule, accessReviewsModule, selfSubjectRulesReviewModule, eventsModule, garbageCollectorModule, builtinAdmission, crdsModule, apiregistrationModule, discoveryModule, openapiModule, healthModule, memoryStorage, sqliteStorage, etcdStorage, encryptionAtRest, jsonCodec, yamlCodec, kubeProtobufCodec, cborCodec };
 export type { EtcdStorageOptions, EncryptionAtRestOptions, BuiltinAdmissionOptions, ServiceAccountsOptions, ServiceAccountTokenConfig, EventsModuleOptions, ServicesOptions };
 export { EndpointsServiceResolver, serviceURLs } from './builtin/services/service-urls.js';
 export type { ServiceReference, ServiceResolver } from './core/contracts/service-resolver.js';
@@ -199,6 +200,7 @@ export function defaultModules(opts: DefaultModulesOptions): Module[] {
     serviceAccountsModule(opts.serviceAccountTokens ? { tokens: opts.serviceAccountTokens } : {}),
     servicesModule(opts.services),
     leasesModule(),
+    flowcontrolModule(),
     rbacModule(),
     accessReviewsModule(),
     selfSubjectRulesReviewModule(),

@@ -26,9 +26,10 @@ export interface BenchConfig {
  * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
  * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
  * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load;
- * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct.
+ * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct;
+ * `overload` = a quiet tenant's and /healthz's latency while a noisy tenant asks for 10× the server's capacity.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation', 'overload'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -93,6 +94,8 @@ export const targets = {
   rbacGetOverAlwaysAllowMin: 0.9,
   /** GETs/s of an aggregated API server's resource through a front kapi ÷ the same GETs/s straight at that server. */
   aggregationThroughFrontOverDirectMin: 0.5,
+  /** p99 of a quiet tenant's GETs and of /healthz while another tenant sends 10× the server's capacity (priority and fairness), ms. */
+  overloadQuietP99MsMax: 100,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

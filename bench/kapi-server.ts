@@ -28,6 +28,8 @@ export interface KapiServerSettings {
   requestHeaderCaFile?: string;
   /** The client certificate presented to the aggregated API servers it proxies to. */
   proxyClient?: { certPem: string; keyPem: string };
+  /** `--enable-priority-and-fairness` (default true; false: max-in-flight, bench/overload.ts compares them). */
+  enablePriorityAndFairness?: boolean;
 }
 
 const settings = childSettings<KapiServerSettings>();
@@ -36,7 +38,10 @@ await serveUntilStopped(async () => {
   const host = settings.host ?? '127.0.0.1';
   const pki = await ensurePki(settings.pkiDir, { hosts: [host, ...(settings.serverNames ?? [])] });
   const server = createApiServer({
-    ...(settings.proxyClient ? { config: { proxyClient: settings.proxyClient } } : {}),
+    config: {
+      ...(settings.proxyClient ? { proxyClient: settings.proxyClient } : {}),
+      ...(settings.enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness: settings.enablePriorityAndFairness } : {}),
+    },
     modules: [
       ...defaultModules({
         storage: settings.etcd ? 'etcd' : 'sqlite',

@@ -20,6 +20,8 @@ import type { AuthzResults } from './authz.js';
 import { authzMethod, authzVerdict, formatAuthz } from './authz-report.js';
 import type { AggregationResults } from './aggregation.js';
 import { aggregationMethod, aggregationVerdict, formatAggregation } from './aggregation-report.js';
+import type { OverloadResults } from './overload.js';
+import { formatOverload, overloadMethod, overloadVerdicts } from './overload-report.js';
 
 export interface Verdict {
   name: string;
@@ -65,6 +67,8 @@ export interface BenchResults {
   authz?: AuthzResults;
   /** Phase `aggregation`: GET of an aggregated API server's resource through a front kapi against direct. */
   aggregation?: AggregationResults;
+  /** Phase `overload`: a quiet tenant and /healthz while a noisy tenant sends 10× the server's capacity. */
+  overload?: OverloadResults;
   verdicts: Verdict[];
 }
 
@@ -143,6 +147,7 @@ export interface MeasuredParts {
   gc?: GcResults;
   authz?: AuthzResults;
   aggregation?: AggregationResults;
+  overload?: OverloadResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -221,11 +226,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   if (parts.exhaustion) verdicts.push(...exhaustionVerdicts(parts.exhaustion));
   if (parts.authz) verdicts.push(authzVerdict(parts.authz));
   if (parts.aggregation) verdicts.push(aggregationVerdict(parts.aggregation));
+  if (parts.overload) verdicts.push(...overloadVerdicts(parts.overload));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '', parts.overload ? overloadMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -240,6 +246,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(parts.gc ? { gc: parts.gc } : {}),
     ...(parts.authz ? { authz: parts.authz } : {}),
     ...(parts.aggregation ? { aggregation: parts.aggregation } : {}),
+    ...(parts.overload ? { overload: parts.overload } : {}),
     verdicts,
   };
 }
@@ -352,6 +359,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.gc ? formatGc(r.gc) : []),
     ...(r.authz ? formatAuthz(r.authz) : []),
     ...(r.aggregation ? formatAggregation(r.aggregation, line) : []),
+    ...(r.overload ? formatOverload(r.overload) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]

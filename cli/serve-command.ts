@@ -83,6 +83,9 @@ async function start(opts: ServeOptions, flags: Record<string, string>): Promise
       anonymousAuth: opts.anonymousAuth,
       ...(opts.runtimeConfig ? { runtimeConfig: opts.runtimeConfig } : {}),
       flags,
+      maxRequestsInflight: opts.maxRequestsInflight,
+      maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight,
+      enablePriorityAndFairness: opts.enablePriorityAndFairness,
     },
     modules: defaultModules({
       storage: opts.storage,

@@ -15,6 +15,7 @@ import {
 import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
 import { parseList } from './comma-list.js';
 import { parseRuntimeConfig } from './runtime-config-flag.js';
+import { parseRequestLimitFlags, requestLimitBooleanFlags, requestLimitFlagOptions, requestLimitUsage, type RequestLimitServeOptions } from './request-limit-flags.js';
 import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions, type RuntimeConfig } from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
@@ -110,10 +111,10 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
 ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
-${auditUsage}${loggingUsage}  -h, --help                  show this help
+${requestLimitUsage}${auditUsage}${loggingUsage}  -h, --help                  show this help
 `;
 
-export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
+export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions, RequestLimitServeOptions {
   /** Absolute. */
   dataDir: string;
   port: number;
@@ -246,6 +247,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...parseRequestHeaderFlags(values),
     ...parseAuthenticationDelegationFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
+    ...parseRequestLimitFlags(values),
     ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
   };
 }
@@ -328,7 +330,7 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 }
 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags, ...requestLimitBooleanFlags];
 
 function parse(args: string[]) {
   try {
@@ -380,6 +382,7 @@ function parse(args: string[]) {
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...authenticationDelegationFlagOptions,
         'anonymous-auth': { type: 'string' },
+        ...requestLimitFlagOptions,
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },

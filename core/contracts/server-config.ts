@@ -41,6 +41,19 @@ export interface ServerConfig {
   runtimeConfig?: RuntimeConfig;
   /** The command line the server was started with, flag name → effective value, as /flagz lists it (absent: none). */
   flags?: Readonly<Record<string, string>>;
+  /**
+   * kube-apiserver's `--max-requests-inflight` (default 400): with priority and fairness, added to
+   * `maxMutatingRequestsInflight` to make the server's concurrency limit shared by the priority levels; without, the
+   * most read-only requests served at once (0: no limit).
+   */
+  maxRequestsInflight: number;
+  /** `--max-mutating-requests-inflight` (default 200): as above, for mutating requests. */
+  maxMutatingRequestsInflight: number;
+  /**
+   * `--enable-priority-and-fairness` (default true): requests are classified by FlowSchemas and queued fairly per
+   * priority level when the server serves them (the flowcontrol module); false, or without that module: max-in-flight.
+   */
+  enablePriorityAndFairness: boolean;
 }
 
 /** The per-resource watch cache (core/watch). */
@@ -85,6 +98,9 @@ export const defaultServerConfig: ServerConfig = {
   requestHeaderTimeoutMs: 32_000,
   idleConnectionTimeoutMs: 90_000,
   anonymousAuth: true,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  enablePriorityAndFairness: true,
   version: {
     major: '1',
     minor: '32',

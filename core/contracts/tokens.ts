@@ -18,6 +18,7 @@ import type { StorageTransformers } from './value-transformer.js';
 import type { AuditBackend, AuditPolicy } from './audit.js';
 import type { APIServiceRegistry, RemoteDiscovery, RemoteOpenAPI } from './api-services.js';
 import type { Metrics } from './metrics.js';
+import type { FlowControlConfiguration, FlowControlStats } from './flowcontrol.js';
 
 function token<T>(name: string): InjectionToken<T> {
   return Symbol.for(`kapi.${name}`) as InjectionToken<T>;
@@ -76,6 +77,10 @@ export const Tokens = {
   RemoteOpenAPI: token<RemoteOpenAPI>('RemoteOpenAPI'),
   /** The server's Prometheus registry (registered by kapi), for modules' own metrics (e.g. apiserver_flowcontrol_*). */
   Metrics: token<Metrics>('Metrics'),
+  /** The FlowSchemas and priority levels requests are classified by (registered by the flowcontrol module; absent: max-in-flight). */
+  FlowControlConfiguration: token<FlowControlConfiguration>('FlowControlConfiguration'),
+  /** The request limiter's counters (registered by kapi when the server listens), for a metrics exporter. */
+  FlowControlStats: token<FlowControlStats>('FlowControlStats'),
 } as const;
 
 /** The tokens that take one provider (the others take any number: `container.resolveAll`). */
@@ -94,6 +99,8 @@ export const singleValuedTokens: ReadonlySet<InjectionToken<unknown>> = new Set<
   Tokens.RemoteDiscovery,
   Tokens.RemoteOpenAPI,
   Tokens.Metrics,
+  Tokens.FlowControlConfiguration,
+  Tokens.FlowControlStats,
 ]);
 
 /**

@@ -8,6 +8,7 @@ import type { ServiceResolver } from '../contracts/service-resolver.js';
 import type { RemoteAPIService } from '../contracts/api-services.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { isLongRunning } from '../request/long-running.js';
+import { answerPlainText } from './plain-text-answer.js';
 import { goCompare } from '../../lib/go/strings.js';
 import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
@@ -158,12 +159,4 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
 /** kube's timeout filter's answer when a request outlives its deadline. */
 function requestTimeout(): ApiError {
   return new ApiError(504, StatusReason.Timeout, 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
-}
-
-/** Go's http.Error, as kube's aggregator answers its own failures: the text and a newline, as text/plain. */
-function answerPlainText(ctx: Context, code: number, message: string): void {
-  ctx.status = code;
-  ctx.body = `${message}\n`;
-  ctx.set('Content-Type', 'text/plain; charset=utf-8');
-  ctx.set('X-Content-Type-Options', 'nosniff');
 }

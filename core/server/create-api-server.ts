@@ -33,6 +33,7 @@ import { instrumentedKVStore } from '../metrics/instrumented-kv-store.js';
 import { metricsRoute } from '../metrics/metrics-route.js';
 import { statuszRoute } from '../zpages/statusz-route.js';
 import { flagzRoute } from '../zpages/flagz-route.js';
+import { createRequestLimiter } from './flowcontrol/create-request-limiter.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -133,6 +134,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
       auditor = createAuditor(container);
       const aggregation = await aggregationProxy(container, config);
+      const limiter = await createRequestLimiter(container, config, registry, caches);
+      container.registerInstance(Tokens.FlowControlStats, limiter);
       const app = createHttpApp({
         registry,
         kv,
@@ -149,6 +152,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ...(auditor ? { auditor } : {}),
         anonymousAuth: config.anonymousAuth,
         ...(aggregation ? { aggregation } : {}),
+        limiter,
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);

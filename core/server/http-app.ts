@@ -24,6 +24,7 @@ import { anonymousUser } from './anonymous-access.js';
 import type { AggregationProxy } from './aggregation-proxy.js';
 import { log } from '../../lib/log/logger.js';
 import { logRequests } from './request-log.js';
+import type { RequestLimiter } from './flowcontrol/request-limiter.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -37,6 +38,8 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   /** Sends the requests of group-versions aggregated API servers serve to them. */
   aggregation?: AggregationProxy;
   metrics: ServerMetrics;
+  /** Priority and fairness, or max-in-flight: between impersonation and authorization. */
+  limiter?: RequestLimiter;
 }
 
 /** The type koa gives an object body. */
@@ -45,7 +48,8 @@ const koaJsonType = 'application/json; charset=utf-8';
 /**
  * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression →
  * audit's last stage → request metrics (outside error rendering: they count the final status) → error rendering →
- * request info → authentication → audit → impersonation → authorization → the aggregation proxy or routing.
+ * request info → authentication → audit → impersonation → priority and fairness (or max-in-flight) → authorization →
+ * the aggregation proxy or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
@@ -80,6 +84,12 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     auditor?.begin(ctx, info, authenticated);
     const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
     if (user !== authenticated) auditImpersonatedUser(ctx, user);
+    if (deps.limiter) return deps.limiter.serve(ctx, info, query, user, () => serve(ctx, info, query, user));
+    return serve(ctx, info, query, user);
+  });
+
+  /** Authorization, then the aggregation proxy or routing. */
+  async function serve(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<void> {
     // a server without authentication (a library server's default) lets everyone do everything
     const authorizes = deps.authenticators.length > 0;
     if (authorizes) await authorize(ctx, user, info, deps.authorization);
@@ -108,7 +118,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
       // koa types an object body as "application/json; charset=utf-8"; kube sends JSON without a charset.
       ctx.set('Content-Type', !type || type === koaJsonType ? 'application/json' : type);
     }
-  });
+  }
   return app;
 }
 

@@ -138,6 +138,16 @@ export class WatchCache {
     return this.objects.get(key);
   }
 
+  /** How many objects the resource has (what priority and fairness estimates a list's cost from). */
+  get objectCount(): number {
+    return this.objects.size;
+  }
+
+  /** How many watches follow the resource (what a write's notification cost is estimated from). */
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
   /**
    * Adds a watcher and returns its first events, in one synchronous step so nothing falls between them and the live
    * stream: the state under its prefix as ADDED events, or the history after a revision. Throws 410 Expired when

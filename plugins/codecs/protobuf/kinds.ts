@@ -33,6 +33,7 @@ const staticKinds = new Map<string, ProtobufKind>([
   ...byKind('authentication.k8s.io/v1', packages.authenticationV1, ['TokenRequest', 'TokenReview', 'SelfSubjectReview']),
   ...byKind('authorization.k8s.io/v1', packages.authorizationV1, ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']),
   ...byKind('coordination.k8s.io/v1', packages.coordinationV1, ['Lease', 'LeaseList']),
+  ...byKind('flowcontrol.apiserver.k8s.io/v1', packages.flowcontrolV1, ['FlowSchema', 'FlowSchemaList', 'PriorityLevelConfiguration', 'PriorityLevelConfigurationList']),
   ...byKind('rbac.authorization.k8s.io/v1', packages.rbacV1, ['Role', 'RoleList', 'ClusterRole', 'ClusterRoleList', 'RoleBinding', 'RoleBindingList', 'ClusterRoleBinding', 'ClusterRoleBindingList']),
   ...byKind('events.k8s.io/v1', packages.eventsV1, ['Event', 'EventList']),
   ...byKind('v1', packages.metaV1, ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']),

@@ -6,6 +6,7 @@ import { apiregistrationV1Proto } from './protos/apiregistration-v1.js';
 import { authenticationV1Proto } from './protos/authentication-v1.js';
 import { authorizationV1AccessReviewsProto } from './protos/authorization-v1-access-reviews.js';
 import { coordinationV1Proto } from './protos/coordination-v1.js';
+import { flowcontrolV1Proto } from './protos/flowcontrol-v1.js';
 import { rbacV1Proto } from './protos/rbac-v1.js';
 import { authorizationV1RulesReviewProto } from './protos/authorization-v1-rules-review.js';
 import { coreV1Proto } from './protos/core-v1.js';
@@ -31,6 +32,7 @@ function buildRoot(): protobuf.Root {
     authenticationV1Proto,
     authorizationV1AccessReviewsProto,
     coordinationV1Proto,
+    flowcontrolV1Proto,
     rbacV1Proto,
     authorizationV1RulesReviewProto,
     eventsV1Proto,
@@ -59,6 +61,7 @@ export const packages = {
   authenticationV1: 'k8s.io.api.authentication.v1',
   authorizationV1: 'k8s.io.api.authorization.v1',
   coordinationV1: 'k8s.io.api.coordination.v1',
+  flowcontrolV1: 'k8s.io.api.flowcontrol.v1',
   rbacV1: 'k8s.io.api.rbac.v1',
   eventsV1: 'k8s.io.api.events.v1',
   apiextensionsV1: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',

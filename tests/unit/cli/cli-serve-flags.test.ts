@@ -11,6 +11,9 @@ const defaultServiceAccounts = {
   maxExpirationSeconds: 0,
 };
 
+/** kube-apiserver's in-flight limits, with priority and fairness on. */
+const defaultRequestLimits = { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, enablePriorityAndFairness: true };
+
 test('defaults', (t) => {
   t.deepEqual(parseServeFlags([]), {
     dataDir: resolve('.kapi'),
@@ -21,6 +24,7 @@ test('defaults', (t) => {
     authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
+    ...defaultRequestLimits,
   });
 });
 
@@ -35,6 +39,7 @@ test('all flags', (t) => {
     authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
+    ...defaultRequestLimits,
   });
 });
 
@@ -112,6 +117,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     authorizationModes: ['RBAC'],
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
+    ...defaultRequestLimits,
   });
   const args = [
     '--storage=etcd',
@@ -379,4 +385,23 @@ test('effectiveFlags, for /flagz: the flags given and those with a default; repe
   t.is(flags['anonymous-auth'], 'true');
   t.false('token-auth-file' in flags);
   t.false('help' in effectiveFlags(['--help']));
+});
+
+test('--max-requests-inflight, --max-mutating-requests-inflight and --enable-priority-and-fairness as kube-apiserver takes them', (t) => {
+  t.like(parseServeFlags(['--max-requests-inflight', '7', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false']), {
+    maxRequestsInflight: 7,
+    maxMutatingRequestsInflight: 0,
+    enablePriorityAndFairness: false,
+  });
+  t.like(parseServeFlags(['--enable-priority-and-fairness']), { enablePriorityAndFairness: true });
+  const cases: [string[], string][] = [
+    [['--max-requests-inflight=-1'], '--max-requests-inflight can not be negative value'],
+    [['--max-mutating-requests-inflight', 'x'], 'invalid argument "x" for "--max-mutating-requests-inflight" flag: strconv.ParseInt: parsing "x": invalid syntax'],
+    [
+      ['--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
+      '--max-requests-inflight plus --max-mutating-requests-inflight must be positive with --enable-priority-and-fairness',
+    ],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
+  t.like(parseServeFlags(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false']), { maxRequestsInflight: 0 });
 });
