@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
@@ -31,6 +31,8 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   anonymousAuth: boolean;
   /** Sends the requests of group-versions aggregated API servers serve to them. */
   aggregation?: AggregationProxy;
+  /** Refuses requests while the server shuts down and tracks those in flight (see graceful-shutdown.ts). */
+  shutdownFilter?: Middleware;
 }
 
 /** The type koa gives an object body. */
@@ -38,7 +40,7 @@ const koaJsonType = 'application/json; charset=utf-8';
 
 /**
  * The koa application: kube's standard headers → header bytes as Latin-1 → response compression → audit's last stage
- * → error rendering → request info → authentication → audit → impersonation → authorization → the aggregation proxy
+ * → error rendering → graceful shutdown → request info → authentication → audit → impersonation → authorization → the aggregation proxy
  * or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
@@ -59,6 +61,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const { auditor } = deps;
   if (auditor) app.use(auditor.filter); // outside error rendering: the event has the Status answered
   app.use(renderErrors(deps.codecs));
+  if (deps.shutdownFilter) app.use(deps.shutdownFilter); // before authentication, as kube's WithWaitGroup
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = parseRequestInfo(ctx.method, ctx.path, query);
