@@ -4,6 +4,7 @@ import { parseGoDuration } from '../lib/go/duration.js';
 import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
 import { parseBool } from './bool-flag.js';
+import { parseShutdownFlags, shutdownBooleanFlags, shutdownFlagOptions, shutdownUsage } from './shutdown-flags.js';
 import {
   authenticationDelegationBooleanFlags,
   authenticationDelegationFlagOptions,
@@ -13,7 +14,17 @@ import {
 } from './authentication-delegation-flags.js';
 import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, type AuthorizationServeOptions } from './authorization-flags.js';
 import { parseList } from './comma-list.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions } from '../index.js';
+import {
+  tlsCipherSuiteNames,
+  unknownCipherSuite,
+  unknownCipherSuiteMessage,
+  ServiceIPRange,
+  NodePortRange,
+  defaultRequestHeaderNames,
+  type TlsMinVersion,
+  type RequestHeaderOptions,
+  type ShutdownOptions,
+} from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -102,7 +113,7 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
 ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
-${auditUsage}  -h, --help                  show this help
+${auditUsage}${shutdownUsage}  -h, --help                  show this help
 `;
 
 export interface ServeOptions extends AuditServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions {
@@ -152,6 +163,8 @@ export interface ServeOptions extends AuditServeOptions, AuthenticationDelegatio
   anonymousAuth: boolean;
   /** Absolute; `--proxy-client-cert-file` and `--proxy-client-key-file`; absent: the generated front-proxy client certificate. */
   proxyClient?: { certFile: string; keyFile: string };
+  /** The `--shutdown-*` flags. */
+  shutdown: ShutdownOptions;
 }
 
 export interface RequestHeaderServeOptions extends RequestHeaderOptions {
@@ -223,6 +236,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...parseAuthenticationDelegationFlags(values),
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
     ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
+    shutdown: parseShutdownFlags(values),
   };
 }
 
@@ -304,7 +318,7 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 }
 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags, ...shutdownBooleanFlags];
 
 function parse(args: string[]) {
   try {
@@ -356,6 +370,7 @@ function parse(args: string[]) {
         'anonymous-auth': { type: 'string' },
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },
+        ...shutdownFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
     });
