@@ -18,7 +18,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { createApiServer, defaultModules, rbacAuthorization, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module, type ServiceAccountTokenConfig, type StaticToken } from '../../index.js';
+import {
+  createApiServer,
+  defaultModules,
+  rbacAuthorization,
+  staticTokenAuth,
+  Tokens,
+  type EtcdStorageOptions,
+  type Module,
+  type ServiceAccountTokenConfig,
+  type ShutdownOptions,
+  type StaticToken,
+} from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/contracts/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki, ensureServiceAccountSigningKey } from '../../plugins/auth/index.js';
 
@@ -106,6 +117,8 @@ export interface TestServer {
   waitFor<T>(fn: () => Promise<T> | T, timeoutMs?: number, what?: string): Promise<NonNullable<T>>;
   /** Compacts storage history up to `revision` (default: the current revision); returns the revision compacted. */
   compact(revision?: number): Promise<number>;
+  /** The server's graceful shutdown (`ApiServer.shutdown`); the data directory is removed after it as by `close`. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -212,6 +225,10 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       const target = revision ?? (await kv.currentRevision());
       await kv.compact(target);
       return target;
+    },
+    async shutdown(so) {
+      await server.shutdown(so);
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
     async close() {
       for (const w of openWatches) w.close();
