@@ -102,6 +102,8 @@ export interface WatchStream {
   next(timeoutMs?: number): Promise<WatchEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
+  /** How the stream ended: `end` (the response's proper end, after whole events) or `cut` (reset, aborted, mid-event). */
+  outcome: Promise<'end' | 'cut'>;
   close(): void;
 }
 
@@ -257,17 +259,20 @@ export function watchStream(res: IncomingMessage, destroy: () => void): WatchStr
   const wake = () => {
     for (const w of [...waiters]) w();
   };
+  let settle!: (how: 'end' | 'cut') => void;
+  const outcome = new Promise<'end' | 'cut'>((resolve) => (settle = resolve));
   const ended = new Promise<void>((resolve) => {
-    const finish = () => {
+    const finish = (how: 'end' | 'cut') => {
       if (done) return;
       done = true;
+      settle(how);
       resolve();
       wake();
     };
-    res.on('end', finish);
-    res.on('close', finish);
-    res.on('error', finish);
-    res.on('aborted', finish);
+    res.on('end', () => finish(buffered.trim() === '' ? 'end' : 'cut'));
+    res.on('close', () => finish(res.complete ? 'end' : 'cut'));
+    res.on('error', () => finish('cut'));
+    res.on('aborted', () => finish('cut'));
   });
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => {
@@ -285,6 +290,7 @@ export function watchStream(res: IncomingMessage, destroy: () => void): WatchStr
     headers: res.headers,
     events,
     ended,
+    outcome,
     close: () => {
       destroy();
       res.destroy();

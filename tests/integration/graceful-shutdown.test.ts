@@ -4,11 +4,9 @@
  * proper end) and requests in flight finish before the server closes.
  */
 import test from 'ava';
-import https from 'node:https';
 import tls from 'node:tls';
-import type { IncomingMessage } from 'node:http';
 import { Tokens, type Module } from '../../index.js';
-import { startTestServer, waitFor, type TestServer, type WatchEvent } from '../helpers/test-server.js';
+import { startTestServer, waitFor, type TestServer } from '../helpers/test-server.js';
 
 const configMaps = '/api/v1/namespaces/default/configmaps';
 
@@ -31,35 +29,6 @@ function slowRoute() {
     });
   };
   return { module, entered: enteredP, release };
-}
-
-/** A watch read over its own connection, with how its stream ended: `end` (the chunked end) or `cut`. */
-function openWatch(server: TestServer, path: string): Promise<{ events: WatchEvent[]; outcome: Promise<'end' | 'cut'> }> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path, ca: server.ca, headers: { authorization: `Bearer ${server.token}` }, agent: false });
-    req.on('error', reject);
-    req.on('response', (res: IncomingMessage) => {
-      const events: WatchEvent[] = [];
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
-        for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-          events.push(JSON.parse(buffered.slice(0, nl)) as WatchEvent);
-          buffered = buffered.slice(nl + 1);
-        }
-      });
-      const outcome = new Promise<'end' | 'cut'>((done) => {
-        res.on('end', () => done(buffered === '' ? 'end' : 'cut'));
-        res.on('aborted', () => done('cut'));
-        res.on('error', () => done('cut'));
-        req.on('error', () => done('cut'));
-      });
-      resolve({ events, outcome });
-    });
-    req.end();
-  });
 }
 
 /**
@@ -93,7 +62,7 @@ const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', meta
 test('/readyz fails during the delay while requests are served; then connections are refused, a request arriving on an open connection is 503, watches end cleanly and the request in flight finishes', async (t) => {
   const slow = slowRoute();
   const server = await startTestServer({ storage: 'memory', modules: [slow.module] });
-  const watch = await openWatch(server, `${configMaps}?watch=1`);
+  const watch = await server.watch(`${configMaps}?watch=1`);
   const inFlight = server.request('GET', '/slow');
   await slow.entered;
   const late = await partialRequest(server, configMaps);
