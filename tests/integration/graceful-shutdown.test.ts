@@ -62,6 +62,8 @@ const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', meta
 test('/readyz fails during the delay while requests are served; then connections are refused, a request arriving on an open connection is 503, watches end cleanly and the request in flight finishes', async (t) => {
   const slow = slowRoute();
   const server = await startTestServer({ storage: 'memory', modules: [slow.module] });
+  t.regex((await server.request('GET', '/readyz?verbose')).text, /\[\+\]shutdown ok\nreadyz check passed\n$/, 'the last readiness check');
+  t.notRegex((await server.request('GET', '/livez?verbose')).text, /shutdown/, 'a readiness check only');
   const watch = await server.watch(`${configMaps}?watch=1`);
   const inFlight = server.request('GET', '/slow');
   await slow.entered;
