@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import tls from 'node:tls';
-import { Tokens, type Module } from '../../index.js';
+import { resourceModule, Tokens, type Module, type RestStorage } from '../../index.js';
 import { startTestServer, waitFor, type TestServer } from '../helpers/test-server.js';
 
 const configMaps = '/api/v1/namespaces/default/configmaps';
@@ -162,4 +162,23 @@ test('a watch that starts once requests are refused is refused too (503 without 
   slow.release();
   await inFlight;
   await shutdown;
+});
+
+test('a watch of a resource served from its own RestStorage ends cleanly too, its storage\'s signal aborted', async (t) => {
+  let aborted = false;
+  const storage: RestStorage = {
+    async *watch(ctx) {
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      aborted = true;
+    },
+  };
+  const server = await startTestServer({
+    storage: 'memory',
+    modules: [resourceModule({ group: 'shutdown.example.com', versions: ['v1'], kind: 'Beacon', plural: 'beacons', scope: 'Namespaced', storage })],
+  });
+  const watch = await server.watch('/apis/shutdown.example.com/v1/namespaces/default/beacons?watch=1');
+  t.is(watch.status, 200);
+  await server.shutdown();
+  t.is(await watch.outcome, 'end');
+  t.true(aborted);
 });
