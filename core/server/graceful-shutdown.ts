@@ -74,7 +74,7 @@ export class GracefulShutdown {
 
   readonly filter = async (ctx: Context, next: Next): Promise<void> => {
     if (this.phase === 'refusing' && !isExempt(ctx)) return this.refuse(ctx);
-    if (isLongRunning(parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)))) {
+    if (longRunning(ctx)) {
       attachShutdownSignal(ctx, this.watchSignal);
       // A watch ended by the shutdown leaves its connection idle and kept alive: it is closed once the end is sent.
       const socket = ctx.req.socket;
@@ -163,6 +163,14 @@ export class GracefulShutdown {
       end();
     }
   }
+}
+
+/** What a URL must contain to be long-running: a watch, proxy or streaming subresource (see isLongRunning). */
+const mayBeLongRunning = /watch|proxy|attach|exec|log|portforward/;
+
+/** Whether kube treats the request as long-running; most URLs cannot be, and skip parsing (microseconds a request). */
+function longRunning(ctx: Context): boolean {
+  return mayBeLongRunning.test(ctx.url) && isLongRunning(parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
 }
 
 /** Requests served whatever the phase: health, metrics, and kube-apiserver's own loopback requests. */
