@@ -56,7 +56,7 @@ function send(to: RawWatchTarget, method: string, path: string, body?: unknown):
   });
 }
 
-test('SIGTERM under write load: readyz fails first, writes are served through the delay, then refused as kube does; the watch ends cleanly, kapi exits 0 and no acknowledged write is lost', async (t) => {
+test.serial('SIGTERM under write load: readyz fails first, writes are served through the delay, then refused as kube does; the watch ends cleanly, kapi exits 0 and no acknowledged write is lost', async (t) => {
   t.timeout(120_000);
   kapi = await startKapi({ dataDir, args: ['--shutdown-delay-duration', `${delayMs / 1000}s`, '--shutdown-send-retry-after'] });
   const to = target(kapi);
@@ -125,4 +125,26 @@ test('SIGTERM under write load: readyz fails first, writes are served through th
   const lost = [...acknowledged.keys()].filter((name) => !stored.has(name));
   t.deepEqual(lost, [], `${acknowledged.size} writes acknowledged, ${lost.length} lost`);
   t.log(`${acknowledged.size} writes acknowledged, ${refusals.length} refused (${refusals.filter((r) => r.status === 429).length} with 429)`);
+});
+
+test.serial('a second signal during the shutdown exits at once, with code 1', async (t) => {
+  const second = await startKapi({ args: ['--shutdown-delay-duration', '60s'] });
+  try {
+    const to = target(second);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => second.child.once('exit', (code, signal) => resolve({ code, signal })));
+    second.child.kill('SIGTERM');
+    const started = Date.now();
+    let readyz = await send(to, 'GET', '/readyz');
+    while (readyz.status !== 500 && Date.now() - started < 10_000) {
+      await sleep(50);
+      readyz = await send(to, 'GET', '/readyz');
+    }
+    t.is(readyz.status, 500, 'the shutdown has begun');
+    const signalledAt = Date.now();
+    second.child.kill('SIGINT');
+    t.deepEqual(await exited, { code: 1, signal: null }, second.output());
+    t.true(Date.now() - signalledAt < 5_000, 'without waiting for the delay');
+  } finally {
+    await second.stop();
+  }
 });
