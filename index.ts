@@ -40,6 +40,7 @@ import { webhookTokenAuth, type WebhookTokenAuthOptions } from './plugins/auth/w
 
 export { createApiServer } from './core/server/create-api-server.js';
 export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
+export type { ShutdownOptions } from './core/server/graceful-shutdown.js';
 export type { ServerConfig, ServerConfigOverrides, WatchCacheConfig, VersionInfo } from './core/contracts/server-config.js';
 export { RuntimeConfigError, type RuntimeConfig } from './core/contracts/runtime-config.js';
 export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseGoDuration } from '../lib/go/duration.js';
+import { parseDurationFlag } from './duration-flag.js';
 import { parseBool } from './bool-flag.js';
 import { UsageError } from './usage-error.js';
 
@@ -85,7 +85,6 @@ export function parseAuthenticationDelegationFlags(values: Partial<Record<Flag, 
 
 /** A Go duration, as pflag's DurationVar takes it; 0 or less: answers are not kept. */
 function parseCacheTtl(text: string): number {
-  const nanos = parseGoDuration(text);
-  if (nanos === undefined) throw new UsageError(`invalid argument "${text}" for "--authentication-token-webhook-cache-ttl" flag: time: invalid duration ${JSON.stringify(text)}`);
+  const nanos = parseDurationFlag('authentication-token-webhook-cache-ttl', text);
   return nanos <= 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseGoDuration } from '../lib/go/duration.js';
+import { parseDurationFlag } from './duration-flag.js';
 import {
   AlwaysAllowPathsAuthorizer,
   AuthorizationConfigError,
@@ -179,8 +179,7 @@ function parseAuthorizationModes(text: string): AuthorizationMode[] {
 function parseTtl(values: Values, flag: AuthorizationFlag, fallbackMs: number): number {
   const text = values[flag];
   if (text === undefined) return fallbackMs;
-  const nanos = parseGoDuration(text);
-  if (nanos === undefined) throw new UsageError(`invalid argument "${text}" for "--${flag}" flag: time: invalid duration ${JSON.stringify(text)}`);
+  const nanos = parseDurationFlag(flag, text);
   if (nanos < 0n) throw new UsageError(`invalid --${flag} "${text}": must not be negative`);
   return nanos === 0n ? 0 : Math.max(1, Number(nanos / 1_000_000n));
 }

@@ -45,7 +45,7 @@ import { UsageError } from './usage-error.js';
 import { parsePemCertificates } from '../lib/x509/pem-bundle.js';
 import { authenticationDelegation, type AuthenticationDelegation } from './authentication-delegation.js';
 
-/** `kapi serve`: runs the server until SIGINT or SIGTERM. Resolves with the exit code. */
+/** `kapi serve`: runs the server until SIGINT or SIGTERM, then shuts it down gracefully. Resolves with the exit code. */
 export async function serve(args: string[]): Promise<number> {
   const opts = parseServeFlags(args);
   if (opts === 'help') {
@@ -58,7 +58,11 @@ export async function serve(args: string[]): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await server.close();
+  // A second signal exits at once, as kube-apiserver does.
+  const exitNow = () => process.exit(1);
+  process.once('SIGINT', exitNow);
+  process.once('SIGTERM', exitNow);
+  await server.shutdown(opts.shutdown);
   return 0;
 }
 

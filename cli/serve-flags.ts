@@ -5,6 +5,7 @@ import { UsageError } from './usage-error.js';
 import { auditFlagOptions, auditUsage, parseAuditFlags, type AuditServeOptions } from './audit-flags.js';
 import { loggingFlagOptions, loggingUsage, parseLoggingFlags, type LoggingServeOptions } from './logging-flags.js';
 import { parseBool } from './bool-flag.js';
+import { parseShutdownFlags, shutdownBooleanFlags, shutdownFlagOptions, shutdownUsage } from './shutdown-flags.js';
 import {
   authenticationDelegationBooleanFlags,
   authenticationDelegationFlagOptions,
@@ -16,7 +17,18 @@ import { authorizationFlagOptions, authorizationUsage, parseAuthorizationFlags, 
 import { parseList } from './comma-list.js';
 import { parseRuntimeConfig } from './runtime-config-flag.js';
 import { parseRequestLimitFlags, requestLimitBooleanFlags, requestLimitFlagOptions, requestLimitUsage, type RequestLimitServeOptions } from './request-limit-flags.js';
-import { tlsCipherSuiteNames, unknownCipherSuite, unknownCipherSuiteMessage, ServiceIPRange, NodePortRange, defaultRequestHeaderNames, type TlsMinVersion, type RequestHeaderOptions, type RuntimeConfig } from '../index.js';
+import {
+  tlsCipherSuiteNames,
+  unknownCipherSuite,
+  unknownCipherSuiteMessage,
+  ServiceIPRange,
+  NodePortRange,
+  defaultRequestHeaderNames,
+  type TlsMinVersion,
+  type RequestHeaderOptions,
+  type ShutdownOptions,
+  type RuntimeConfig,
+} from '../index.js';
 
 export const serveUsage = `Usage: kapi serve [flags]
 
@@ -111,7 +123,7 @@ ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --token-auth-file FILE      bearer tokens as kube's CSV: token,user,uid,"group1,group2"
 ${authenticationDelegationUsage}  --anonymous-auth BOOL       serve requests without credentials as system:anonymous, which may only reach the
                               health and version paths; false: 401 on every path (default true)
-${requestLimitUsage}${auditUsage}${loggingUsage}  -h, --help                  show this help
+${requestLimitUsage}${auditUsage}${loggingUsage}${shutdownUsage}  -h, --help                  show this help
 `;
 
 export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, AuthenticationDelegationServeOptions, AuthorizationServeOptions, RequestLimitServeOptions {
@@ -163,6 +175,8 @@ export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, Au
   anonymousAuth: boolean;
   /** Absolute; `--proxy-client-cert-file` and `--proxy-client-key-file`; absent: the generated front-proxy client certificate. */
   proxyClient?: { certFile: string; keyFile: string };
+  /** The `--shutdown-*` flags. */
+  shutdown: ShutdownOptions;
 }
 
 export interface RequestHeaderServeOptions extends RequestHeaderOptions {
@@ -249,6 +263,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     anonymousAuth: parseBool('anonymous-auth', values['anonymous-auth'] ?? 'true'),
     ...parseRequestLimitFlags(values),
     ...parseProxyClientFlags(values['proxy-client-cert-file'], values['proxy-client-key-file']),
+    shutdown: parseShutdownFlags(values),
   };
 }
 
@@ -330,7 +345,7 @@ function parseEncryptionReload(values: { 'encryption-provider-config'?: string; 
 }
 
 /** Boolean flags given without a value mean true, as in kube's flag library. */
-const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags, ...requestLimitBooleanFlags];
+const booleanFlags = ['--anonymous-auth', '--encryption-provider-config-automatic-reload', ...authenticationDelegationBooleanFlags, ...requestLimitBooleanFlags, ...shutdownBooleanFlags];
 
 function parse(args: string[]) {
   try {
@@ -385,6 +400,7 @@ function parse(args: string[]) {
         ...requestLimitFlagOptions,
         'proxy-client-cert-file': { type: 'string' },
         'proxy-client-key-file': { type: 'string' },
+        ...shutdownFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -10,6 +10,7 @@ import { cacheIsConsistent, waitForCache } from './cached-reads.js';
 import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 import { sendHeaders } from '../server/header-bytes.js';
 import { log } from '../../lib/log/logger.js';
+import { onServerShutdown } from '../server/shutdown-signal.js';
 
 /** kube-apiserver's default watch length is minRequestTimeout (1800s). */
 const defaultWatchSeconds = 1800;
@@ -98,16 +99,20 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       terminate: () => finish(),
     };
     const timers: NodeJS.Timeout[] = [];
+    let unsubscribeShutdown = () => {};
     function finish() {
       if (done) return;
       done = true;
       for (const t of timers) clearTimeout(t);
+      unsubscribeShutdown();
       cache.unsubscribe(watcher);
       res.end();
       resolve();
     }
     res.on('close', finish);
     timers.push(setTimeout(finish, watchTimeoutMs(o)));
+    // A server shutting down ends the watch as its timeout does: the stream's proper end, and the client re-watches.
+    unsubscribeShutdown = onServerShutdown(ctx, finish);
 
     let initial: CacheEvent[];
     try {

@@ -34,6 +34,7 @@ import { metricsRoute } from '../metrics/metrics-route.js';
 import { statuszRoute } from '../zpages/statusz-route.js';
 import { flagzRoute } from '../zpages/flagz-route.js';
 import { createRequestLimiter } from './flowcontrol/create-request-limiter.js';
+import { GracefulShutdown } from './graceful-shutdown.js';
 
 /**
  * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
@@ -106,14 +107,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   container.registerInstance(Tokens.Metrics, metrics);
   registerModules(container, options.modules, [Tokens.Config, Tokens.Registry, Tokens.Informers, Tokens.Objects, Tokens.Authorization, Tokens.Metrics]);
   registry.useStrategies(resolveAllOrNone(container, Tokens.Strategy));
+  const graceful = new GracefulShutdown();
+  container.register(Tokens.HealthCheck, { useValue: graceful.readyzCheck }); // after the modules' checks, as kube lists it last
 
   let server: http.Server | undefined;
   let controllers: Controller[] = [];
   let caches: WatchCaches | undefined;
   let auditor: Auditor | undefined;
   const sockets = new Set<Socket>();
+  let stopped: Promise<void> | undefined;
+  let shuttingDown: Promise<void> | undefined;
+  /** Closes the listener and idle connections, once; resolves when every connection has closed (`close()` cuts them). */
+  const stopListening = (): Promise<void> => {
+    const s = server;
+    if (s && !stopped) stopped = new Promise<void>((resolve) => s.close(() => resolve()));
+    return stopped ?? Promise.resolve();
+  };
 
-  return {
+  const api: ApiServer = {
     container,
     async listen(opts: ListenOptions) {
       // First: a runtime configuration kube would refuse stops the server before it opens anything.
@@ -153,6 +164,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         anonymousAuth: config.anonymousAuth,
         ...(aggregation ? { aggregation } : {}),
         limiter,
+        shutdownFilter: graceful.filter,
       });
       const handler = app.callback();
       const timeouts = connectionTimeoutOptions(config);
@@ -179,11 +191,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const urlHost = host.includes(':') ? `[${host}]` : host;
       return { host, port, url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}` };
     },
+    shutdown(opts = {}) {
+      shuttingDown ??= graceful.run(opts, stopListening).then(() => api.close());
+      return shuttingDown;
+    },
     async close() {
       if (server) {
-        const s = server;
+        const closed = stopListening();
         server = undefined;
-        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        stopped = undefined;
         for (const socket of sockets) socket.destroy();
         await closed;
       }
@@ -197,4 +213,5 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (container.isRegistered(Tokens.KVStore, true)) await container.resolve(Tokens.KVStore).close();
     },
   };
+  return api;
 }

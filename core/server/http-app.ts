@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { RequestInfo } from '../request/request-info.js';
@@ -40,6 +40,8 @@ export interface HttpAppDeps extends ResourceRouterDeps {
   metrics: ServerMetrics;
   /** Priority and fairness, or max-in-flight: between impersonation and authorization. */
   limiter?: RequestLimiter;
+  /** Refuses requests while the server shuts down and tracks those in flight (see graceful-shutdown.ts). */
+  shutdownFilter?: Middleware;
 }
 
 /** The type koa gives an object body. */
@@ -48,8 +50,8 @@ const koaJsonType = 'application/json; charset=utf-8';
 /**
  * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression →
  * audit's last stage → request metrics (outside error rendering: they count the final status) → error rendering →
- * request info → authentication → audit → impersonation → priority and fairness (or max-in-flight) → authorization →
- * the aggregation proxy or routing.
+ * graceful shutdown → request info → authentication → audit → impersonation → priority and fairness (or
+ * max-in-flight) → authorization → the aggregation proxy or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
@@ -71,6 +73,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   if (auditor) app.use(auditor.filter); // outside error rendering: the event has the Status answered
   app.use(instrumentRequests(deps.metrics));
   app.use(renderErrors(deps.codecs));
+  if (deps.shutdownFilter) app.use(deps.shutdownFilter); // before authentication, as kube's WithWaitGroup
   app.use(async (ctx) => {
     const query = new URLSearchParams(ctx.querystring);
     const info = requestInfoOf(ctx);

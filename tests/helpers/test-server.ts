@@ -18,7 +18,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import YAML from 'yaml';
-import { createApiServer, defaultModules, rbacAuthorization, staticTokenAuth, Tokens, type EtcdStorageOptions, type Module, type ServiceAccountTokenConfig, type StaticToken } from '../../index.js';
+import {
+  createApiServer,
+  defaultModules,
+  rbacAuthorization,
+  staticTokenAuth,
+  Tokens,
+  type EtcdStorageOptions,
+  type Module,
+  type ServiceAccountTokenConfig,
+  type ShutdownOptions,
+  type StaticToken,
+} from '../../index.js';
 import type { ServerConfigOverrides } from '../../core/contracts/server-config.js';
 import { adminUser, ensureAdminToken, ensurePki, ensureServiceAccountSigningKey } from '../../plugins/auth/index.js';
 
@@ -91,6 +102,8 @@ export interface WatchStream {
   next(timeoutMs?: number): Promise<WatchEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
+  /** How the stream ended: `end` (the response's proper end, after whole events) or `cut` (reset, aborted, mid-event). */
+  outcome: Promise<'end' | 'cut'>;
   close(): void;
 }
 
@@ -106,6 +119,8 @@ export interface TestServer {
   waitFor<T>(fn: () => Promise<T> | T, timeoutMs?: number, what?: string): Promise<NonNullable<T>>;
   /** Compacts storage history up to `revision` (default: the current revision); returns the revision compacted. */
   compact(revision?: number): Promise<number>;
+  /** The server's graceful shutdown (`ApiServer.shutdown`); the data directory is removed after it as by `close`. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -213,6 +228,10 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       await kv.compact(target);
       return target;
     },
+    async shutdown(so) {
+      await server.shutdown(so);
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    },
     async close() {
       for (const w of openWatches) w.close();
       await server.close();
@@ -240,17 +259,20 @@ export function watchStream(res: IncomingMessage, destroy: () => void): WatchStr
   const wake = () => {
     for (const w of [...waiters]) w();
   };
+  let settle!: (how: 'end' | 'cut') => void;
+  const outcome = new Promise<'end' | 'cut'>((resolve) => (settle = resolve));
   const ended = new Promise<void>((resolve) => {
-    const finish = () => {
+    const finish = (how: 'end' | 'cut') => {
       if (done) return;
       done = true;
+      settle(how);
       resolve();
       wake();
     };
-    res.on('end', finish);
-    res.on('close', finish);
-    res.on('error', finish);
-    res.on('aborted', finish);
+    res.on('end', () => finish(buffered.trim() === '' ? 'end' : 'cut'));
+    res.on('close', () => finish(res.complete ? 'end' : 'cut'));
+    res.on('error', () => finish('cut'));
+    res.on('aborted', () => finish('cut'));
   });
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => {
@@ -268,6 +290,7 @@ export function watchStream(res: IncomingMessage, destroy: () => void): WatchStr
     headers: res.headers,
     events,
     ended,
+    outcome,
     close: () => {
       destroy();
       res.destroy();

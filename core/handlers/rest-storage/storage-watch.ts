@@ -8,6 +8,7 @@ import { parseListOptions } from '../list-options.js';
 import { WatchEventEncoder } from '../watch-encoder.js';
 import { maxBufferedBytes, watchTimeoutMs } from '../watch-handler.js';
 import { sendHeaders } from '../../server/header-bytes.js';
+import { onServerShutdown } from '../../server/shutdown-signal.js';
 import { restListOptions, selectedItems, withTypeMeta } from './storage-reads.js';
 import { log } from '../../../lib/log/logger.js';
 
@@ -15,8 +16,8 @@ import { log } from '../../../lib/log/logger.js';
  * A watch served from the storage's event stream, framed by the negotiated codec exactly as the watch cache's watches
  * are. kapi filters events by the URL's name and the selectors, passes BOOKMARKs only to clients that asked for
  * them, and sends those clients one every bookmark interval with the resourceVersion of the storage's latest event
- * (seen or filtered out: what a selective watch cannot learn otherwise). It ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, or when the
- * client reads too slowly.
+ * (seen or filtered out: what a selective watch cannot learn otherwise). It ends the stream (aborting the storage's signal) when the client goes, at timeoutSeconds, when the
+ * client reads too slowly, or when the server shuts down.
  *
  * A watch-list (sendInitialEvents=true) of a storage that can list is served as kube's cacher serves one: the
  * storage's list (at least as new as the resourceVersion asked for) as ADDED events, a BOOKMARK marked
@@ -55,6 +56,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
     if (o.allowWatchBookmarks) res.write(encoder.bookmark(initial.resourceVersion, o.sendInitialEvents === true));
   }
   const timer = setTimeout(() => stop.abort(), watchTimeoutMs(o));
+  const unsubscribeShutdown = onServerShutdown(ctx, () => stop.abort());
   /** The resourceVersion of the storage's latest event, which a synthesized bookmark vouches for. */
   let latest = initial?.resourceVersion ?? '';
   const bookmarks = o.allowWatchBookmarks
@@ -78,6 +80,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   } finally {
     clearTimeout(timer);
     clearInterval(bookmarks);
+    unsubscribeShutdown();
     stop.abort();
     // A storage that ignores its signal would hold a pending next() forever: ending is not awaited.
     void events.return?.().catch(() => undefined);

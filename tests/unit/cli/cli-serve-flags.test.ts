@@ -25,6 +25,7 @@ test('defaults', (t) => {
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
     ...defaultRequestLimits,
+    shutdown: {},
   });
 });
 
@@ -40,6 +41,7 @@ test('all flags', (t) => {
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
     ...defaultRequestLimits,
+    shutdown: {},
   });
 });
 
@@ -118,6 +120,7 @@ test('--storage etcd: servers (comma-separated), prefix (default /registry), TLS
     serviceAccounts: defaultServiceAccounts,
     anonymousAuth: true,
     ...defaultRequestLimits,
+    shutdown: {},
   });
   const args = [
     '--storage=etcd',
@@ -255,6 +258,24 @@ test('--event-ttl takes a positive Go duration as kube-apiserver does', (t) => {
   t.false('eventTtlMs' in (parseServeFlags([]) as object), 'absent: the events module default');
   t.throws(() => parseServeFlags(['--event-ttl', '5']), { instanceOf: UsageError, message: 'invalid --event-ttl "5": must be a duration such as 30m or 2h' });
   t.throws(() => parseServeFlags(['--event-ttl', '0s']), { instanceOf: UsageError, message: 'invalid --event-ttl "0s": must be positive' });
+});
+
+test('--shutdown-* flags: Go durations that may not be negative, and a Go boolean (alone: true), with kube-apiserver\'s messages', (t) => {
+  const shutdown = (...args: string[]) => (parseServeFlags(args) as ServeOptions).shutdown;
+  t.deepEqual(shutdown('--shutdown-delay-duration', '5s', '--shutdown-send-retry-after', '--shutdown-watch-termination-grace-period=1m30s'), {
+    delayMs: 5_000,
+    sendRetryAfter: true,
+    watchTerminationGracePeriodMs: 90_000,
+  });
+  t.deepEqual(shutdown('--shutdown-delay-duration=0', '--shutdown-send-retry-after=false'), { delayMs: 0, sendRetryAfter: false });
+  t.deepEqual(shutdown('--shutdown-delay-duration=1.5ms'), { delayMs: 2 }, 'sub-millisecond parts round up');
+  const cases: Array<[string[], string]> = [
+    [['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+    [['--shutdown-watch-termination-grace-period=-5s'], 'shutdown-watch-termination-grace-period, if provided, can not be a negative value'],
+    [['--shutdown-delay-duration=5'], 'invalid argument "5" for "--shutdown-delay-duration" flag: time: invalid duration "5"'],
+    [['--shutdown-send-retry-after=yes'], 'invalid argument "yes" for "--shutdown-send-retry-after" flag: strconv.ParseBool: parsing "yes": invalid syntax'],
+  ];
+  for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
 });
 
 test('--service-cluster-ip-range and --service-node-port-range as kube-apiserver takes them', (t) => {

@@ -1,0 +1,179 @@
+import type { Context, Next } from 'koa';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from '../contracts/api-error.js';
+import { StatusReason } from '../contracts/status.js';
+import type { HealthCheck } from '../contracts/health-check.js';
+import { parseRequestInfo } from '../request/request-info.js';
+import { isLongRunning } from '../request/long-running.js';
+import { attachShutdownSignal, type ShutdownSignal } from './shutdown-signal.js';
+import { lingeringClose } from './lingering-close.js';
+
+/** How a server shuts down (kube-apiserver's flags of the same names). */
+export interface ShutdownOptions {
+  /** `--shutdown-delay-duration`: how long /readyz fails while requests are still served as usual (default 0). */
+  delayMs?: number;
+  /**
+   * `--shutdown-send-retry-after`: after the delay, keep listening and answer every new request 429 with
+   * `Retry-After` and `Connection: close` until the requests in flight are done (default false: stop listening then).
+   */
+  sendRetryAfter?: boolean;
+  /** `--shutdown-watch-termination-grace-period`: the time over which watches are ended, paced (default 0: at once). */
+  watchTerminationGracePeriodMs?: number;
+  /** kube's ShutdownTimeout: how long requests in flight may still take once new ones are refused (default 60 s). */
+  timeoutMs?: number;
+}
+
+/** kube's ShutdownTimeout default (its request timeout). */
+const defaultTimeoutMs = 60_000;
+/** With `sendRetryAfter`, how long the connections left after the requests in flight have to close (kube: 2 s). */
+const retryAfterCloseMs = 2_000;
+/** kube ends watches no slower than this many a second, whatever the grace period. */
+const minWatchTerminationsPerSecond = 200;
+/** Health probes and metrics scrapes are served to the end (kube's pathPrefixesExemptFromRetryAfter). */
+const exemptPathPrefixes = ['/readyz', '/livez', '/healthz', '/metrics'];
+
+type Phase = 'serving' | 'initiated' | 'refusing';
+
+/**
+ * kube-apiserver's graceful termination, for one server: once shutdown is initiated the `shutdown` readyz check fails;
+ * after the delay, new requests are refused (503 `apiserver is shutting down` with `Retry-After: 1` and the listener
+ * closed, or with `sendRetryAfter` kube's 429), watches end cleanly and requests in flight finish, up to the timeout.
+ * `filter` is the request filter (outside authentication, as kube's WithRetryAfter and WithWaitGroup); what follows
+ * (closing connections, audit, controllers, storage) is the server's close.
+ */
+export class GracefulShutdown {
+  private phase: Phase = 'serving';
+  private sendRetryAfter = false;
+  /** Responses of requests in flight that are not long-running. */
+  private readonly inFlight = new Set<ServerResponse>();
+  private readonly drainWaiters = new Set<() => void>();
+  /** How each running watch is ended. */
+  private readonly watches = new Set<() => void>();
+  private endingWatches = false;
+
+  /** kube's readyz `shutdown` check (readiness only). */
+  readonly readyzCheck: HealthCheck = {
+    name: 'shutdown',
+    readinessOnly: true,
+    check: async () => {
+      if (this.phase !== 'serving') throw new Error('process is shutting down');
+    },
+  };
+
+  private readonly watchSignal: ShutdownSignal = {
+    subscribe: (end) => {
+      if (this.endingWatches) {
+        queueMicrotask(end);
+        return () => {};
+      }
+      this.watches.add(end);
+      return () => this.watches.delete(end);
+    },
+  };
+
+  readonly filter = async (ctx: Context, next: Next): Promise<void> => {
+    if (this.phase === 'refusing' && !isExempt(ctx)) return this.refuse(ctx);
+    if (longRunning(ctx)) {
+      attachShutdownSignal(ctx, this.watchSignal);
+      // A watch ended by the shutdown leaves its connection idle and kept alive: it is closed once the end is sent.
+      const socket = ctx.req.socket;
+      ctx.res.once('close', () => {
+        if (this.phase === 'refusing') lingeringClose(socket);
+      });
+      return next();
+    }
+    const res = ctx.res;
+    if (this.phase === 'refusing' && !this.sendRetryAfter) res.shouldKeepAlive = false;
+    this.inFlight.add(res);
+    res.once('close', () => {
+      this.inFlight.delete(res);
+      if (this.inFlight.size === 0) for (const wake of this.drainWaiters) wake();
+    });
+    await next();
+  };
+
+  /**
+   * Runs the shutdown up to the point where every request and connection has ended or the timeout has passed: /readyz
+   * fails, the delay passes, then new requests are refused, `stopListening` is called (at once, or with
+   * `sendRetryAfter` once the requests in flight are done), watches end and requests in flight finish.
+   * `stopListening` resolves when the server's last connection has closed.
+   */
+  async run(opts: ShutdownOptions, stopListening: () => Promise<void>): Promise<void> {
+    if (this.phase !== 'serving') return;
+    this.phase = 'initiated';
+    if (opts.delayMs) await sleep(opts.delayMs);
+    this.sendRetryAfter = opts.sendRetryAfter ?? false;
+    this.phase = 'refusing';
+    const timers = new AbortController();
+    const deadline = sleep(opts.timeoutMs ?? defaultTimeoutMs, undefined, { signal: timers.signal }).catch(() => {});
+    let connectionsClosed: Promise<void> | undefined;
+    if (!this.sendRetryAfter) {
+      // As Go's Server.Shutdown: no more connections, and none kept alive after the answer being written.
+      for (const res of this.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      connectionsClosed = stopListening();
+    }
+    await Promise.race([Promise.all([this.drained(), this.endWatches(opts.watchTerminationGracePeriodMs ?? 0, timers.signal)]), deadline]);
+    // kube then gives the connections left 2 s to close (the time a client has to answer an HTTP/2 GOAWAY).
+    if (this.sendRetryAfter) connectionsClosed = Promise.race([stopListening(), sleep(retryAfterCloseMs, undefined, { signal: timers.signal }).catch(() => {})]);
+    await Promise.race([connectionsClosed, deadline]);
+    timers.abort();
+  }
+
+  /** kube's answers to a request that arrives once requests are refused. */
+  private refuse(ctx: Context): void {
+    if (this.sendRetryAfter) {
+      // kube's WithRetryAfter answers with Go's http.Error: plain text, not a Status.
+      ctx.status = 429;
+      ctx.set('Retry-After', '5');
+      ctx.set('Connection', 'close');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Content-Type', 'text/plain; charset=utf-8');
+      ctx.body = 'The apiserver is shutting down, please try again later.\n';
+      return;
+    }
+    ctx.res.shouldKeepAlive = false;
+    throw new ApiError(503, StatusReason.ServiceUnavailable, 'apiserver is shutting down', undefined, { 'Retry-After': '1' });
+  }
+
+  /** Resolves once no request that is not long-running is in flight. */
+  private drained(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.drainWaiters.delete(wake);
+        resolve();
+      };
+      this.drainWaiters.add(wake);
+    });
+  }
+
+  /**
+   * Ends every watch: at once without a grace period, else spread over it (at least 200 a second, as kube paces
+   * them), so that their clients do not all re-watch in the same instant.
+   */
+  private async endWatches(graceMs: number, stop: AbortSignal): Promise<void> {
+    this.endingWatches = true;
+    const ends = [...this.watches];
+    this.watches.clear();
+    const perSecond = Math.max(minWatchTerminationsPerSecond, (ends.length * 1000) / Math.max(graceMs, 1));
+    const gapMs = graceMs > 0 ? 1000 / perSecond : 0;
+    for (const [i, end] of ends.entries()) {
+      if (i > 0 && gapMs > 0 && !stop.aborted) await sleep(gapMs);
+      end();
+    }
+  }
+}
+
+/** What a URL must contain to be long-running: a watch, proxy or streaming subresource (see isLongRunning). */
+const mayBeLongRunning = /watch|proxy|attach|exec|log|portforward/;
+
+/** Whether kube treats the request as long-running; most URLs cannot be, and skip parsing (microseconds a request). */
+function longRunning(ctx: Context): boolean {
+  return mayBeLongRunning.test(ctx.url) && isLongRunning(parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+}
+
+/** Requests served whatever the phase: health, metrics, and kube-apiserver's own loopback requests. */
+function isExempt(ctx: Context): boolean {
+  return exemptPathPrefixes.some((p) => ctx.path.startsWith(p)) || (ctx.get('user-agent') ?? '').startsWith('kube-apiserver/');
+}
