@@ -78,6 +78,7 @@ async function start(opts: ServeOptions): Promise<ApiServer> {
       ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       ...(opts.watchCacheHistoryBytes !== undefined ? { watchCache: { historyMaxBytes: opts.watchCacheHistoryBytes } } : {}),
       anonymousAuth: opts.anonymousAuth,
+      ...(opts.http2MaxStreamsPerConnection !== undefined ? { http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection } : {}),
     },
     modules: defaultModules({
       storage: opts.storage,

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type { Context } from 'koa';
-import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
@@ -19,6 +18,7 @@ import type { Auditor } from '../audit/auditor.js';
 import { addRequestAuditAnnotation, auditImpersonatedUser, auditPanic, auditResponseObject } from '../audit/request-audit.js';
 import { anonymousUser } from './anonymous-access.js';
 import type { AggregationProxy } from './aggregation-proxy.js';
+import { connectionSocket } from './http2-requests.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -106,7 +106,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
  * binding lets it read health and version), else 401.
  */
 async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
-  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: ctx.req.socket as TLSSocket });
+  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: connectionSocket(ctx.req) });
   if (user) return user;
   if (authenticators.length === 0 || anonymousAuth) return anonymousUser;
   throw errors.unauthorized();

@@ -361,3 +361,15 @@ test('--authentication-kubeconfig: cached 10s, the lookup on and not tolerated u
   });
   t.is((parseServeFlags(['--authentication-skip-lookup']) as ServeOptions).delegatedAuthentication, undefined);
 });
+
+test('--http2-max-streams-per-connection takes a number of streams; 0 or less is the default; anything else is a usage error', (t) => {
+  const streams = (...args: string[]) => (parseServeFlags(args) as ServeOptions).http2MaxStreamsPerConnection;
+  t.is(streams(), undefined);
+  t.is(streams('--http2-max-streams-per-connection', '1000'), 1000);
+  t.is(streams('--http2-max-streams-per-connection=0'), 0);
+  t.is(streams('--http2-max-streams-per-connection=-5'), 0);
+  for (const bad of ['many', '1.5', '', '4294967296']) {
+    const err = t.throws(() => parseServeFlags([`--http2-max-streams-per-connection=${bad}`]), { instanceOf: UsageError });
+    t.regex(err!.message, /^invalid --http2-max-streams-per-connection ".*": must be a whole number of streams/);
+  }
+});
