@@ -54,7 +54,7 @@ async function aggregationProxy(container: DependencyContainer, config: ServerCo
   await Promise.all([remotes.synced(), objects.synced()]);
   const lookup = (group: string, version: string) => {
     const remote = remotes.remote(group, version);
-    return remote && { ...remote, available: isAvailable(objects.current().get(remote.name)) };
+    return remote && { remote, available: isAvailable(objects.current().get(remote.name)) };
   };
   return new AggregationProxy(lookup, registeredServiceResolver(container), config.proxyClient);
 }
