@@ -44,7 +44,17 @@ export function createSecureServer(
   const { handshakeTimeout, ...http1Timeouts } = connectionTimeoutOptions(config);
   const limits = http2Limits(config.http2MaxStreamsPerConnection);
   const server = http2.createSecureServer(
-    { cert: tls.cert, key: tls.key, ...tlsServerOptions(tls), ...clientCertificateRequest, handshakeTimeout, allowHTTP1: true, settings: limits.settings },
+    {
+      cert: tls.cert,
+      key: tls.key,
+      ...tlsServerOptions(tls),
+      ...clientCertificateRequest,
+      handshakeTimeout,
+      allowHTTP1: true,
+      settings: limits.settings,
+      // Nagle's algorithm off, as Node's http server and Go's net/http set it: a small answer goes out at once
+      noDelay: true,
+    },
     handler,
   );
   Object.assign(server, http1Timeouts);

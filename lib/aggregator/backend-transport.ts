@@ -148,6 +148,7 @@ export class BackendTransport {
   private connect(host: string, port: number, key: string): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const socket = tls.connect({ ...this.tls, host, port, ALPNProtocols: ['h2', 'http/1.1'] });
+      socket.setNoDelay(true);
       socket.once('error', reject);
       socket.once('secureConnect', () => {
         socket.off('error', reject);
