@@ -52,6 +52,13 @@ type Connection = { protocol: 'h2'; session: http2.ClientHttp2Session } | { prot
 
 /** A connection without a request for this long is closed (Go's http.Transport IdleConnTimeout, as kube's). */
 const idleTimeoutMs = 90_000;
+/**
+ * Go's http2 Transport's receive windows: 4 MiB a stream (how much of an answer may wait unread in the front), 1 GiB
+ * for the connection (so one slow reader never stalls the other streams). Node's 64 KiB would make every large list
+ * through the proxy wait for a round trip per 64 KiB.
+ */
+const streamWindowBytes = 4 * 1024 * 1024;
+const connectionWindowBytes = 1024 * 1024 * 1024;
 
 /**
  * How the front reaches the aggregated API servers of one TLS configuration, as kube's aggregator configures its
@@ -157,7 +164,8 @@ export class BackendTransport {
           resolve({ protocol: 'http/1.1' });
           return;
         }
-        const session = http2.connect(`https://${key}`, { createConnection: () => socket });
+        const session = http2.connect(`https://${key}`, { createConnection: () => socket, settings: { initialWindowSize: streamWindowBytes } });
+        session.once('connect', () => session.setLocalWindowSize(connectionWindowBytes));
         const self = this.connections.get(key);
         const forget = () => self && this.forget(key, self);
         session.on('error', forget);
