@@ -90,6 +90,7 @@ async function start(opts: ServeOptions, flags: Record<string, string>): Promise
       maxRequestsInflight: opts.maxRequestsInflight,
       maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight,
       enablePriorityAndFairness: opts.enablePriorityAndFairness,
+      ...(opts.http2MaxStreamsPerConnection !== undefined ? { http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection } : {}),
     },
     modules: defaultModules({
       storage: opts.storage,

@@ -78,6 +78,9 @@ ${authorizationUsage}  --admission-plugins A,B     admission plugins to run, in 
                               always offered; default: ECDHE with AES-GCM or ChaCha20-Poly1305). Accepted:
 ${wrap(tlsCipherSuiteNames.join(', '), 30, 118)}
   --tls-min-version VERSION   oldest TLS version served: VersionTLS12 or VersionTLS13 (default VersionTLS12)
+  --http2-max-streams-per-connection N
+                              the most concurrent streams (requests, watches) an HTTP/2 client may open on one
+                              connection; 0 uses kube's default, 100 (default 0)
   --service-account-issuer URL
                               the iss of ServiceAccount tokens; repeatable: the first signs, all are accepted (default
                               https://kubernetes.default.svc.cluster.local, as kubeadm sets it)
@@ -162,6 +165,8 @@ export interface ServeOptions extends AuditServeOptions, LoggingServeOptions, Au
   tlsCipherSuites?: string[];
   /** `--tls-min-version`; absent: TLS 1.2. */
   tlsMinVersion?: TlsMinVersion;
+  /** `--http2-max-streams-per-connection`; absent: 0 (kube's default of 100). */
+  http2MaxStreamsPerConnection?: number;
   /** From `--event-ttl`; absent: the events module's default (one hour). */
   eventTtlMs?: number;
   serviceAccounts: ServiceAccountServeOptions;
@@ -232,6 +237,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
   const cipherSuites = values['tls-cipher-suites'];
   const minVersion = values['tls-min-version'];
   const eventTtl = values['event-ttl'];
+  const http2MaxStreams = values['http2-max-streams-per-connection'];
   return {
     dataDir: resolve(values['data-dir']),
     port: parsePort(values.port),
@@ -252,6 +258,7 @@ export function parseServeFlags(args: string[]): ServeOptions | 'help' {
     ...serviceRanges(values['service-cluster-ip-range'], values['service-node-port-range']),
     ...(cipherSuites !== undefined && parseList(cipherSuites).length > 0 ? { tlsCipherSuites: parseCipherSuites(cipherSuites) } : {}),
     ...(minVersion !== undefined && minVersion !== '' ? { tlsMinVersion: parseTlsMinVersion(minVersion) } : {}),
+    ...(http2MaxStreams !== undefined ? { http2MaxStreamsPerConnection: parseHttp2MaxStreams(http2MaxStreams) } : {}),
     serviceAccounts: parseServiceAccountFlags(values),
     ...parseAuditFlags(values),
     ...parseLoggingFlags(values),
@@ -376,6 +383,7 @@ function parse(args: string[]) {
         'service-node-port-range': { type: 'string' },
         'tls-cipher-suites': { type: 'string' },
         'tls-min-version': { type: 'string' },
+        'http2-max-streams-per-connection': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
         'api-audiences': { type: 'string' },
         'service-account-signing-key-file': { type: 'string' },
@@ -517,6 +525,18 @@ function parseTlsMinVersion(text: string): TlsMinVersion {
     throw new UsageError(`--tls-min-version ${text} is not supported: kapi serves TLS 1.2 and 1.3 only (VersionTLS12 or VersionTLS13)`);
   }
   throw new UsageError(`invalid --tls-min-version "${text}": unknown tls version "${text}"`);
+}
+
+/**
+ * kube-apiserver's `--http2-max-streams-per-connection`: an integer, of which anything not positive means the default
+ * (kube only applies a positive one); at most what SETTINGS_MAX_CONCURRENT_STREAMS holds.
+ */
+function parseHttp2MaxStreams(text: string): number {
+  const n = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n > 2 ** 32 - 1) {
+    throw new UsageError(`invalid --http2-max-streams-per-connection "${text}": must be a whole number of streams, at most 4294967295 (0: the default, 100)`);
+  }
+  return Math.max(0, n);
 }
 
 /** `text` broken into lines of at most `width` characters, each indented by `indent` spaces. */

@@ -9,6 +9,7 @@ import { Tokens } from '../../core/contracts/tokens.js';
 import { formatDateRFC3339 } from '../../lib/go/timestamp.js';
 import { autoUpdateAnnotation, mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedFlowSchemas, suggestedPriorityLevels } from './bootstrap-configuration.js';
 import { flowSchemaResourceRef, priorityLevelResourceRef } from './flowcontrol-resources.js';
+import { log } from '../../lib/log/logger.js';
 
 /** How often the configuration is checked even when nothing changed (kube's ensurer runs periodically too). */
 const resyncMs = 60_000;
@@ -63,7 +64,7 @@ export class FlowControlConfigurationController implements Controller {
       return;
     }
     this.running = this.ensure()
-      .catch((err: Error) => console.error(`kapi: priority and fairness configuration: ${err.message}`))
+      .catch((err: Error) => log.error(`priority and fairness configuration: ${err.message}`))
       .finally(() => {
         this.running = undefined;
         if (this.again) {

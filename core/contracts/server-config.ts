@@ -20,6 +20,12 @@ export interface ServerConfig {
   /** A kept-alive connection with no request in progress is closed after this (kube-apiserver: 90 s). */
   idleConnectionTimeoutMs: number;
   /**
+   * The most streams (requests, watches) an HTTP/2 client may have open on one connection, as the server's
+   * SETTINGS_MAX_CONCURRENT_STREAMS announces it (kube-apiserver's `--http2-max-streams-per-connection`); 0: kube's
+   * default, 100.
+   */
+  http2MaxStreamsPerConnection: number;
+  /**
    * Whether a request without credentials is served as `system:anonymous` (kube-apiserver's `--anonymous-auth`,
    * default true); false: it is 401 on every path.
    */
@@ -97,6 +103,7 @@ export const defaultServerConfig: ServerConfig = {
   compactionIntervalMs: 5 * 60_000,
   requestHeaderTimeoutMs: 32_000,
   idleConnectionTimeoutMs: 90_000,
+  http2MaxStreamsPerConnection: 0,
   anonymousAuth: true,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,

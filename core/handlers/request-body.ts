@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { Context } from 'koa';
 import { errors } from '../contracts/api-error.js';
 import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import type { Codec, TypeMeta } from '../contracts/codec.js';
-import { discardBodyThenClose } from '../server/lingering-close.js';
+import { discardBodyThenClose, refuseRestOfStream } from '../server/lingering-close.js';
+import { isHttp2 } from '../server/http2-requests.js';
 import { auditRequestBody, auditRequestObject } from '../audit/request-audit.js';
 
 /** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
@@ -51,10 +53,18 @@ function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
   });
 }
 
-/** The 413; the connection is closed after it, once the client could read it (see `discardBodyThenClose`). */
+/**
+ * The 413; over HTTP/1.1 the connection is closed after it, once the client could read it (see
+ * `discardBodyThenClose`); over HTTP/2 only the request's stream ends (HTTP/2 has no Connection header).
+ */
 function tooLarge(ctx: Context, maxBytes: number) {
-  ctx.set('Connection', 'close');
-  discardBodyThenClose(ctx.req);
+  const req = ctx.req as Context['req'] | Http2ServerRequest;
+  if (isHttp2(req)) {
+    refuseRestOfStream(req);
+  } else {
+    ctx.set('Connection', 'close');
+    discardBodyThenClose(req);
+  }
   return errors.tooLarge(`Request entity too large: limit is ${maxBytes}`);
 }
 

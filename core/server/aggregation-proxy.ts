@@ -1,5 +1,3 @@
-import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
@@ -12,12 +10,13 @@ import { answerPlainText } from './plain-text-answer.js';
 import { goCompare } from '../../lib/go/strings.js';
 import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
-import { backendTlsOptions, backendServerName, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+import { backendTransport, type BackendTransport, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
 import { log } from '../../lib/log/logger.js';
 
-/** An APIService that names a service, and whether its Available condition is True. */
-export interface ProxiedApiService extends RemoteAPIService {
+/** An APIService that names a service (the registry's object, which its transport is cached by), and whether its Available condition is True. */
+export interface ProxiedApiService {
+  remote: RemoteAPIService;
   available: boolean;
 }
 
@@ -51,12 +50,13 @@ export class AggregationProxy {
     if (!apiService.available) return answerPlainText(ctx, 503, 'service unavailable');
     let endpoint: URL;
     try {
-      endpoint = await this.services.resolveEndpoint(apiService.service);
+      endpoint = await this.services.resolveEndpoint(apiService.remote.service);
     } catch (err) {
-      log.error(`error resolving ${apiService.service.namespace}/${apiService.service.name}: ${(err as Error).message}`);
+      const { service } = apiService.remote;
+      log.error(`error resolving ${service.namespace}/${service.name}: ${(err as Error).message}`);
       return answerPlainText(ctx, 503, 'service unavailable');
     }
-    await forward(ctx, info, user, endpoint, backendTlsOptions(apiService, this.client), backendServerName(apiService));
+    await forward(ctx, info, user, endpoint, backendTransport(apiService.remote, this.client));
   }
 }
 
@@ -84,7 +84,7 @@ function goQuery(query: URLSearchParams): string {
  * Sends the request to the backend and its answer to the client. Until the backend answers, koa still owns the
  * response (failures are answered through it); from then on the answer is piped as it comes.
  */
-function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL, tls: https.RequestOptions, serverName: string): Promise<void> {
+function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL, transport: BackendTransport): Promise<void> {
   const req = ctx.req;
   const res = ctx.res;
   const query = new URLSearchParams(ctx.querystring);
@@ -92,18 +92,18 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
   const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(endpoint.port) || 443;
   const headers = {
-    ...forwardedHeaders(req.headers, isClientIdentityHeader),
+    ...forwardedHeaders(req.headers, (name) => name === 'host' || isClientIdentityHeader(name)),
     ...authProxyHeaders(user),
-    host: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`, // Go's, the port written even when it is 443
     'x-forwarded-for': [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
   };
+  const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`; // Go's, the port written even when it is 443
   const deadline = deadlineMs(info, query);
   const path = ctx.path + (encodedQuery ? `?${encodedQuery}` : '');
+  const serverName = transport.serverName;
 
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const backendReq = https.request({ ...tls, host, port, method: req.method, path, headers, servername: serverName });
     const settle = (error?: ApiError) => {
       if (settled) return;
       settled = true;
@@ -114,9 +114,9 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
     /** The exchange failed: before the backend answered, the client gets `answer`; after, the connection just ends. */
     const fail = (answer: { plainText: string } | { status: ApiError }) => {
       if (settled) return;
-      backendReq.destroy();
+      call.abort();
       if (ctx.respond === false) {
-        res.destroy(); // mid-stream: the client sees the connection end, as when kube's handler is aborted
+        res.destroy(); // mid-stream: the client sees the response end, as when kube's handler is aborted
         settle();
       } else if ('status' in answer) {
         settle(answer.status);
@@ -125,34 +125,36 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
         settle();
       }
     };
+    const call = transport.request(host, port, req.method ?? 'GET', path, authority, headers, {
+      response: (answer) => {
+        if (settled) return;
+        ctx.respond = false;
+        res.statusCode = answer.status;
+        for (const [name, value] of Object.entries(forwardedHeaders(answer.headers))) {
+          if (value !== undefined) res.setHeader(name, value);
+        }
+        // a watch's headers go out before its first event; other answers' go with their first bytes (one TLS write less)
+        if (deadline === undefined) res.flushHeaders();
+        answer.body.pipe(res);
+        answer.body.on('end', () => settle());
+        answer.body.on('error', () => fail({ plainText: '' }));
+      },
+      error: (err, socket) => {
+        if (settled) return;
+        const cause = goCause(err, { host, port, serverName }, { socket });
+        log.error(`error while proxying request to ${serverName}: ${cause}`);
+        fail({ plainText: cause });
+      },
+    });
     if (deadline !== undefined) timers.push(setTimeout(() => fail({ status: requestTimeout() }), deadline));
     if (isDiscovery(info)) timers.push(setTimeout(() => fail({ plainText: 'context deadline exceeded' }), discoveryTimeoutMs));
-    backendReq.on('response', (backendRes: IncomingMessage) => {
-      if (settled) return;
-      ctx.respond = false;
-      res.statusCode = backendRes.statusCode ?? 502;
-      for (const [name, value] of Object.entries(forwardedHeaders(backendRes.headers))) {
-        if (value !== undefined) res.setHeader(name, value);
-      }
-      // a watch's headers go out before its first event; other answers' go with their first bytes (one TLS write less)
-      if (deadline === undefined) res.flushHeaders();
-      backendRes.pipe(res);
-      backendRes.on('end', () => settle());
-      backendRes.on('error', () => fail({ plainText: '' }));
-    });
-    backendReq.on('error', (err: NodeJS.ErrnoException) => {
-      if (settled) return;
-      const cause = goCause(err, { host, port, serverName }, backendReq);
-      log.error(`error while proxying request to ${serverName}: ${cause}`);
-      fail({ plainText: cause });
-    });
     // The client went away: so does the request to the backend.
     res.on('close', () => {
       if (settled) return;
-      backendReq.destroy();
+      call.abort();
       settle();
     });
-    req.pipe(backendReq);
+    req.pipe(call.body);
   });
 }
 

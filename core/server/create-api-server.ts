@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import http from 'node:http';
-import https from 'node:https';
+import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { Tokens } from '../contracts/tokens.js';
@@ -11,7 +11,9 @@ import { resolveServerConfig, type ServerConfig } from '../contracts/server-conf
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
-import { tlsServerOptions } from './tls-profile.js';
+import { createSecureServer } from './secure-server.js';
+import { Http2Sessions } from './http2-sessions.js';
+import { addHeadersDistinct, isHttp2 } from './http2-requests.js';
 import { answerClientError } from './client-error-answer.js';
 import { WritePipeline } from '../rest/write-pipeline.js';
 import { validationStage } from '../rest/validation-stage.js';
@@ -35,13 +37,6 @@ import { statuszRoute } from '../zpages/statusz-route.js';
 import { flagzRoute } from '../zpages/flagz-route.js';
 import { createRequestLimiter } from './flowcontrol/create-request-limiter.js';
 import { GracefulShutdown } from './graceful-shutdown.js';
-
-/**
- * Every TLS client is asked for a certificate and none is required, as kube-apiserver asks: a client certificate
- * authenticator verifies what is sent (against its CA, which may change while serving), any other credentials are
- * tried too.
- */
-const clientCertificateRequest = { requestCert: true, rejectUnauthorized: false } as const;
 
 /** All registrations of a "many" token, or none (tsyringe throws when there are none). */
 export function resolveAllOrNone<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
@@ -72,7 +67,7 @@ async function aggregationProxy(container: DependencyContainer, config: ServerCo
   await Promise.all([remotes.synced(), objects.synced()]);
   const lookup = (group: string, version: string) => {
     const remote = remotes.remote(group, version);
-    return remote && { ...remote, available: isAvailable(objects.current().get(remote.name)) };
+    return remote && { remote, available: isAvailable(objects.current().get(remote.name)) };
   };
   return new AggregationProxy(lookup, registeredServiceResolver(container), config.proxyClient);
 }
@@ -110,17 +105,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const graceful = new GracefulShutdown();
   container.register(Tokens.HealthCheck, { useValue: graceful.readyzCheck }); // after the modules' checks, as kube lists it last
 
-  let server: http.Server | undefined;
+  let server: http.Server | Http2SecureServer | undefined;
   let controllers: Controller[] = [];
   let caches: WatchCaches | undefined;
   let auditor: Auditor | undefined;
   const sockets = new Set<Socket>();
+  const sessions = new Http2Sessions(config.idleConnectionTimeoutMs);
   let stopped: Promise<void> | undefined;
   let shuttingDown: Promise<void> | undefined;
   /** Closes the listener and idle connections, once; resolves when every connection has closed (`close()` cuts them). */
   const stopListening = (): Promise<void> => {
     const s = server;
-    if (s && !stopped) stopped = new Promise<void>((resolve) => s.close(() => resolve()));
+    if (s && !stopped) {
+      stopped = new Promise<void>((resolve) => s.close(() => resolve()));
+      sessions.closeAll();
+    }
     return stopped ?? Promise.resolve();
   };
 
@@ -166,12 +165,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         limiter,
         shutdownFilter: graceful.filter,
       });
-      const handler = app.callback();
-      const timeouts = connectionTimeoutOptions(config);
-      server = opts.tls
-        ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...tlsServerOptions(opts.tls), ...clientCertificateRequest, ...timeouts }, handler)
-        : http.createServer(timeouts, handler);
-      server.on('clientError', answerClientError);
+      const callback = app.callback();
+      const handler = (req: http.IncomingMessage | Http2ServerRequest, res: http.ServerResponse | Http2ServerResponse) => {
+        if (isHttp2(req)) addHeadersDistinct(req);
+        return callback(req as http.IncomingMessage, res as http.ServerResponse);
+      };
+      server = opts.tls ? createSecureServer(opts.tls, config, handler) : http.createServer(connectionTimeoutOptions(config), handler);
+      server.on('clientError', answerClientError); // HTTP/1.1's; an HTTP/2 session's protocol errors are node:http2's
+      server.on('session', (session) => sessions.add(session));
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         sockets.add(s);
@@ -200,6 +201,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const closed = stopListening();
         server = undefined;
         stopped = undefined;
+        sessions.destroyAll();
         for (const socket of sockets) socket.destroy();
         await closed;
       }

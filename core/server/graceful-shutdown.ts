@@ -77,10 +77,13 @@ export class GracefulShutdown {
     if (longRunning(ctx)) {
       attachShutdownSignal(ctx, this.watchSignal);
       // A watch ended by the shutdown leaves its connection idle and kept alive: it is closed once the end is sent.
+      // (HTTP/1.1 only: an HTTP/2 stream's socket is its whole session's, which the GOAWAY of stopListening ends.)
       const socket = ctx.req.socket;
-      ctx.res.once('close', () => {
-        if (this.phase === 'refusing') lingeringClose(socket);
-      });
+      if (ctx.req.httpVersionMajor < 2) {
+        ctx.res.once('close', () => {
+          if (this.phase === 'refusing') lingeringClose(socket);
+        });
+      }
       return next();
     }
     const res = ctx.res;
@@ -126,7 +129,7 @@ export class GracefulShutdown {
       // kube's WithRetryAfter answers with Go's http.Error: plain text, not a Status.
       ctx.status = 429;
       ctx.set('Retry-After', '5');
-      ctx.set('Connection', 'close');
+      if (ctx.req.httpVersionMajor < 2) ctx.set('Connection', 'close'); // HTTP/2 has no such header (its GOAWAY follows)
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Content-Type', 'text/plain; charset=utf-8');
       ctx.body = 'The apiserver is shutting down, please try again later.\n';

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type { Context, Middleware } from 'koa';
-import type { TLSSocket } from 'node:tls';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestInfoOf } from './request-info-state.js';
@@ -25,6 +24,7 @@ import type { AggregationProxy } from './aggregation-proxy.js';
 import { log } from '../../lib/log/logger.js';
 import { logRequests } from './request-log.js';
 import type { RequestLimiter } from './flowcontrol/request-limiter.js';
+import { connectionSocket } from './http2-requests.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -131,7 +131,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
  * binding lets it read health and version), else 401.
  */
 async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
-  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: ctx.req.socket as TLSSocket });
+  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: connectionSocket(ctx.req) });
   if (user) return user;
   if (authenticators.length === 0 || anonymousAuth) return anonymousUser;
   throw errors.unauthorized();

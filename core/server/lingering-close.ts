@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { constants, type Http2ServerRequest } from 'node:http2';
 import type { Socket } from 'node:net';
 
 /**
@@ -41,6 +42,18 @@ export function discardBodyThenClose(req: IncomingMessage): void {
   destroyAfter(socket, lingerLimits.ms);
   // Node's http server calls this once the answer that says `Connection: close` is sent.
   socket.destroySoon = () => lingeringClose(socket);
+}
+
+/**
+ * HTTP/2's form of `discardBodyThenClose`: the connection stays open (other streams share it); once the answer is sent,
+ * the stream is reset with NO_ERROR, which tells the client to stop sending the rest of the request without failing it
+ * (RFC 9113 §8.1), as Go's http2 server does.
+ */
+export function refuseRestOfStream(req: Http2ServerRequest): void {
+  const stream = req.stream;
+  stream.once('finish', () => {
+    if (!stream.closed) stream.close(constants.NGHTTP2_NO_ERROR);
+  });
 }
 
 const deadlines = new WeakSet<Socket>();

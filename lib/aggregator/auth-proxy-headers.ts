@@ -59,7 +59,10 @@ export function isClientIdentityHeader(name: string): boolean {
  */
 const hopByHop = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
-/** The headers of a message to forward: without hop-by-hop ones, nor those `drop` refuses. */
+/**
+ * The headers of a message to forward: without hop-by-hop ones, HTTP/2's pseudo-headers (`:path`, `:status`: each
+ * hop writes its own), nor those `drop` refuses.
+ */
 export function forwardedHeaders(headers: IncomingHttpHeaders, drop: (name: string) => boolean = () => false): OutgoingHttpHeaders {
   const named = new Set(
     String(headers.connection ?? '')
@@ -69,7 +72,7 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, drop: (name: stri
   );
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || named.has(name) || drop(name)) continue;
+    if (value === undefined || name.startsWith(':') || hopByHop.has(name) || named.has(name) || drop(name)) continue;
     out[name] = value;
   }
   return out;

@@ -1,4 +1,8 @@
 import https from 'node:https';
+import http2 from 'node:http2';
+import tls from 'node:tls';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
 /** What an APIService with a `service` says about reaching its aggregated API server. */
 export interface AggregatedBackend {
@@ -22,37 +26,196 @@ export function backendServerName(backend: AggregatedBackend): string {
   return `${backend.service.name}.${backend.service.namespace}.svc`;
 }
 
-/** Keep-alive agents per TLS configuration, so requests to a backend reuse connections and TLS sessions. */
-const agents = new Map<string, https.Agent>();
-/** More configurations than this (APIServices rewritten again and again) and the old agents are dropped. */
-const maxAgents = 256;
-
-function cachedAgent(key: string, make: () => https.Agent): https.Agent {
-  let agent = agents.get(key);
-  if (!agent) {
-    if (agents.size >= maxAgents) {
-      for (const old of agents.values()) old.destroy();
-      agents.clear();
-    }
-    agent = make();
-    agents.set(key, agent);
-  }
-  return agent;
+/** A backend's answer: its status, headers (HTTP/2's pseudo-headers included) and body as it streams. */
+export interface BackendResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
 }
 
+/** One request in flight to a backend. */
+export interface BackendCall {
+  /** Where the request body goes (end it, also when there is none). */
+  readonly body: Writable;
+  /** The client is gone or the deadline passed: the stream is reset (HTTP/2) or the request destroyed (HTTP/1.1). */
+  abort(): void;
+}
+
+export interface BackendCallHandlers {
+  response(answer: BackendResponse): void;
+  /** The request failed before or while answering; `socket` is the connection's, when there was one. */
+  error(err: NodeJS.ErrnoException, socket: { localAddress?: string; localPort?: number } | null): void;
+}
+
+/** A backend endpoint reached over HTTP/2, or known to speak HTTP/1.1 only. */
+type Connection = { protocol: 'h2'; session: http2.ClientHttp2Session } | { protocol: 'http/1.1' };
+
+/** A connection without a request for this long is closed (Go's http.Transport IdleConnTimeout, as kube's). */
+const idleTimeoutMs = 90_000;
 /**
- * The TLS side of a request to an aggregated API server, as kube's aggregator configures its transport per APIService:
- * the server's certificate verified against `caBundle` for `<name>.<namespace>.svc` (sent as SNI too) unless
- * `insecureSkipTLSVerify`, and the front-proxy client certificate presented. HTTP/1.1 (Node's https), so watches and
- * long responses stream over their own connection.
+ * Go's http2 Transport's receive windows: 4 MiB a stream (how much of an answer may wait unread in the front), 1 GiB
+ * for the connection (so one slow reader never stalls the other streams). Node's 64 KiB would make every large list
+ * through the proxy wait for a round trip per 64 KiB.
  */
-export function backendTlsOptions(backend: AggregatedBackend, client: ProxyClientCertificate | undefined): https.RequestOptions {
+const streamWindowBytes = 4 * 1024 * 1024;
+const connectionWindowBytes = 1024 * 1024 * 1024;
+
+/**
+ * How the front reaches the aggregated API servers of one TLS configuration, as kube's aggregator configures its
+ * transport per APIService: the server's certificate verified against `caBundle` for `<name>.<namespace>.svc` (sent
+ * as SNI too) unless `insecureSkipTLSVerify`, and the front-proxy client certificate presented. Each endpoint is
+ * spoken to over one HTTP/2 connection, its requests and watches multiplexed on it, as kube's aggregator does; an
+ * endpoint whose TLS does not offer `h2` (ALPN) gets HTTP/1.1 over kept-alive connections instead. A connection that
+ * ends (GOAWAY, an error, idle) is forgotten and opened again on the next request.
+ */
+export class BackendTransport {
+  private readonly tls: tls.ConnectionOptions;
+  private readonly connections = new Map<string, Promise<Connection>>();
+  /** For HTTP/1.1 backends, and for the aggregation layer's own GETs. */
+  readonly agent: https.Agent;
+
+  constructor(
+    readonly serverName: string,
+    insecure: boolean,
+    ca: string | undefined,
+    client: ProxyClientCertificate | undefined,
+  ) {
+    this.tls = { servername: serverName, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}), ...(client ? { cert: client.certPem, key: client.keyPem } : {}) };
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: 256, ...this.tls });
+  }
+
+  /** Sends a request to `host:port`; `headers` are the message's own (no pseudo-headers, no Host: `authority` is it). */
+  request(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, on: BackendCallHandlers): BackendCall {
+    const body = new PassThrough();
+    let aborted = false;
+    let abortNow = () => {
+      aborted = true;
+    };
+    this.connection(host, port).then(
+      (connection) => {
+        if (aborted) return;
+        if (connection.protocol === 'h2') abortNow = this.overHttp2(connection.session, method, path, authority, headers, body, on);
+        else abortNow = this.overHttp1(host, port, method, path, authority, headers, body, on);
+      },
+      (err: NodeJS.ErrnoException) => {
+        if (!aborted) on.error(err, null);
+      },
+    );
+    return { body, abort: () => abortNow() };
+  }
+
+  /** Closes every connection (requests in flight end with them). */
+  close(): void {
+    for (const pending of this.connections.values()) void pending.then((c) => c.protocol === 'h2' && c.session.destroy(), () => undefined);
+    this.connections.clear();
+    this.agent.destroy();
+  }
+
+  private overHttp2(session: http2.ClientHttp2Session, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable, on: BackendCallHandlers): () => void {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      // Node ends a GET's, HEAD's and DELETE's stream with its headers unless told not to: DELETE may carry DeleteOptions
+      stream = session.request({ ...headers, ':method': method, ':path': path, ':authority': authority }, { endStream: false });
+    } catch (err) {
+      on.error(err as NodeJS.ErrnoException, null);
+      return () => undefined;
+    }
+    stream.once('response', (h) => on.response({ status: Number(h[':status']), headers: h, body: stream }));
+    stream.on('error', (err: NodeJS.ErrnoException) => on.error(err, null));
+    body.pipe(stream);
+    return () => {
+      if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+    };
+  }
+
+  private overHttp1(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable, on: BackendCallHandlers): () => void {
+    const req = https.request({ agent: this.agent, servername: this.serverName, host, port, method, path, headers: { ...headers, host: authority } });
+    req.once('response', (res) => on.response({ status: res.statusCode ?? 502, headers: res.headers, body: res }));
+    req.on('error', (err: NodeJS.ErrnoException) => on.error(err, req.socket));
+    body.pipe(req);
+    return () => req.destroy();
+  }
+
+  /** The endpoint's connection: HTTP/2 when its TLS offers `h2`, else the mark that it speaks HTTP/1.1. */
+  private connection(host: string, port: number): Promise<Connection> {
+    const key = `${host}:${port}`;
+    let pending = this.connections.get(key);
+    if (!pending) {
+      pending = this.connect(host, port, key);
+      this.connections.set(key, pending);
+      pending.catch(() => this.forget(key, pending!));
+    }
+    return pending;
+  }
+
+  private forget(key: string, pending: Promise<Connection>): void {
+    if (this.connections.get(key) === pending) this.connections.delete(key);
+  }
+
+  private connect(host: string, port: number, key: string): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({ ...this.tls, host, port, ALPNProtocols: ['h2', 'http/1.1'] });
+      socket.setNoDelay(true);
+      socket.once('error', reject);
+      socket.once('secureConnect', () => {
+        socket.off('error', reject);
+        if (socket.alpnProtocol !== 'h2') {
+          socket.end();
+          resolve({ protocol: 'http/1.1' });
+          return;
+        }
+        const session = http2.connect(`https://${key}`, { createConnection: () => socket, settings: { initialWindowSize: streamWindowBytes } });
+        session.once('connect', () => session.setLocalWindowSize(connectionWindowBytes));
+        const self = this.connections.get(key);
+        const forget = () => self && this.forget(key, self);
+        session.on('error', forget);
+        session.once('goaway', forget);
+        session.once('close', forget);
+        session.setTimeout(idleTimeoutMs, () => {
+          forget();
+          session.close(); // streams still open (a quiet watch) finish first
+        });
+        resolve({ protocol: 'h2', session });
+      });
+    });
+  }
+}
+
+/** Transports by TLS configuration, so APIServices rewritten with the same settings keep their connections. */
+const transports = new Map<string, BackendTransport>();
+/** …and by backend object, so a request finds its transport without comparing PEMs. */
+const byBackend = new WeakMap<AggregatedBackend, BackendTransport>();
+/** More configurations than this (APIServices rewritten again and again) and the old transports are closed. */
+const maxTransports = 256;
+
+/** The transport for an APIService's backend with the front-proxy client certificate `client`. */
+export function backendTransport(backend: AggregatedBackend, client: ProxyClientCertificate | undefined): BackendTransport {
+  let transport = byBackend.get(backend);
+  if (transport) return transport;
   const servername = backendServerName(backend);
   const insecure = backend.insecureSkipTLSVerify === true;
   const ca = backend.caBundle || undefined;
   const key = JSON.stringify([servername, insecure, ca ?? '', client?.certPem ?? '']);
-  const agent = cachedAgent(key, () => new https.Agent({ keepAlive: true, maxSockets: 256, rejectUnauthorized: !insecure, ...(ca ? { ca } : {}), ...(client ? { cert: client.certPem, key: client.keyPem } : {}) }));
-  return { agent, servername };
+  transport = transports.get(key);
+  if (!transport) {
+    if (transports.size >= maxTransports) {
+      for (const old of transports.values()) old.close();
+      transports.clear();
+    }
+    transport = new BackendTransport(servername, insecure, ca, client);
+    transports.set(key, transport);
+  }
+  byBackend.set(backend, transport);
+  return transport;
+}
+
+/**
+ * The TLS side of an HTTP/1.1 request the aggregation layer sends itself to an APIService's backend (discovery,
+ * OpenAPI): the backend's transport's kept-alive connections.
+ */
+export function backendTlsOptions(backend: AggregatedBackend, client: ProxyClientCertificate | undefined): https.RequestOptions {
+  const transport = backendTransport(backend, client);
+  return { agent: transport.agent, servername: transport.serverName };
 }
 
 /**

@@ -74,7 +74,7 @@ export interface Destination {
 }
 
 /** Go's wording of a transport failure, so messages read as kube-apiserver's do. */
-export function goCause(err: NodeJS.ErrnoException, to: Destination, req: http.ClientRequest): string {
+export function goCause(err: NodeJS.ErrnoException, to: Destination, req: { socket?: { localAddress?: string; localPort?: number } | null }): string {
   const hostPort = joinHostPort(to.host, to.port);
   switch (err.code) {
     case 'ECONNREFUSED':

@@ -9,6 +9,7 @@
  *   await routeServiceToBackend(front, backend, 'api');
  */
 import https from 'node:https';
+import http2 from 'node:http2';
 import net, { type Socket } from 'node:net';
 import os from 'node:os';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +22,8 @@ export const backendNamespace = 'aggregated';
 
 export interface BackendRequest {
   method: string;
+  /** '1.1' or '2.0'. */
+  httpVersion: string;
   /** Path and query as received. */
   url: string;
   headers: IncomingHttpHeaders;
@@ -39,6 +42,8 @@ export interface TestAggregatedBackend {
   ip: string;
   port: number;
   requests: BackendRequest[];
+  /** HTTP/2 connections accepted so far (with `http2`). */
+  readonly http2Sessions: number;
   /** Programs a path (unprogrammed ones answer 404). */
   handle(path: string, handler: BackendHandler): void;
   /** Stops listening and ends every connection: the address refuses connections. */
@@ -57,13 +62,16 @@ export function endpointIp(): string {
   return ip;
 }
 
-export async function startAggregatedBackend(frontProxyCaPem: string): Promise<TestAggregatedBackend> {
+/** With `http2`, the backend offers h2 and http/1.1 (ALPN), as a kapi or Go server does; else HTTP/1.1 only. */
+export async function startAggregatedBackend(frontProxyCaPem: string, opts: { http2?: boolean } = {}): Promise<TestAggregatedBackend> {
   const ca = await createCa('kapi-test-aggregated-ca');
   const serving = await createServingCert(ca, 'kapi-test-aggregated', [`*.${backendNamespace}.svc`]);
   const handlers = new Map<string, BackendHandler>();
   const requests: BackendRequest[] = [];
   const sockets = new Set<Socket>();
-  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem, ca: frontProxyCaPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+  const tlsOptions = { cert: serving.certPem, key: serving.keyPem, ca: frontProxyCaPem, requestCert: true, rejectUnauthorized: false };
+  let http2Sessions = 0;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -72,6 +80,7 @@ export async function startAggregatedBackend(frontProxyCaPem: string): Promise<T
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({
         method: req.method ?? '',
+        httpVersion: req.httpVersion,
         url: req.url ?? '',
         headers: req.headers,
         headersDistinct: req.headersDistinct,
@@ -82,7 +91,11 @@ export async function startAggregatedBackend(frontProxyCaPem: string): Promise<T
       if (!handler) res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       else handler(req, res, body);
     });
-  });
+  };
+  const server = opts.http2
+    ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+    : https.createServer(tlsOptions, onRequest);
+  server.on('session', () => http2Sessions++);
   server.on('secureConnection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -113,6 +126,9 @@ export async function startAggregatedBackend(frontProxyCaPem: string): Promise<T
     ip,
     port,
     requests,
+    get http2Sessions() {
+      return http2Sessions;
+    },
     handle: (path, handler) => void handlers.set(path, handler),
     stop,
     start: () => listen(port),

@@ -206,3 +206,46 @@ test('a backend that hangs: the request times out as kube\'s do (504 Status), a 
   t.is(discovery.status, 503);
   t.is(discovery.text, 'context deadline exceeded\n');
 });
+
+test('to a backend that offers HTTP/2, the front multiplexes requests and watches on one connection; bodies arrive; a client that goes away resets its stream', async (t) => {
+  const h2 = await startAggregatedBackend(frontProxyCa.certPem, { http2: true });
+  t.teardown(() => h2.close());
+  const service = `h2-${suffix()}`;
+  const group = `${service}.example.com`;
+  h2.handle(`/apis/${group}/v1`, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [] }));
+  });
+  await routeServiceToBackend(front, h2, service);
+  t.is((await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: h2.caBundle }) })).status, 201);
+  await availableWith(front, `v1.${group}`, 'Passed');
+
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  let watchClosed!: () => void;
+  const backendWatchClosed = new Promise<void>((resolve) => (watchClosed = resolve));
+  h2.handle(path, (req, res, body) => {
+    if (!req.url?.includes('watch=true')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"type":"ADDED","object":{"kind":"Flunder","metadata":{"name":"a"}}}\n');
+    res.on('close', watchClosed);
+  });
+  const sessionsBefore = h2.http2Sessions;
+  const watches = await Promise.all([front.watch(`${path}?watch=true`), front.watch(`${path}?watch=true&labelSelector=x`)]);
+  for (const w of watches) t.is((await w.next(5000)).object.metadata.name, 'a');
+  const answers = await Promise.all(['GET', 'POST', 'DELETE'].map((method) => front.request(method, path, method === 'GET' ? {} : { body: { kind: 'DeleteOptions', method } })));
+  t.deepEqual(
+    answers.map((a) => a.body),
+    [
+      { method: 'GET', body: '' },
+      { method: 'POST', body: '{"kind":"DeleteOptions","method":"POST"}' },
+      { method: 'DELETE', body: '{"kind":"DeleteOptions","method":"DELETE"}' },
+    ],
+  );
+  const proxied = h2.requests.filter((r) => r.url.startsWith(path));
+  t.true(proxied.length >= 5);
+  t.true(proxied.every((r) => r.httpVersion === '2.0'));
+  t.true(h2.http2Sessions - sessionsBefore <= 1, `${h2.http2Sessions - sessionsBefore} new connections for 5 requests`);
+
+  watches[0]!.close();
+  await backendWatchClosed;
+  watches[1]!.close();
+});

@@ -426,3 +426,15 @@ test('--max-requests-inflight, --max-mutating-requests-inflight and --enable-pri
   for (const [args, message] of cases) t.throws(() => parseServeFlags(args), { instanceOf: UsageError, message }, args.join(' '));
   t.like(parseServeFlags(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false']), { maxRequestsInflight: 0 });
 });
+
+test('--http2-max-streams-per-connection takes a number of streams; 0 or less is the default; anything else is a usage error', (t) => {
+  const streams = (...args: string[]) => (parseServeFlags(args) as ServeOptions).http2MaxStreamsPerConnection;
+  t.is(streams(), undefined);
+  t.is(streams('--http2-max-streams-per-connection', '1000'), 1000);
+  t.is(streams('--http2-max-streams-per-connection=0'), 0);
+  t.is(streams('--http2-max-streams-per-connection=-5'), 0);
+  for (const bad of ['many', '1.5', '', '4294967296']) {
+    const err = t.throws(() => parseServeFlags([`--http2-max-streams-per-connection=${bad}`]), { instanceOf: UsageError });
+    t.regex(err!.message, /^invalid --http2-max-streams-per-connection ".*": must be a whole number of streams/);
+  }
+});

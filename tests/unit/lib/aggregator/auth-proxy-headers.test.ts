@@ -37,3 +37,8 @@ test('forwarded headers lose the hop-by-hop ones, those Connection names, and wh
   );
   t.deepEqual(forwarded, { accept: 'application/json', 'content-length': '12' });
 });
+
+test("an HTTP/2 message's pseudo-headers are not forwarded: each hop writes its own", (t) => {
+  const forwarded = forwardedHeaders({ ':method': 'GET', ':path': '/apis', ':authority': 'front:6443', ':scheme': 'https', ':status': '200', accept: 'application/json' } as never);
+  t.deepEqual(forwarded, { accept: 'application/json' });
+});
