@@ -1,6 +1,6 @@
 import type { RouteContext } from '../contracts/route.js';
 import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
-import type { OpenApiV3Documents, SerializedDocument } from './openapi-documents.js';
+import type { SerializedDocument } from './openapi-documents.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
 import { negotiateOpenApi } from './openapi-encodings.js';
 
@@ -8,11 +8,11 @@ import { negotiateOpenApi } from './openapi-encodings.js';
  * GET /openapi/v2, as kube-openapi answers it: JSON or gnostic protobuf as Accept asks, with the JSON's ETag for both
  * (the answer varies by Accept), 304 when the client has it, 406 when it accepts neither.
  */
-export function respondSwagger(ctx: RouteContext, doc: SerializedDocument): void {
+export async function respondSwagger(ctx: RouteContext, doc: () => Promise<SerializedDocument>): Promise<void> {
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
   if (!encoding) return empty(ctx, 406);
-  respondDocument(ctx, doc, encoding);
+  respondDocument(ctx, await doc(), encoding);
 }
 
 /**
@@ -20,12 +20,12 @@ export function respondSwagger(ctx: RouteContext, doc: SerializedDocument): void
  * for an unknown group-version, a 301 to the current URL when `?hash=` is stale, and with the current hash a response
  * clients may cache forever.
  */
-export function respondGroupVersion(ctx: RouteContext, docs: OpenApiV3Documents): void {
+export function respondGroupVersion(ctx: RouteContext, groupVersion: (key: string) => SerializedDocument | undefined): void {
   const key = ctx.path.slice('/openapi/v3/'.length);
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v3');
   if (!encoding) return empty(ctx, 406);
-  const doc = docs.groupVersions.get(key);
+  const doc = groupVersion(key);
   if (!doc) return empty(ctx, 404);
   const hash = new URLSearchParams(ctx.querystring).get('hash');
   if (hash) {
