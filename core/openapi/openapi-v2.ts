@@ -3,7 +3,7 @@ import type { ServedResource } from '../discovery/served-groups.js';
 import { kindSchemas } from './kind-schemas.js';
 import { metaSchemas } from './meta-schemas.js';
 import type { Parameter } from './query-parameters.js';
-import { referencedMetaSchemas } from './referenced-definitions.js';
+import { operationRefs, referencedMetaSchemas } from './referenced-definitions.js';
 import type { Operation, PathItem } from './resource-paths.js';
 import { resourcePaths } from './resource-paths.js';
 import { toSwaggerSchema } from './swagger-schema.js';
@@ -23,14 +23,18 @@ export interface SwaggerPiece {
 export function swaggerPiece(resources: ServedResource[]): SwaggerPiece {
   const paths: Record<string, object> = {};
   const schemas: Record<string, JSONSchemaProps> = {};
+  const items: PathItem[] = [];
   for (const resource of resources) {
-    for (const item of resourcePaths(resource)) paths[item.path] = pathItem(item);
+    for (const item of resourcePaths(resource)) {
+      paths[item.path] = pathItem(item);
+      items.push(item);
+    }
     Object.assign(schemas, kindSchemas(resource));
   }
   return {
     paths: new Map(Object.entries(paths).map(([path, item]) => [path, JSON.stringify(item)])),
     definitions: new Map(Object.entries(schemas).map(([name, s]) => [name, JSON.stringify(toSwaggerSchema(s))])),
-    metaNames: Object.keys(referencedMetaSchemas([paths, schemas])),
+    metaNames: Object.keys(referencedMetaSchemas([...operationRefs(items), schemas])),
   };
 }
 
