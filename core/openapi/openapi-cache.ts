@@ -25,17 +25,22 @@ interface Entry {
   v2?: SwaggerPiece;
 }
 
+/** How long the sources must have been unchanged before the Swagger document is merged without a request waiting for it. */
+const swaggerQuietMs = 500;
+
 /** The sources' generations when something was built (-1 for an absent source). */
 type Stamp = readonly number[];
 
 /**
  * The OpenAPI documents (/openapi/v3, its group-versions, /openapi/v2), built off the request path and kept per
  * group-version. A change of the registry or of the remote group-versions starts a rebuild in the background, in
- * slices with the event loop free in between, that rebuilds only the group-versions whose types changed and then
- * merges the Swagger document from the kept pieces. A group-version's document is always current: kept when its types
- * are unchanged, else built on the spot (one group-version is small). The index and the Swagger document span every
- * group-version: a request for them waits for the rebuild under way (or the next one, when something changed since it
- * started), as kube-openapi's lazily merged specs do, while other requests are served.
+ * slices with the event loop free in between, that rebuilds only the group-versions whose types changed, and the
+ * index. A group-version's document is always current: kept when its types are unchanged, else built on the spot (one
+ * group-version is small). The index and the Swagger document span every group-version: a request for them waits for
+ * the rebuild under way (or the next one, when something changed since it started), as kube-openapi's lazily merged
+ * specs do, while other requests are served. The Swagger document, merged from kept pieces of every group-version, is
+ * merged in the background only once the sources have been quiet for a while: while CRDs are being established one
+ * after the other, merging it after each would be most of the server's work.
  */
 export class OpenApiCache {
   private readonly entries = new Map<string, Entry>();
@@ -43,8 +48,9 @@ export class OpenApiCache {
   private v3Root?: { stamp: Stamp; json: string };
   private v2?: { stamp: Stamp; doc: SerializedDocument };
   private running?: Promise<void>;
-  /** A request waits for the Swagger document: the rebuild under way merges it even if the registry changed meanwhile. */
+  /** A request waits for the Swagger document, or the sources have been quiet: the rebuild under way merges it. */
   private v2Wanted = false;
+  private quiet?: NodeJS.Timeout;
 
   constructor(
     private readonly sources: () => OpenApiSources,
@@ -107,8 +113,7 @@ export class OpenApiCache {
     );
     this.v3Root = { stamp, json: JSON.stringify({ paths: sortedByKey(paths) }) };
 
-    // While the registry keeps changing (CRDs being established), merging the Swagger document waits for it to settle.
-    if (!this.v2Wanted && !covers(stamp, this.stamp())) return;
+    if (!this.v2Wanted) return this.mergeSwaggerWhenQuiet();
     this.v2Wanted = false;
     const pieces = groupVersions.flatMap((gv) => (gv.remote ? [] : [this.entryOf(gv).v2!]));
     const { remoteOpenAPI } = this.sources();
@@ -118,6 +123,17 @@ export class OpenApiCache {
     });
     const { json, hash } = await assembleSwagger(pieces, remotes, this.info());
     this.v2 = { stamp, doc: serializedJson(json, hash, swaggerProtobuf) };
+  }
+
+  /** Merges the Swagger document in the background once no source has changed for `swaggerQuietMs`. */
+  private mergeSwaggerWhenQuiet(): void {
+    clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => {
+      if (this.v2 && covers(this.v2.stamp, this.stamp())) return;
+      this.v2Wanted = true;
+      this.refresh();
+    }, swaggerQuietMs);
+    this.quiet.unref();
   }
 
   /** The group-version's v3 document: kept while its inputs are the same, else built now. */
