@@ -18,6 +18,8 @@ export interface BenchConfig {
   gcDependents: number;
   /** Roles and as many RoleBindings (for other users) in place in the authz group (default 1000). */
   authzObjects: number;
+  /** CRDs the crds group applies together (env BENCH_CRDS; default 2000). */
+  crds: number;
 }
 
 /**
@@ -26,9 +28,10 @@ export interface BenchConfig {
  * `etcd` = kapi creates and GETs on etcd against etcd3 puts and gets; `codecs` = a 5,000-object list and a 1,000-watch fan-out
  * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
  * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load;
- * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct.
+ * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct;
+ * `crds` = thousands of CRDs: establishment, memory, kubectl api-resources, OpenAPI builds and the event loop meanwhile.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation', 'crds'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -93,6 +96,14 @@ export const targets = {
   rbacGetOverAlwaysAllowMin: 0.9,
   /** GETs/s of an aggregated API server's resource through a front kapi ÷ the same GETs/s straight at that server. */
   aggregationThroughFrontOverDirectMin: 0.5,
+  /** Thousands of CRDs (issue #25 item 7): all Established within this after being applied together, ms. */
+  crdsEstablishedMsMax: 60_000,
+  /** Server RSS growth per CRD, MiB. */
+  crdsRssPerCrdMiBMax: 0.5,
+  /** `kubectl api-resources` with a cold discovery cache, ms. */
+  crdsApiResourcesMsMax: 1000,
+  /** The longest the server's event loop may be held while OpenAPI is rebuilt, ms. */
+  crdsEventLoopDelayMsMax: 50,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -118,6 +129,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     etcdRounds: positiveInteger(env['BENCH_ETCD_ROUNDS'], 3, 'BENCH_ETCD_ROUNDS'),
     gcDependents: positiveInteger(env['BENCH_GC_DEPENDENTS'], 1000, 'BENCH_GC_DEPENDENTS'),
     authzObjects: positiveInteger(env['BENCH_AUTHZ_OBJECTS'], 1000, 'BENCH_AUTHZ_OBJECTS'),
+    crds: positiveInteger(env['BENCH_CRDS'], 2000, 'BENCH_CRDS'),
   };
 }
 

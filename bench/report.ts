@@ -20,13 +20,15 @@ import type { AuthzResults } from './authz.js';
 import { authzMethod, authzVerdict, formatAuthz } from './authz-report.js';
 import type { AggregationResults } from './aggregation.js';
 import { aggregationMethod, aggregationVerdict, formatAggregation } from './aggregation-report.js';
+import type { CrdsResults } from './crds.js';
+import { crdsMethod, crdsVerdicts, formatCrds } from './crds-report.js';
 
 export interface Verdict {
   name: string;
   value: number;
   target: number;
   /** How `value` is expressed (ratio of baseline, operations per second, milliseconds, or a multiple). */
-  unit: 'ratio' | 'req/s' | 'ms' | 'times';
+  unit: 'ratio' | 'req/s' | 'ms' | 'times' | 'MiB';
   /** Set when `target` is a ceiling (`value` must be ≤ it); otherwise it is a floor. */
   atMost?: true;
   pass: boolean;
@@ -65,6 +67,8 @@ export interface BenchResults {
   authz?: AuthzResults;
   /** Phase `aggregation`: GET of an aggregated API server's resource through a front kapi against direct. */
   aggregation?: AggregationResults;
+  /** Phase `crds`: thousands of CRDs applied together: establishment, memory, discovery and OpenAPI. */
+  crds?: CrdsResults;
   verdicts: Verdict[];
 }
 
@@ -143,6 +147,7 @@ export interface MeasuredParts {
   gc?: GcResults;
   authz?: AuthzResults;
   aggregation?: AggregationResults;
+  crds?: CrdsResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -221,11 +226,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   if (parts.exhaustion) verdicts.push(...exhaustionVerdicts(parts.exhaustion));
   if (parts.authz) verdicts.push(authzVerdict(parts.authz));
   if (parts.aggregation) verdicts.push(aggregationVerdict(parts.aggregation));
+  if (parts.crds) verdicts.push(...crdsVerdicts(parts.crds));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '', parts.crds ? crdsMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -240,6 +246,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(parts.gc ? { gc: parts.gc } : {}),
     ...(parts.authz ? { authz: parts.authz } : {}),
     ...(parts.aggregation ? { aggregation: parts.aggregation } : {}),
+    ...(parts.crds ? { crds: parts.crds } : {}),
     verdicts,
   };
 }
@@ -352,6 +359,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.gc ? formatGc(r.gc) : []),
     ...(r.authz ? formatAuthz(r.authz) : []),
     ...(r.aggregation ? formatAggregation(r.aggregation, line) : []),
+    ...(r.crds ? formatCrds(r.crds) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
@@ -499,7 +507,7 @@ function problems(f: Figures): string {
 }
 
 const value = (unit: Verdict['unit'], v: number) =>
-  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : `${v.toFixed(2)}×`;
+  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : unit === 'MiB' ? `${v.toFixed(3)} MiB` : `${v.toFixed(2)}×`;
 const share = (v: number) => `${(100 * v).toFixed(0)}%`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const ms = (v: number) => {
