@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import type { RouteContext } from '../contracts/route.js';
+import { pacedBody } from '../handlers/paced-body.js';
 import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
 import type { SerializedDocument } from './openapi-documents.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
@@ -51,8 +53,32 @@ function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: O
     return;
   }
   ctx.status = 200;
-  ctx.body = encoding.encoding === 'json' ? doc.json : doc.protobuf();
+  ctx.body = documentBody(encoding.encoding === 'json' ? doc.json : doc.protobuf());
 }
+
+/** Documents from this size on are written in pieces, with the event loop free in between. */
+const pacedFrom = 1024 * 1024;
+const pieceLength = 256 * 1024;
+
+/**
+ * A large document (the Swagger document of thousands of CRDs is tens of MiB) as a paced body: written, and encrypted
+ * by TLS, in one go it would hold the event loop for tens of milliseconds.
+ */
+function documentBody(body: string | Buffer): string | Buffer | Readable {
+  return body.length < pacedFrom ? body : pacedBody(pieces(body));
+}
+
+function* pieces(body: string | Buffer): Generator<string | Buffer> {
+  for (let at = 0; at < body.length; ) {
+    let end = Math.min(at + pieceLength, body.length);
+    // never between the two halves of a surrogate pair: each half alone would be written as U+FFFD
+    if (typeof body === 'string' && end < body.length && isHighSurrogate(body.charCodeAt(end - 1))) end++;
+    yield typeof body === 'string' ? body.slice(at, end) : body.subarray(at, end);
+    at = end;
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** A status without a body (kube-openapi writes only the status line for these). */
 function empty(ctx: RouteContext, status: number): void {

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
+import { Readable } from 'node:stream';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
@@ -90,7 +91,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
       throw errors.methodNotAllowed();
     }
     await route.handle(ctx);
-    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !ctx.response.is('text/*')) {
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !(ctx.body instanceof Readable) && !ctx.response.is('text/*')) {
       const type = ctx.response.get('Content-Type');
       ctx.body = JSON.stringify(ctx.body);
       // koa types an object body as "application/json; charset=utf-8"; kube sends JSON without a charset.
