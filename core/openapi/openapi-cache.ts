@@ -2,7 +2,6 @@ import type { RemoteAPIService } from '../contracts/api-services.js';
 import { servedGroups, type ServedResource } from '../discovery/served-groups.js';
 import { nextTurn, slicer } from '../handlers/event-loop-slices.js';
 import type { DocumentInfo } from './document-info.js';
-import { openapiV3Protobuf, swaggerProtobuf } from './gnostic-protobuf.js';
 import type { SwaggerSpec } from './merge-swagger.js';
 import { serialize, serializedJson, type OpenApiSources, type SerializedDocument } from './openapi-documents.js';
 import { swaggerPiece, type SwaggerPiece } from './openapi-v2.js';
@@ -122,7 +121,7 @@ export class OpenApiCache {
       return spec ? [spec as SwaggerSpec] : [];
     });
     const { json, hash } = await assembleSwagger(pieces, remotes, this.info());
-    this.v2 = { stamp, doc: serializedJson(json, hash, swaggerProtobuf) };
+    this.v2 = { stamp, doc: serializedJson(json, hash, 'v2') };
   }
 
   /** Merges the Swagger document in the background once no source has changed for `swaggerQuietMs`. */
@@ -140,9 +139,9 @@ export class OpenApiCache {
   private v3Of(gv: GroupVersion): SerializedDocument | undefined {
     const entry = this.entryOf(gv);
     if (entry.v3) return entry.v3;
-    if (!gv.remote) return (entry.v3 = serialize(openapiV3Document(gv.resources, this.info()), openapiV3Protobuf));
+    if (!gv.remote) return (entry.v3 = serialize(openapiV3Document(gv.resources, this.info()), 'v3'));
     const remote = this.sources().remoteOpenAPI?.v3Document(gv.remote);
-    if (remote) entry.v3 = serializedJson(remote.json, remote.hash, openapiV3Protobuf);
+    if (remote) entry.v3 = serializedJson(remote.json, remote.hash, 'v3');
     return entry.v3;
   }
 

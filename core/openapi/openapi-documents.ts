@@ -1,4 +1,5 @@
 import { contentHash } from '../../lib/k8s/content-hash.js';
+import { encodeGnostic } from './gnostic-encoder.js';
 import type { ResourceRegistry } from '../contracts/resource-registry.js';
 import type { APIServiceRegistry, RemoteOpenAPI } from '../contracts/api-services.js';
 
@@ -6,8 +7,8 @@ import type { APIServiceRegistry, RemoteOpenAPI } from '../contracts/api-service
 export interface SerializedDocument {
   json: string;
   hash: string;
-  /** The JSON as gnostic protobuf; encoded on first use and kept with the document (rebuilt when the registry changes). */
-  protobuf(): Buffer;
+  /** The JSON as gnostic protobuf; encoded on first use (off the event loop) and kept with the document. */
+  protobuf(): Promise<Buffer>;
 }
 
 /** What the documents are built from: the served types, and when aggregation is composed in, the remote group-versions. */
@@ -17,16 +18,21 @@ export interface OpenApiSources {
   remoteOpenAPI?: RemoteOpenAPI;
 }
 
-export function serialize(doc: object, toProtobuf: (json: string) => Uint8Array): SerializedDocument {
+/** A group-version's OpenAPI v3 document (`v3`) or the Swagger document (`v2`), serialized. */
+export function serialize(doc: object, kind: 'v2' | 'v3'): SerializedDocument {
   const json = JSON.stringify(doc);
-  return serializedJson(json, contentHash(json), toProtobuf);
+  return serializedJson(json, contentHash(json), kind);
 }
 
-export function serializedJson(json: string, hash: string, toProtobuf: (json: string) => Uint8Array): SerializedDocument {
-  let protobuf: Buffer | undefined;
-  const encode = () => {
-    const bytes = toProtobuf(json);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export function serializedJson(json: string, hash: string, kind: 'v2' | 'v3'): SerializedDocument {
+  let protobuf: Promise<Buffer> | undefined;
+  return {
+    json,
+    hash,
+    protobuf: () =>
+      (protobuf ??= encodeGnostic(kind, json).catch((err: unknown) => {
+        protobuf = undefined; // tried again on the next request
+        throw err;
+      })),
   };
-  return { json, hash, protobuf: () => (protobuf ??= encode()) };
 }

@@ -14,7 +14,7 @@ export async function respondSwagger(ctx: RouteContext, doc: () => Promise<Seria
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
   if (!encoding) return empty(ctx, 406);
-  respondDocument(ctx, await doc(), encoding);
+  await respondDocument(ctx, await doc(), encoding);
 }
 
 /**
@@ -22,7 +22,7 @@ export async function respondSwagger(ctx: RouteContext, doc: () => Promise<Seria
  * for an unknown group-version, a 301 to the current URL when `?hash=` is stale, and with the current hash a response
  * clients may cache forever.
  */
-export function respondGroupVersion(ctx: RouteContext, groupVersion: (key: string) => SerializedDocument | undefined): void {
+export async function respondGroupVersion(ctx: RouteContext, groupVersion: (key: string) => SerializedDocument | undefined): Promise<void> {
   const key = ctx.path.slice('/openapi/v3/'.length);
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v3');
@@ -41,10 +41,10 @@ export function respondGroupVersion(ctx: RouteContext, groupVersion: (key: strin
     ctx.set('Cache-Control', 'public, immutable');
     ctx.set('Expires', expires.toUTCString());
   }
-  respondDocument(ctx, doc, encoding);
+  await respondDocument(ctx, doc, encoding);
 }
 
-function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: OpenApiEncoding): void {
+async function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: OpenApiEncoding): Promise<void> {
   const etag = `"${doc.hash}"`;
   ctx.set('ETag', etag);
   ctx.set('Content-Type', encoding.contentType);
@@ -53,7 +53,7 @@ function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: O
     return;
   }
   ctx.status = 200;
-  ctx.body = documentBody(encoding.encoding === 'json' ? doc.json : doc.protobuf());
+  ctx.body = documentBody(encoding.encoding === 'json' ? doc.json : await doc.protobuf());
 }
 
 /** Documents from this size on are written in pieces, with the event loop free in between. */
