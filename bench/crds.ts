@@ -90,7 +90,12 @@ export async function runCrds(ctx: BenchContext): Promise<CrdsResults> {
         if (profile) await server.startProfile();
         const started = performance.now();
         await createAll(c, Array.from({ length: n }, (_, i) => crd(i)));
-        await watch.allEstablished(n);
+        await watch.allEstablished(n).catch(async (err: Error) => {
+          // Which ones, as the server has them now (the watch may have missed an event, or they are not Established).
+          const now = JSON.parse((await c.request('GET', crdsPath)).body.toString('utf8')) as { items: EstablishedCrd[] };
+          const not = now.items.filter((item) => !isEstablished(item));
+          throw new Error(`${err.message}; the server lists ${now.items.length - not.length} Established, not: ${JSON.stringify(not.slice(0, 3).map((i) => [i.metadata.name, i.status]))}`);
+        });
         const allEstablishedMs = performance.now() - started;
         if (profile) await server.stopProfile(profile);
         const establishMaxEventLoopDelayMs = await server.maxEventLoopDelayMs();
@@ -207,9 +212,9 @@ function establishedWatch(url: string, ctx: BenchContext, resourceVersion: strin
         partial = lines.pop() ?? '';
         for (const line of lines) {
           if (!line.trim()) continue;
-          const e = JSON.parse(line) as { type: string; object: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } } };
+          const e = JSON.parse(line) as { type: string; object: EstablishedCrd };
           if (e.type === 'ERROR') failed = new Error(`CRD watch: ${line.slice(0, 300)}`);
-          else if (e.object.status?.conditions?.some((cond) => cond.type === 'Established' && cond.status === 'True')) established.add(e.object.metadata.name);
+          else if (isEstablished(e.object)) established.add(e.object.metadata.name);
         }
         if (waiter && (failed || established.size >= waiter.n)) waiter.resolve();
       });
@@ -227,6 +232,13 @@ function establishedWatch(url: string, ctx: BenchContext, resourceVersion: strin
     close: () => req.destroy(),
   };
 }
+
+interface EstablishedCrd {
+  metadata: { name: string };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+const isEstablished = (crd: EstablishedCrd) => crd.status?.conditions?.some((cond) => cond.type === 'Established' && cond.status === 'True') ?? false;
 
 async function documentTimes(c: HttpsClient, path: string): Promise<DocumentTimes> {
   const timed = async () => {
