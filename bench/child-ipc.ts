@@ -1,10 +1,11 @@
 /**
  * The child side of a benchmark server process: read its settings, start, tell the parent where it listens, answer
  * the parent's requests (CPU time so far; start/stop a CPU profile of exactly the measured window; heap in use after a
- * full GC when started with `--expose-gc`), and shut down cleanly when asked.
+ * full GC when started with `--expose-gc`; the longest event-loop delay since last asked), and shut down cleanly when asked.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** Sent by the child once it accepts connections. */
 export interface ReadyMessage {
@@ -18,6 +19,7 @@ export type ChildCall =
   | { method: 'startProfile' }
   | { method: 'stopProfile'; path: string }
   | { method: 'heapUsedAfterGc' }
+  | { method: 'maxEventLoopDelay' }
   | { method: 'stop' };
 
 /** A call from the parent, numbered so the reply can be matched. */
@@ -51,6 +53,8 @@ export async function serveUntilStopped(start: () => Promise<RunningServer>): Pr
   const send = process.send?.bind(process);
   if (!send) throw new Error('a benchmark server must be started by bench/run.js (no IPC channel)');
   const server = await start();
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   let session: Session | undefined;
   let stopping = false;
   const stop = async () => {
@@ -86,6 +90,11 @@ export async function serveUntilStopped(start: () => Promise<RunningServer>): Pr
       }
       case 'heapUsedAfterGc':
         return heapUsedAfterGc();
+      case 'maxEventLoopDelay': {
+        const maxMs = loopDelay.max / 1e6;
+        loopDelay.reset();
+        return maxMs;
+      }
       case 'stop':
         void stop();
         return undefined;

@@ -18,6 +18,8 @@ export interface BenchConfig {
   gcDependents: number;
   /** Roles and as many RoleBindings (for other users) in place in the authz group (default 1000). */
   authzObjects: number;
+  /** CRDs the crds group applies together (env BENCH_CRDS; default 2000). */
+  crds: number;
 }
 
 /**
@@ -28,8 +30,9 @@ export interface BenchConfig {
  * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load;
  * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct;
  * `overload` = a quiet tenant's and /healthz's latency while a noisy tenant asks for 10× the server's capacity.
+ * `crds` = thousands of CRDs: establishment, memory, kubectl api-resources, OpenAPI builds and the event loop meanwhile.
  */
-export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation', 'overload'] as const;
+export const benchPhases = ['core', 'fanout', 'list', 'apply', 'admission', 'etcd', 'codecs', 'exhaustion', 'gc', 'authz', 'aggregation', 'overload', 'crds'] as const;
 export type BenchPhase = (typeof benchPhases)[number];
 
 /** The watch fan-out benchmark (bench/watch-fanout.ts). */
@@ -96,6 +99,14 @@ export const targets = {
   aggregationThroughFrontOverDirectMin: 0.5,
   /** p99 of a quiet tenant's GETs and of /healthz while another tenant sends 10× the server's capacity (priority and fairness), ms. */
   overloadQuietP99MsMax: 100,
+  /** Thousands of CRDs (issue #25 item 7): all Established within this after being applied together, ms. */
+  crdsEstablishedMsMax: 60_000,
+  /** Server RSS growth per CRD, MiB. */
+  crdsRssPerCrdMiBMax: 0.5,
+  /** `kubectl api-resources` with a cold discovery cache, ms. */
+  crdsApiResourcesMsMax: 1000,
+  /** The longest the server's event loop may be held while OpenAPI is rebuilt, ms. */
+  crdsEventLoopDelayMsMax: 50,
 } as const;
 
 export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -121,6 +132,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     etcdRounds: positiveInteger(env['BENCH_ETCD_ROUNDS'], 3, 'BENCH_ETCD_ROUNDS'),
     gcDependents: positiveInteger(env['BENCH_GC_DEPENDENTS'], 1000, 'BENCH_GC_DEPENDENTS'),
     authzObjects: positiveInteger(env['BENCH_AUTHZ_OBJECTS'], 1000, 'BENCH_AUTHZ_OBJECTS'),
+    crds: positiveInteger(env['BENCH_CRDS'], 2000, 'BENCH_CRDS'),
   };
 }
 

@@ -22,13 +22,15 @@ import type { AggregationResults } from './aggregation.js';
 import { aggregationMethod, aggregationVerdict, formatAggregation } from './aggregation-report.js';
 import type { OverloadResults } from './overload.js';
 import { formatOverload, overloadMethod, overloadVerdicts } from './overload-report.js';
+import type { CrdsResults } from './crds.js';
+import { crdsMethod, crdsVerdicts, formatCrds } from './crds-report.js';
 
 export interface Verdict {
   name: string;
   value: number;
   target: number;
   /** How `value` is expressed (ratio of baseline, operations per second, milliseconds, or a multiple). */
-  unit: 'ratio' | 'req/s' | 'ms' | 'times';
+  unit: 'ratio' | 'req/s' | 'ms' | 'times' | 'MiB';
   /** Set when `target` is a ceiling (`value` must be ≤ it); otherwise it is a floor. */
   atMost?: true;
   pass: boolean;
@@ -69,6 +71,8 @@ export interface BenchResults {
   aggregation?: AggregationResults;
   /** Phase `overload`: a quiet tenant and /healthz while a noisy tenant sends 10× the server's capacity. */
   overload?: OverloadResults;
+  /** Phase `crds`: thousands of CRDs applied together: establishment, memory, discovery and OpenAPI. */
+  crds?: CrdsResults;
   verdicts: Verdict[];
 }
 
@@ -148,6 +152,7 @@ export interface MeasuredParts {
   authz?: AuthzResults;
   aggregation?: AggregationResults;
   overload?: OverloadResults;
+  crds?: CrdsResults;
 }
 
 export function buildResults(cfg: BenchConfig, environment: Environment, parts: MeasuredParts): BenchResults {
@@ -227,11 +232,12 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   if (parts.authz) verdicts.push(authzVerdict(parts.authz));
   if (parts.aggregation) verdicts.push(aggregationVerdict(parts.aggregation));
   if (parts.overload) verdicts.push(...overloadVerdicts(parts.overload));
+  if (parts.crds) verdicts.push(...crdsVerdicts(parts.crds));
   return {
     finishedAt: new Date().toISOString(),
     config: cfg,
     environment,
-    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '', parts.overload ? overloadMethod : '']
+    method: [core ? method : '', watchFanout ? fanoutMethod : '', listLarge ? listMethod : '', apply ? applyMethod : '', etcd ? etcdMethod : '', codecs ? codecsMethod : '', parts.exhaustion ? exhaustionMethod : '', parts.gc ? gcMethod : '', parts.authz ? authzMethod : '', parts.aggregation ? aggregationMethod : '', parts.overload ? overloadMethod : '', parts.crds ? crdsMethod : '']
       .filter(Boolean)
       .join(' '),
     phases: cfg.only,
@@ -360,6 +366,7 @@ export function formatResults(r: BenchResults): string {
     ...(r.authz ? formatAuthz(r.authz) : []),
     ...(r.aggregation ? formatAggregation(r.aggregation, line) : []),
     ...(r.overload ? formatOverload(r.overload) : []),
+    ...(r.crds ? formatCrds(r.crds) : []),
     ...r.verdicts.map(verdict),
     ...(contended.length
       ? [`  NOTE: other processes used ≥ 25% of a core during: ${contended.join(', ')} — rerun on a quiet machine before trusting the verdicts`]
@@ -507,7 +514,7 @@ function problems(f: Figures): string {
 }
 
 const value = (unit: Verdict['unit'], v: number) =>
-  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : `${v.toFixed(2)}×`;
+  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : unit === 'MiB' ? `${v.toFixed(3)} MiB` : `${v.toFixed(2)}×`;
 const share = (v: number) => `${(100 * v).toFixed(0)}%`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const ms = (v: number) => {

@@ -29,6 +29,9 @@
  *      against straight at the backend (both servers up; the machine's non-loopback address for the Endpoints).
  *  16. overload (bench/overload.ts) — a quiet tenant's GETs and /healthz (p99 ≤ 100 ms) while a noisy tenant sends 10× the
  *      server's capacity, with priority and fairness, and with max-in-flight for comparison.
+ *  17. crds (bench/crds.ts) — BENCH_CRDS CRDs applied together: time until all are Established, RSS per CRD, `kubectl
+ *      api-resources`, /openapi/v2 and v3 first and cached, the event loop's longest hold while they are rebuilt,
+ *      discovery's ETag between reads.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
  * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
@@ -38,14 +41,15 @@
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
  * figures; profiling slows the servers, so do not compare those figures with unprofiled ones),
  * BENCH_KEEP_DATA=1 (keep the temp dir),
- * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion,gc,authz,aggregation,overload (run only these groups:
- * core = 1–5, fanout = 6, list = 7, apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12, gc = 13, authz = 14,
- * aggregation = 15, overload = 16; default all;
+ * BENCH_ONLY=core,fanout,list,apply,admission,etcd,codecs,exhaustion,gc,authz,aggregation,overload,crds (run only these
+ * groups: core = 1–5, fanout = 6, list = 7, apply = 8, admission = 9, etcd = 10, codecs = 11, exhaustion = 12, gc = 13,
+ * authz = 14, aggregation = 15, overload = 16, crds = 17; default all;
  * results of a partial run are saved as latest-<groups>.json so they do not replace a full run's latest.json),
  * BENCH_FANOUT_SECONDS (default 10), BENCH_FANOUT_WATCHERS (default 1000), BENCH_LIST_OBJECTS (default 10000),
  * BENCH_LIST_RUNS (measured lists per variant, default 7), BENCH_ETCD_ROUNDS (rounds of the etcd pairs, default 3),
  * BENCH_EXHAUSTION_OBJECTS (widgets in the exhaustion group's list, default 50000), BENCH_GC_DEPENDENTS (dependents of the
- * gc group's owner, default 1000), BENCH_AUTHZ_OBJECTS (roles and bindings in place in the authz group, default 1000).
+ * gc group's owner, default 1000), BENCH_AUTHZ_OBJECTS (roles and bindings in place in the authz group, default 1000),
+ * BENCH_CRDS (CRDs of the crds group, default 2000).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -70,6 +74,7 @@ import { runGarbageCollection } from './gc.js';
 import { runAuthz } from './authz.js';
 import { runAggregation } from './aggregation.js';
 import { runOverload } from './overload.js';
+import { runCrds } from './crds.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
 import { withServer } from './server-process.js';
 import { runWatchFanout } from './watch-fanout.js';
@@ -109,6 +114,7 @@ try {
   const authz = cfg.only.includes('authz') ? await runAuthz(ctx) : undefined;
   const aggregation = cfg.only.includes('aggregation') ? await runAggregation(ctx) : undefined;
   const overload = cfg.only.includes('overload') ? await runOverload(ctx) : undefined;
+  const crds = cfg.only.includes('crds') ? await runCrds(ctx) : undefined;
 
   const results = buildResults(cfg, environment, {
     ...(core ? { core } : {}),
@@ -123,6 +129,7 @@ try {
     ...(authz ? { authz } : {}),
     ...(aggregation ? { aggregation } : {}),
     ...(overload ? { overload } : {}),
+    ...(crds ? { crds } : {}),
   });
   const out = join(resultsDir, cfg.only.length === benchPhases.length ? 'latest.json' : `latest-${cfg.only.join('-')}.json`);
   await saveResults(out, results);

@@ -17,6 +17,8 @@ export interface ServerProcess extends ServerProbe {
   pid: number;
   /** The server's V8 heap in use after a full GC, bytes (needs `execArgv: ['--expose-gc']`). */
   heapUsedAfterGc(): Promise<number>;
+  /** The longest the server's event loop was held since the last call (or its start), ms (perf_hooks monitorEventLoopDelay). */
+  maxEventLoopDelayMs(): Promise<number>;
   /** Asks the child to close and waits until it has exited. */
   stop(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export async function startServerProcess(script: string, settings: unknown, opti
     startProfile: async () => void (await call({ method: 'startProfile' })),
     stopProfile: async (path) => void (await call({ method: 'stopProfile', path })),
     heapUsedAfterGc: async () => (await call({ method: 'heapUsedAfterGc' })) as number,
+    maxEventLoopDelayMs: async () => (await call({ method: 'maxEventLoopDelay' })) as number,
     stop: () => stopChild(child, exited, call, script),
   };
 }

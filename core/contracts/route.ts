@@ -23,7 +23,7 @@ export interface RouteContext {
   /** Redirects to `url`: 302 unless `status` is set to another 3xx afterwards. */
   redirect(url: string): void;
   status: number;
-  /** The response body: a string or Buffer is sent as it is, another object as JSON, null sends none. */
+  /** The response body: a string, Buffer or readable stream is sent as it is, another object as JSON, null sends none. */
   body: unknown;
 }
 

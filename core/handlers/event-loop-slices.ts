@@ -33,3 +33,16 @@ export async function mapInSlices<T, U>(items: readonly T[], fn: (item: T) => U)
   }
   return out;
 }
+
+/**
+ * For work that is not one `map`: a function to await after each step, which lets the event loop run (nextTurn) once
+ * ~10 ms of work have passed since it last did, and otherwise returns at once.
+ */
+export function slicer(): () => Promise<void> {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started < sliceMs) return;
+    await nextTurn();
+    started = performance.now();
+  };
+}

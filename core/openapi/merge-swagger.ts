@@ -9,38 +9,45 @@ export interface SwaggerSpec {
 
 const definitionPrefix = '#/definitions/';
 
+/** A Swagger spec's paths and definitions, each value serialized as JSON. */
+export interface SerializedSwagger {
+  paths: Map<string, string>;
+  definitions: Map<string, string>;
+}
+
 /**
  * Merges a backend's spec into `dest` as kube's aggregator does (kube-openapi's MergeSpecsIgnorePathConflict): paths
  * `dest` has already stay as they are, and when some were dropped so are the definitions only they used; a definition
  * equal to `dest`'s of the same name is shared, a different one is renamed `<name>_v2` (`_v3`, … the first free
  * name) and the backend's references follow. `dest` is changed, `source` is not.
  */
-export function mergeSwagger(dest: { paths: Record<string, unknown>; definitions: Record<string, unknown> }, source: SwaggerSpec): void {
+export function mergeSwagger(dest: SerializedSwagger, source: SwaggerSpec): void {
   const sourcePaths = source.paths ?? {};
-  const kept = Object.keys(sourcePaths).filter((p) => !(p in dest.paths));
+  const kept = Object.keys(sourcePaths).filter((p) => !dest.paths.has(p));
   if (!kept.length) return;
   const paths = Object.fromEntries(kept.map((p) => [p, sourcePaths[p]]));
   let definitions = source.definitions ?? {};
   if (kept.length < Object.keys(sourcePaths).length) definitions = usedDefinitions(paths, definitions);
 
-  const used = new Set(Object.keys(dest.definitions));
+  const used = new Set(dest.definitions.keys());
   const renames = new Map<string, string>();
   for (const [name, schema] of Object.entries(definitions)) {
     if (!used.has(name)) {
       used.add(name);
       continue;
     }
-    if (name in dest.definitions && isDeepStrictEqual(schema, dest.definitions[name])) continue;
+    const existing = dest.definitions.get(name);
+    if (existing !== undefined && isDeepStrictEqual(schema, JSON.parse(existing))) continue;
     let i = 2;
     while (used.has(`${name}_v${i}`) || `${name}_v${i}` in definitions) i++;
     renames.set(name, `${name}_v${i}`);
     used.add(`${name}_v${i}`);
   }
   const renamed = renames.size ? (withRefsRenamed({ paths, definitions }, renames) as typeof source) : { paths, definitions };
-  Object.assign(dest.paths, renamed.paths);
+  for (const [path, item] of Object.entries(renamed.paths ?? {})) if (item !== undefined) dest.paths.set(path, JSON.stringify(item));
   for (const [name, schema] of Object.entries(renamed.definitions ?? {})) {
     const to = renames.get(name) ?? name;
-    if (!(to in dest.definitions)) dest.definitions[to] = schema;
+    if (!dest.definitions.has(to) && schema !== undefined) dest.definitions.set(to, JSON.stringify(schema));
   }
 }
 

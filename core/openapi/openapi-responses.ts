@@ -1,6 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { RouteContext } from '../contracts/route.js';
+import { pacedBody } from '../handlers/paced-body.js';
 import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
-import type { OpenApiV3Documents, SerializedDocument } from './openapi-documents.js';
+import type { SerializedDocument } from './openapi-documents.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
 import { negotiateOpenApi } from './openapi-encodings.js';
 
@@ -8,11 +10,11 @@ import { negotiateOpenApi } from './openapi-encodings.js';
  * GET /openapi/v2, as kube-openapi answers it: JSON or gnostic protobuf as Accept asks, with the JSON's ETag for both
  * (the answer varies by Accept), 304 when the client has it, 406 when it accepts neither.
  */
-export function respondSwagger(ctx: RouteContext, doc: SerializedDocument): void {
+export async function respondSwagger(ctx: RouteContext, doc: () => Promise<SerializedDocument>): Promise<void> {
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
   if (!encoding) return empty(ctx, 406);
-  respondDocument(ctx, doc, encoding);
+  await respondDocument(ctx, await doc(), encoding);
 }
 
 /**
@@ -20,12 +22,12 @@ export function respondSwagger(ctx: RouteContext, doc: SerializedDocument): void
  * for an unknown group-version, a 301 to the current URL when `?hash=` is stale, and with the current hash a response
  * clients may cache forever.
  */
-export function respondGroupVersion(ctx: RouteContext, docs: OpenApiV3Documents): void {
+export async function respondGroupVersion(ctx: RouteContext, groupVersion: (key: string) => SerializedDocument | undefined): Promise<void> {
   const key = ctx.path.slice('/openapi/v3/'.length);
   ctx.append('Vary', 'Accept');
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v3');
   if (!encoding) return empty(ctx, 406);
-  const doc = docs.groupVersions.get(key);
+  const doc = groupVersion(key);
   if (!doc) return empty(ctx, 404);
   const hash = new URLSearchParams(ctx.querystring).get('hash');
   if (hash) {
@@ -39,10 +41,10 @@ export function respondGroupVersion(ctx: RouteContext, docs: OpenApiV3Documents)
     ctx.set('Cache-Control', 'public, immutable');
     ctx.set('Expires', expires.toUTCString());
   }
-  respondDocument(ctx, doc, encoding);
+  await respondDocument(ctx, doc, encoding);
 }
 
-function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: OpenApiEncoding): void {
+async function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: OpenApiEncoding): Promise<void> {
   const etag = `"${doc.hash}"`;
   ctx.set('ETag', etag);
   ctx.set('Content-Type', encoding.contentType);
@@ -51,8 +53,32 @@ function respondDocument(ctx: RouteContext, doc: SerializedDocument, encoding: O
     return;
   }
   ctx.status = 200;
-  ctx.body = encoding.encoding === 'json' ? doc.json : doc.protobuf();
+  ctx.body = documentBody(encoding.encoding === 'json' ? doc.json : await doc.protobuf());
 }
+
+/** Documents from this size on are written in pieces, with the event loop free in between. */
+const pacedFrom = 1024 * 1024;
+const pieceLength = 256 * 1024;
+
+/**
+ * A large document (the Swagger document of thousands of CRDs is tens of MiB) as a paced body: written, and encrypted
+ * by TLS, in one go it would hold the event loop for tens of milliseconds.
+ */
+function documentBody(body: string | Buffer): string | Buffer | Readable {
+  return body.length < pacedFrom ? body : pacedBody(pieces(body));
+}
+
+function* pieces(body: string | Buffer): Generator<string | Buffer> {
+  for (let at = 0; at < body.length; ) {
+    let end = Math.min(at + pieceLength, body.length);
+    // never between the two halves of a surrogate pair: each half alone would be written as U+FFFD
+    if (typeof body === 'string' && end < body.length && isHighSurrogate(body.charCodeAt(end - 1))) end++;
+    yield typeof body === 'string' ? body.slice(at, end) : body.subarray(at, end);
+    at = end;
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** A status without a body (kube-openapi writes only the status line for these). */
 function empty(ctx: RouteContext, status: number): void {

@@ -1,32 +1,50 @@
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
-import type { ServedGroup } from '../discovery/served-groups.js';
-import type { DocumentInfo } from './document-info.js';
-import { bearerTokenScheme } from './document-info.js';
+import type { ServedResource } from '../discovery/served-groups.js';
 import { kindSchemas } from './kind-schemas.js';
+import { metaSchemas } from './meta-schemas.js';
 import type { Parameter } from './query-parameters.js';
-import { referencedMetaSchemas } from './referenced-definitions.js';
+import { operationRefs, referencedMetaSchemas } from './referenced-definitions.js';
 import type { Operation, PathItem } from './resource-paths.js';
 import { resourcePaths } from './resource-paths.js';
-import { sortedByKey } from './sorted-by-key.js';
 import { toSwaggerSchema } from './swagger-schema.js';
 
-/** The Swagger 2.0 document of everything served (/openapi/v2), with the same definition names as OpenAPI v3. */
-export function swaggerDocument(groups: ServedGroup[], info: DocumentInfo) {
+/**
+ * One group-version's share of the Swagger 2.0 document (/openapi/v2), already serialized: its paths and its kinds'
+ * definitions as JSON by key, and the names of the shared (apimachinery, Scale) definitions they reference. The
+ * document is these pieces merged (swagger-assembly.ts), so a changed group-version rebuilds only its own piece.
+ */
+export interface SwaggerPiece {
+  paths: Map<string, string>;
+  definitions: Map<string, string>;
+  metaNames: string[];
+}
+
+/** The Swagger piece of a group-version's resources, with the same definition names as OpenAPI v3. */
+export function swaggerPiece(resources: ServedResource[]): SwaggerPiece {
   const paths: Record<string, object> = {};
   const schemas: Record<string, JSONSchemaProps> = {};
-  for (const resource of groups.flatMap((g) => g.versions.flatMap((v) => v.resources))) {
-    for (const item of resourcePaths(resource)) paths[item.path] = pathItem(item);
+  const items: PathItem[] = [];
+  for (const resource of resources) {
+    for (const item of resourcePaths(resource)) {
+      paths[item.path] = pathItem(item);
+      items.push(item);
+    }
     Object.assign(schemas, kindSchemas(resource));
   }
-  Object.assign(schemas, referencedMetaSchemas([paths, schemas]));
   return {
-    swagger: '2.0',
-    info,
-    paths: sortedByKey(paths),
-    definitions: sortedByKey(Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, toSwaggerSchema(s)]))),
-    securityDefinitions: { BearerToken: bearerTokenScheme },
-    security: [{ BearerToken: [] }],
+    paths: new Map(Object.entries(paths).map(([path, item]) => [path, JSON.stringify(item)])),
+    definitions: new Map(Object.entries(schemas).map(([name, s]) => [name, JSON.stringify(toSwaggerSchema(s))])),
+    metaNames: Object.keys(referencedMetaSchemas([...operationRefs(items), schemas])),
   };
+}
+
+const metaDefinitions = new Map<string, string>();
+
+/** A shared definition in its Swagger form, serialized (once: they never change). */
+export function metaDefinitionJson(name: string): string {
+  let json = metaDefinitions.get(name);
+  if (json === undefined) metaDefinitions.set(name, (json = JSON.stringify(toSwaggerSchema(metaSchemas[name]!))));
+  return json;
 }
 
 function pathItem(item: PathItem): object {

@@ -5,7 +5,7 @@ import type { DocumentInfo } from './document-info.js';
 import { bearerTokenScheme } from './document-info.js';
 import { kindSchemas } from './kind-schemas.js';
 import type { Parameter } from './query-parameters.js';
-import { referencedMetaSchemas } from './referenced-definitions.js';
+import { operationRefs, referencedMetaSchemas } from './referenced-definitions.js';
 import type { Operation, PathItem } from './resource-paths.js';
 import { resourcePaths } from './resource-paths.js';
 import { sortedByKey } from './sorted-by-key.js';
@@ -14,11 +14,15 @@ import { sortedByKey } from './sorted-by-key.js';
 export function openapiV3Document(resources: ServedResource[], info: DocumentInfo) {
   const paths: Record<string, object> = {};
   const schemas: Record<string, JSONSchemaProps> = {};
+  const items: PathItem[] = [];
   for (const resource of resources) {
-    for (const item of resourcePaths(resource)) paths[item.path] = pathItem(item);
+    for (const item of resourcePaths(resource)) {
+      paths[item.path] = pathItem(item);
+      items.push(item);
+    }
     Object.assign(schemas, kindSchemas(resource));
   }
-  Object.assign(schemas, referencedMetaSchemas([paths, schemas]));
+  Object.assign(schemas, referencedMetaSchemas([...operationRefs(items), schemas]));
   return {
     openapi: '3.0.0',
     info,

@@ -1,5 +1,14 @@
 import type { JSONSchemaProps } from '../../lib/openapi/json-schema-props.js';
 import { metaSchemas } from './meta-schemas.js';
+import type { PathItem } from './resource-paths.js';
+
+/**
+ * The definitions the operations of `items` take and answer, as references: all a document's paths reference, found
+ * without walking the paths as rendered (most of a document's nodes, and most of the walk's time).
+ */
+export function operationRefs(items: PathItem[]): JSONSchemaProps[] {
+  return items.flatMap((item) => item.operations.flatMap((o) => [o.body?.schema, ...o.responses.map((r) => r.schema)].flatMap((name) => (name ? [{ $ref: name }] : []))));
+}
 
 /** The shared (apimachinery, Scale) definitions the given paths and schemas reference, directly or through each other. */
 export function referencedMetaSchemas(roots: unknown[]): Record<string, JSONSchemaProps> {

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { Context, Middleware } from 'koa';
+import { Readable } from 'node:stream';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestInfoOf } from './request-info-state.js';
@@ -115,7 +116,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
       throw errors.methodNotAllowed();
     }
     await route.handle(ctx);
-    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !ctx.response.is('text/*')) {
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !(ctx.body instanceof Readable) && !ctx.response.is('text/*')) {
       const type = ctx.response.get('Content-Type');
       ctx.body = JSON.stringify(ctx.body);
       // koa types an object body as "application/json; charset=utf-8"; kube sends JSON without a charset.
