@@ -24,6 +24,7 @@ type ApfObject = FlowSchema | PriorityLevelConfiguration;
  */
 export class FlowControlConfigurationController implements Controller {
   readonly name = 'priority-and-fairness-config-producer';
+  readonly resources = [flowSchemaResourceRef, priorityLevelResourceRef];
   private unsubscribe?: () => void;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;

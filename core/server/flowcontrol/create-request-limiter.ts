@@ -11,10 +11,12 @@ import type { ResourceLoad } from './work-estimator.js';
 
 /**
  * The server's request limiter: priority and fairness when it is enabled and a module serves its configuration (the
- * flowcontrol module), once that configuration is known; else kube's max-in-flight filter.
+ * flowcontrol module) and its kinds are served (`--runtime-config` may switch them off), once that configuration is
+ * known; else kube's max-in-flight filter.
  */
 export async function createRequestLimiter(container: DependencyContainer, config: ServerConfig, registry: ResourceRegistry, caches: WatchCaches): Promise<RequestLimiter> {
-  if (!config.enablePriorityAndFairness || !container.isRegistered(Tokens.FlowControlConfiguration, true)) {
+  const served = registry.get('flowcontrol.apiserver.k8s.io', 'flowschemas') && registry.get('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations');
+  if (!config.enablePriorityAndFairness || !served || !container.isRegistered(Tokens.FlowControlConfiguration, true)) {
     return new MaxInFlightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
   }
   const configuration = container.resolve(Tokens.FlowControlConfiguration);
