@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics } from '../contracts/metrics.js';
 import { WatchEventCounter } from './watch-event-counter.js';
+import type { FlowControlStats } from '../contracts/flowcontrol.js';
+import { registerFlowControlMetrics } from './flowcontrol-metrics.js';
 
 /** kube's buckets for request and storage latencies (seconds), from 5 ms to a minute. */
 const latencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -90,6 +92,7 @@ export class ServerMetrics implements Metrics {
   });
 
   private storedObjects: StoredObjectCounts = () => [];
+  private flowControl?: FlowControlStats;
 
   constructor() {
     const counts = (): StoredObjectCounts => this.storedObjects;
@@ -103,11 +106,17 @@ export class ServerMetrics implements Metrics {
         for (const [resource, count] of counts()()) this.set({ resource }, count);
       },
     });
+    registerFlowControlMetrics(this.registry, () => this.flowControl);
   }
 
   /** Counts the events of one watch of a group, version and resource. */
   watchEventCounter(group: string, version: string, resource: string): WatchEventCounter {
     return new WatchEventCounter(this.watchEvents, this.watchEventSizes, { group, version, resource });
+  }
+
+  /** Where the apiserver_flowcontrol_* metrics read from (the request limiter, once the server listens). */
+  followFlowControl(stats: FlowControlStats): void {
+    this.flowControl = stats;
   }
 
   /** Where apiserver_storage_objects reads its counts from (the watch caches, once the server listens). */

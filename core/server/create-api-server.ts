@@ -146,6 +146,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const aggregation = await aggregationProxy(container, config);
       const limiter = await createRequestLimiter(container, config, registry, caches);
       container.registerInstance(Tokens.FlowControlStats, limiter);
+      metrics.followFlowControl(limiter);
       const app = createHttpApp({
         registry,
         kv,

@@ -79,9 +79,15 @@ test.serial('a saturated Reject level answers 429 with Retry-After while another
   t.is(admin.status, 200, 'system:masters is exempt');
   t.is(admin.headers[fsUid], await uidOf(server, 'flowschemas', 'exempt'));
 
+  const metrics = (await server.request('GET', '/metrics')).text;
+  t.regex(metrics, /^apiserver_flowcontrol_rejected_requests_total\{priority_level="tenant-a",reason="concurrency-limit"\} 1$/m);
+  t.regex(metrics, /^apiserver_flowcontrol_current_executing_requests\{priority_level="tenant-a"\} 1$/m);
+  t.regex(metrics, /^apiserver_flowcontrol_nominal_limit_seats\{priority_level="tenant-a"\} \d+$/m);
+
   held.releaseAll();
   t.is((await first).status, 200);
   t.is((await server.request('GET', '/version', { token: tenantA.token })).status, 200, 'the seat is free again');
+  t.regex((await server.request('GET', '/metrics')).text, /^apiserver_flowcontrol_dispatched_requests_total\{priority_level="tenant-a"\} [2-9]$/m);
 });
 
 test.serial('a watch holds its seat only until its response starts', async (t) => {
