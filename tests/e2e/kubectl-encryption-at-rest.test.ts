@@ -176,7 +176,8 @@ test.serial('with --encryption-provider-config-automatic-reload an edited file i
   t.is(before.stdout, base64(password), describe(before));
 
   writeFileSync(file, readFileSync(secretsConfig('secretbox: {keys: [{name: box}]}')));
-  const refusal = `kapi: error processing encryption config file ${file}: error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Required value: secret is a mandatory field for a key; the previous configuration stays in force\n`;
+  // a klog text line: the message quoted after the header
+  const refusal = `] "error processing encryption config file ${file}: error while parsing file: resources[0].providers[0].secretbox.keys[0].secret: Required value: secret is a mandatory field for a key; the previous configuration stays in force"\n`;
   const output = await eventually(async () => k.output(), (text) => text.includes(refusal));
   t.true(output.includes(refusal), output);
   t.is((await k.kubectl(['create', 'secret', 'generic', 'after', '--from-literal=password=y'])).code, 0);
