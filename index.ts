@@ -39,8 +39,7 @@ import { encryptionAtRest, type EncryptionAtRestOptions } from './plugins/encryp
 import { webhookTokenAuth, type WebhookTokenAuthOptions } from './plugins/auth/webhook-token-authenticator.js';
 
 export { createApiServer } from './core/server/create-api-server.js';
-export type { ApiServer, ApiServerOptions, ListenOptions } from './core/server/api-server.js';
-export type { ShutdownOptions } from './core/server/graceful-shutdown.js';
+export type { ApiServer, ApiServerOptions, ListenOptions, ShutdownOptions } from './core/server/api-server.js';
 export type { ServerConfig, ServerConfigOverrides, WatchCacheConfig, VersionInfo } from './core/contracts/server-config.js';
 export { RuntimeConfigError, type RuntimeConfig } from './core/contracts/runtime-config.js';
 export type { TlsProfile, TlsMinVersion } from './core/server/tls-profile.js';

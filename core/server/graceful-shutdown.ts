@@ -8,21 +8,7 @@ import { parseRequestInfo } from '../request/request-info.js';
 import { isLongRunning } from '../request/long-running.js';
 import { attachShutdownSignal, type ShutdownSignal } from './shutdown-signal.js';
 import { lingeringClose } from './lingering-close.js';
-
-/** How a server shuts down (kube-apiserver's flags of the same names). */
-export interface ShutdownOptions {
-  /** `--shutdown-delay-duration`: how long /readyz fails while requests are still served as usual (default 0). */
-  delayMs?: number;
-  /**
-   * `--shutdown-send-retry-after`: after the delay, keep listening and answer every new request 429 with
-   * `Retry-After` and `Connection: close` until the requests in flight are done (default false: stop listening then).
-   */
-  sendRetryAfter?: boolean;
-  /** `--shutdown-watch-termination-grace-period`: the time over which watches are ended, paced (default 0: at once). */
-  watchTerminationGracePeriodMs?: number;
-  /** kube's ShutdownTimeout: how long requests in flight may still take once new ones are refused (default 60 s). */
-  timeoutMs?: number;
-}
+import type { ShutdownOptions } from './api-server.js';
 
 /** kube's ShutdownTimeout default (its request timeout). */
 const defaultTimeoutMs = 60_000;
