@@ -31,7 +31,6 @@ export function encodeGnostic(kind: 'v2' | 'v3', json: string): Promise<Buffer> 
 
 function startWorker(): Worker {
   const w = new Worker(new URL('./gnostic-worker.js', import.meta.url));
-  w.unref();
   w.on('message', ({ id, bytes, error }: GnosticReply) => {
     const p = pending.get(id);
     pending.delete(id);
@@ -45,5 +44,6 @@ function startWorker(): Worker {
   };
   w.on('error', fail);
   w.on('exit', (code) => fail(new Error(`the OpenAPI protobuf worker exited (code ${code})`)));
+  w.unref(); // after the listeners: adding a 'message' listener refs the worker's port again
   return w;
 }

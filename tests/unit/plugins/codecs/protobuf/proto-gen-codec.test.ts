@@ -13,6 +13,7 @@ import { KubeProtobufCodec } from '../../../../../plugins/codecs/protobuf/index.
 import { customResourceProtobufKinds } from '../../../../../plugins/codecs/protobuf/custom-resources/index.js';
 import type { JSONSchemaProps } from '../../../../../lib/openapi/json-schema-props.js';
 import { KubeProtobufClient } from '../../../../helpers/kube-protobuf-client.js';
+import { withCapturedLog } from '../../../../helpers/captured-log.js';
 
 const schema: JSONSchemaProps = {
   type: 'object',
@@ -255,7 +256,7 @@ test("kapi's bytes decode with the generated .proto, and bytes written from it d
 
 // ---- which kinds have protobuf -------------------------------------------------------------------------------------
 
-test('only CRDs whose annotation numbers every field of a served version have protobuf', (t) => {
+test.serial('only CRDs whose annotation numbers every field of a served version have protobuf', async (t) => {
   const r = new ResourceTypeRegistry();
   const lookup = customResourceProtobufKinds(r);
   t.is(lookup(gadget), undefined, 'unknown kind');
@@ -264,16 +265,12 @@ test('only CRDs whose annotation numbers every field of a served version have pr
   const partial = JSON.parse(generated.annotation);
   delete partial.v1['$.spec'].size;
   r.set(gadgetsType({ [fieldNumbersAnnotation]: JSON.stringify(partial) }));
-  const warn = console.warn;
-  const warnings: string[] = [];
-  console.warn = (text: string) => warnings.push(text);
-  try {
+  const warnings = await withCapturedLog(async (logged) => {
     t.is(lookup(gadget), undefined, 'a field without a number');
     t.is(lookup(gadget), undefined);
-  } finally {
-    console.warn = warn;
-  }
-  t.deepEqual(warnings, ['kapi: gadgets.example.com v1 is not served as protobuf: version v1: field "size" of $.spec has no field number']);
+    return logged.map((l) => `${l.level}: ${l.msg}`);
+  });
+  t.deepEqual(warnings, ['warn: gadgets.example.com v1 is not served as protobuf: version v1: field "size" of $.spec has no field number']);
   r.set(gadgetsType({ [fieldNumbersAnnotation]: generated.annotation }));
   t.truthy(lookup(gadget), 'the CRD was replaced: types are built for the new one');
   t.truthy(lookup(gadgetList));
