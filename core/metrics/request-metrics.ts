@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { performance } from 'node:perf_hooks';
 import type { RequestInfo } from '../request/request-info.js';
 import { isLongRunning } from '../request/long-running.js';
-import { requestInfoOf } from '../server/request-info-state.js';
+import { requestInfoOf, requestQueryOf } from '../server/request-info-state.js';
 import type { ServerMetrics } from './server-metrics.js';
 import { InflightRequests, type RequestKind } from './inflight-requests.js';
 import { reportedDryRun, reportedScope, reportedVerb } from './request-labels.js';
@@ -69,7 +69,7 @@ function requestLabels(ctx: Context, info: RequestInfo): RequestLabels {
   const resource = info.isResourceRequest;
   return {
     verb: reportedVerb(ctx, info, scope),
-    dry_run: reportedDryRun(new URLSearchParams(ctx.querystring)),
+    dry_run: reportedDryRun(requestQueryOf(ctx)),
     group: resource ? info.apiGroup : '',
     version: resource ? info.apiVersion : '',
     resource: resource ? info.resource : '',

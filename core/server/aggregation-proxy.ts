@@ -13,6 +13,7 @@ import { goCause } from '../../lib/webhook/webhook-client.js';
 import { backendTransport, type BackendTransport, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
 import { log } from '../../lib/log/logger.js';
+import { requestQueryOf } from './request-info-state.js';
 
 /** An APIService that names a service (the registry's object, which its transport is cached by), and whether its Available condition is True. */
 export interface ProxiedApiService {
@@ -87,7 +88,7 @@ function goQuery(query: URLSearchParams): string {
 function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL, transport: BackendTransport): Promise<void> {
   const req = ctx.req;
   const res = ctx.res;
-  const query = new URLSearchParams(ctx.querystring);
+  const query = requestQueryOf(ctx);
   const encodedQuery = goQuery(query);
   const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(endpoint.port) || 443;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { HealthCheck } from '../contracts/health-check.js';
-import { parseRequestInfo } from '../request/request-info.js';
+import { requestInfoOf } from './request-info-state.js';
 import { isLongRunning } from '../request/long-running.js';
 import { attachShutdownSignal, type ShutdownSignal } from './shutdown-signal.js';
 import { lingeringClose } from './lingering-close.js';
@@ -154,12 +154,9 @@ export class GracefulShutdown {
   }
 }
 
-/** What a URL must contain to be long-running: a watch, proxy or streaming subresource (see isLongRunning). */
-const mayBeLongRunning = /watch|proxy|attach|exec|log|portforward/;
-
-/** Whether kube treats the request as long-running; most URLs cannot be, and skip parsing (microseconds a request). */
+/** Whether kube treats the request as long-running (from the request info parsed once per request). */
 function longRunning(ctx: Context): boolean {
-  return mayBeLongRunning.test(ctx.url) && isLongRunning(parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+  return isLongRunning(requestInfoOf(ctx));
 }
 
 /** Requests served whatever the phase: health, metrics, and kube-apiserver's own loopback requests. */

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { Readable } from 'node:stream';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { RequestInfo } from '../request/request-info.js';
-import { requestInfoOf } from './request-info-state.js';
+import { requestInfoOf, requestQueryOf } from './request-info-state.js';
 import { instrumentRequests, markServed } from '../metrics/request-metrics.js';
 import type { ServerMetrics } from '../metrics/server-metrics.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
@@ -76,7 +76,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(renderErrors(deps.codecs));
   if (deps.shutdownFilter) app.use(deps.shutdownFilter); // before authentication, as kube's WithWaitGroup
   app.use(async (ctx) => {
-    const query = new URLSearchParams(ctx.querystring);
+    const query = requestQueryOf(ctx);
     const info = requestInfoOf(ctx);
     let authenticated: UserInfo;
     try {

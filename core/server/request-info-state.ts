@@ -1,10 +1,27 @@
 import type { Context } from 'koa';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
 
-const requestInfoKey = Symbol('kapi.requestInfo');
+const parsedKey = Symbol('kapi.parsedRequest');
 
-/** The request's RequestInfo, parsed once per request for every filter that needs it (kube's WithRequestInfo). */
+interface ParsedRequest {
+  info: RequestInfo;
+  query: URLSearchParams;
+}
+
+/** The request's query and RequestInfo, parsed once per request for every filter that needs them (kube's WithRequestInfo). */
+function parsedRequest(ctx: Context): ParsedRequest {
+  const state = ctx.state as { [parsedKey]?: ParsedRequest };
+  if (!state[parsedKey]) {
+    const query = new URLSearchParams(ctx.querystring);
+    state[parsedKey] = { info: parseRequestInfo(ctx.method, ctx.path, query), query };
+  }
+  return state[parsedKey];
+}
+
 export function requestInfoOf(ctx: Context): RequestInfo {
-  const state = ctx.state as { [requestInfoKey]?: RequestInfo };
-  return (state[requestInfoKey] ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+  return parsedRequest(ctx).info;
+}
+
+export function requestQueryOf(ctx: Context): URLSearchParams {
+  return parsedRequest(ctx).query;
 }
