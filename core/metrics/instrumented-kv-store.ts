@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { Histogram } from 'prom-client';
 import type { GetOptions, KVStore, RangeOptions } from '../contracts/kv-store.js';
+import type { KeyedHistogram } from './keyed-metrics.js';
 
 /** API groups without a dot (kube's legacy ones): any other first key segment without a dot is a core resource. */
 const dotlessGroups = new Set(['apps', 'batch', 'autoscaling', 'policy', 'extensions']);
@@ -10,14 +10,13 @@ const dotlessGroups = new Set(['apps', 'batch', 'autoscaling', 'policy', 'extens
  * (get, list, create, update, delete) and object type, read from the key's layout (`/registry/{group}/{resource}/…`).
  * Watches, compaction and health checks pass through unmeasured, as in kube.
  */
-export function instrumentedKVStore(kv: KVStore, duration: Histogram<'operation' | 'type'>): KVStore {
-  // The histogram's children by "operation type": prom-client would hash a label object on every call.
+export function instrumentedKVStore(kv: KVStore, duration: KeyedHistogram): KVStore {
   const children = new Map<string, { observe(seconds: number): void }>();
   const observe = (operation: string, key: string, seconds: number) => {
     const type = objectType(key);
     const id = `${operation} ${type}`;
     let child = children.get(id);
-    if (!child) children.set(id, (child = duration.labels({ operation, type })));
+    if (!child) children.set(id, (child = duration.child(id, { operation, type })));
     child.observe(seconds);
   };
   // A thunk, so that a storage doing its work synchronously (SQLite) is measured too.

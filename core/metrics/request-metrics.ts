@@ -79,10 +79,7 @@ function requestLabels(ctx: Context, info: RequestInfo): RequestLabels {
   };
 }
 
-/**
- * The metrics' children per label set, looked up by one string key: prom-client hashes a label object on every
- * observation otherwise, on the path of every request.
- */
+/** The metrics' series per label set, kept by one string key: looked up once per request. */
 class RequestSeries {
   private readonly done = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
   private readonly running = new Map<string, { inc(): void; dec(): void }>();
@@ -90,10 +87,12 @@ class RequestSeries {
   constructor(private readonly metrics: ServerMetrics) {}
 
   finished(labels: RequestLabels, code: number, seconds: number): void {
-    const key = `${seriesKey(labels)}|${labels.dry_run}|${code}`;
+    const series = `${seriesKey(labels)}|${labels.dry_run}`;
+    const key = `${series}|${code}`;
     let s = this.done.get(key);
     if (!s) {
-      s = { count: this.metrics.requestTotal.labels({ ...labels, code: String(code) }), duration: this.metrics.requestDuration.labels({ ...labels }) };
+      const { requestTotal, requestDuration } = this.metrics;
+      s = { count: requestTotal.child(key, { ...labels, code: String(code) }), duration: requestDuration.child(series, { ...labels }) };
       this.done.set(key, s);
     }
     s.count.inc();

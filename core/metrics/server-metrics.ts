@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics } from '../contracts/metrics.js';
 import { WatchEventCounter } from './watch-event-counter.js';
+import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
 import type { FlowControlStats } from '../contracts/flowcontrol.js';
 import { registerFlowControlMetrics } from './flowcontrol-metrics.js';
 
@@ -11,7 +12,6 @@ const watchEventSizeBuckets = Array.from({ length: 8 }, (_, i) => 1024 * 2 ** i)
 const admissionStepBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 const admissionWebhookBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
 
-const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 const longRunningLabels = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 const watchLabels = ['group', 'version', 'resource'] as const;
 
@@ -26,20 +26,20 @@ export type StoredObjectCounts = () => Iterable<readonly [groupResource: string,
 export class ServerMetrics implements Metrics {
   readonly registry = new Registry();
 
-  readonly requestTotal = new Counter({
-    name: 'apiserver_request_total',
-    help: '[STABLE] Requests served, by verb, dry run, group, version, resource, subresource, scope, component and HTTP code.',
-    labelNames: [...requestLabels, 'code'],
-    registers: [this.registry],
-  });
+  /** By verb, dry_run, group, version, resource, subresource, scope, component and code (see request-metrics.ts). */
+  readonly requestTotal = new KeyedCounter(
+    this.registry,
+    'apiserver_request_total',
+    '[STABLE] Requests served, by verb, dry run, group, version, resource, subresource, scope, component and HTTP code.',
+  );
 
-  readonly requestDuration = new Histogram({
-    name: 'apiserver_request_duration_seconds',
-    help: '[STABLE] Response latency in seconds, by verb, dry run, group, version, resource, subresource, scope and component.',
-    labelNames: requestLabels,
-    buckets: latencyBuckets,
-    registers: [this.registry],
-  });
+  /** By verb, dry_run, group, version, resource, subresource, scope and component. */
+  readonly requestDuration = new KeyedHistogram(
+    this.registry,
+    'apiserver_request_duration_seconds',
+    '[STABLE] Response latency in seconds, by verb, dry run, group, version, resource, subresource, scope and component.',
+    latencyBuckets,
+  );
 
   readonly longRunningRequests = new Gauge({
     name: 'apiserver_longrunning_requests',
@@ -67,13 +67,12 @@ export class ServerMetrics implements Metrics {
    * kube's name for storage latencies, kept for every storage plugin (SQLite and memory too) because it is the name
    * kube's dashboards and alerts query; `type` is the group-resource, as kube reports it.
    */
-  readonly storageRequestDuration = new Histogram({
-    name: 'etcd_request_duration_seconds',
-    help: '[ALPHA] Storage request latency in seconds, by operation and object type (group-resource).',
-    labelNames: ['operation', 'type'],
-    buckets: latencyBuckets,
-    registers: [this.registry],
-  });
+  readonly storageRequestDuration = new KeyedHistogram(
+    this.registry,
+    'etcd_request_duration_seconds',
+    '[ALPHA] Storage request latency in seconds, by operation and object type (group-resource).',
+    latencyBuckets,
+  );
 
   readonly admissionStepDuration = new Histogram({
     name: 'apiserver_admission_step_admission_duration_seconds',

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { ServerResponse } from 'node:http';
+import { Stream } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
@@ -34,8 +35,8 @@ export class GracefulShutdown {
   /** Responses of requests in flight that are not long-running. */
   private readonly inFlight = new Set<ServerResponse>();
   private readonly drainWaiters = new Set<() => void>();
-  /** How each running watch is ended. */
-  private readonly watches = new Set<() => void>();
+  /** How each running watch is ended, and its response. */
+  private readonly watches = new Map<() => void, ServerResponse>();
   private endingWatches = false;
 
   /** kube's readyz `shutdown` check (readiness only). */
@@ -47,21 +48,24 @@ export class GracefulShutdown {
     },
   };
 
-  private readonly watchSignal: ShutdownSignal = {
-    subscribe: (end) => {
-      if (this.endingWatches) {
-        queueMicrotask(end);
-        return () => {};
-      }
-      this.watches.add(end);
-      return () => this.watches.delete(end);
-    },
-  };
+  /** The signal of one long-running request: its watch handler subscribes how it ends. */
+  private watchSignal(res: ServerResponse): ShutdownSignal {
+    return {
+      subscribe: (end) => {
+        if (this.endingWatches) {
+          queueMicrotask(end);
+          return () => {};
+        }
+        this.watches.set(end, res);
+        return () => this.watches.delete(end);
+      },
+    };
+  }
 
   readonly filter = async (ctx: Context, next: Next): Promise<void> => {
     if (this.phase === 'refusing' && !isExempt(ctx)) return this.refuse(ctx);
     if (longRunning(ctx)) {
-      attachShutdownSignal(ctx, this.watchSignal);
+      attachShutdownSignal(ctx, this.watchSignal(ctx.res));
       // A watch ended by the shutdown leaves its connection idle and kept alive: it is closed once the end is sent.
       // (HTTP/1.1 only: an HTTP/2 stream's socket is its whole session's, which the GOAWAY of stopListening ends.)
       const socket = ctx.req.socket;
@@ -75,12 +79,22 @@ export class GracefulShutdown {
     const res = ctx.res;
     if (this.phase === 'refusing' && !this.sendRetryAfter) res.shouldKeepAlive = false;
     this.inFlight.add(res);
-    res.once('close', () => {
-      this.inFlight.delete(res);
-      if (this.inFlight.size === 0) for (const wake of this.drainWaiters) wake();
-    });
-    await next();
+    let streamed = false;
+    try {
+      await next();
+      streamed = ctx.body instanceof Stream;
+    } finally {
+      // Done when the handler returns, as kube's WithWaitGroup; a body streamed after that (a paced list, a proxied
+      // response), when its response closes. (A 'close' listener on every response is a measurable share of a GET.)
+      if (streamed) res.once('close', () => this.finished(res));
+      else this.finished(res);
+    }
   };
+
+  private finished(res: ServerResponse): void {
+    this.inFlight.delete(res);
+    if (this.inFlight.size === 0) for (const wake of this.drainWaiters) wake();
+  }
 
   /**
    * Runs the shutdown up to the point where every request and connection has ended or the timeout has passed: /readyz
@@ -139,19 +153,32 @@ export class GracefulShutdown {
 
   /**
    * Ends every watch: at once without a grace period, else spread over it (at least 200 a second, as kube paces
-   * them), so that their clients do not all re-watch in the same instant.
+   * them), so that their clients do not all re-watch in the same instant. Resolves once every ended watch's response
+   * has been written out (connections are closed after this: a stream's end must not be cut).
    */
   private async endWatches(graceMs: number, stop: AbortSignal): Promise<void> {
     this.endingWatches = true;
-    const ends = [...this.watches];
+    const watches = [...this.watches];
     this.watches.clear();
-    const perSecond = Math.max(minWatchTerminationsPerSecond, (ends.length * 1000) / Math.max(graceMs, 1));
+    const perSecond = Math.max(minWatchTerminationsPerSecond, (watches.length * 1000) / Math.max(graceMs, 1));
     const gapMs = graceMs > 0 ? 1000 / perSecond : 0;
-    for (const [i, end] of ends.entries()) {
+    const written: Promise<void>[] = [];
+    for (const [i, [end, res]] of watches.entries()) {
       if (i > 0 && gapMs > 0 && !stop.aborted) await sleep(gapMs);
       end();
+      written.push(responseWritten(res));
     }
+    await Promise.all(written);
   }
+}
+
+/** Resolves when the response has been handed to its connection in full, or the connection has closed. */
+function responseWritten(res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
 }
 
 /** Whether kube treats the request as long-running (from the request info parsed once per request). */

@@ -9,14 +9,19 @@ import type { ServerResponse } from 'node:http';
  */
 const HIGH_BYTE = /[\u0080-\u00ff]/;
 
-function hasByteHeaders(ctx: Context): boolean {
-  return Object.values(ctx.response.headers).some((v) => (Array.isArray(v) ? v.some((x) => HIGH_BYTE.test(x)) : HIGH_BYTE.test(String(v))));
+function hasByteHeaders(res: ServerResponse): boolean {
+  // Header by header: getHeaders() would copy them all on every response.
+  for (const name of res.getHeaderNames()) {
+    const v = res.getHeader(name);
+    if (Array.isArray(v) ? v.some((x) => HIGH_BYTE.test(x)) : HIGH_BYTE.test(String(v))) return true;
+  }
+  return false;
 }
 
 /** Middleware: a string body goes out as a Buffer when some header holds such bytes, so the header block is Latin-1. */
 export async function headerBytesAsLatin1(ctx: Context, next: Next): Promise<void> {
   await next();
-  if (typeof ctx.body === 'string' && hasByteHeaders(ctx)) ctx.body = Buffer.from(ctx.body, 'utf8');
+  if (typeof ctx.body === 'string' && hasByteHeaders(ctx.res)) ctx.body = Buffer.from(ctx.body, 'utf8');
 }
 
 /** Sends a streamed response's headers now, as Latin-1 (`flushHeaders()` would write them as UTF-8). */

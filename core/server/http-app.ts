@@ -132,7 +132,15 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
  * binding lets it read health and version), else 401.
  */
 async function authenticate(ctx: Context, { authenticators, anonymousAuth }: HttpAppDeps): Promise<UserInfo> {
-  const user = await authenticateWithAll(authenticators, { headers: ctx.headers, headersDistinct: ctx.req.headersDistinct, socket: connectionSocket(ctx.req) });
+  const req = ctx.req;
+  const user = await authenticateWithAll(authenticators, {
+    headers: ctx.headers,
+    // built on first use: only the request-header authenticator reads every value of repeated headers
+    get headersDistinct() {
+      return req.headersDistinct;
+    },
+    socket: connectionSocket(req),
+  });
   if (user) return user;
   if (authenticators.length === 0 || anonymousAuth) return anonymousUser;
   throw errors.unauthorized();

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { KeyedHistogram } from '../../../../core/metrics/keyed-metrics.js';
 import { instrumentedKVStore, objectType } from '../../../../core/metrics/instrumented-kv-store.js';
 import { MemoryKV } from '../../../../plugins/storage/memory/memory-kv.js';
 
@@ -15,7 +16,7 @@ test('the object type is kube\'s group-resource, read from the key layout', (t) 
 
 test('reads and writes are observed by operation and type; the store answers as before', async (t) => {
   const registry = new Registry();
-  const duration = new Histogram({ name: 'etcd_request_duration_seconds', help: 'h', labelNames: ['operation', 'type'], registers: [registry] });
+  const duration = new KeyedHistogram(registry, 'etcd_request_duration_seconds', 'h', [0.005, 0.025]);
   const kv = instrumentedKVStore(new MemoryKV(), duration);
   const created = await kv.create('/registry/configmaps/ns/a', Buffer.from('x'));
   t.true(created.succeeded);
