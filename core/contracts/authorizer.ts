@@ -97,7 +97,10 @@ export class AuthorizationChain {
       }
       const reason = answer.reason ?? '';
       // kube's union authorizer: a decision comes with its own authorizer's error only
-      if (answer.decision !== 'no-opinion') return { decision: answer.decision, reason, ...evaluationError(answer.evaluationError ? [answer.evaluationError] : []) };
+      if (answer.decision !== 'no-opinion') {
+        const decided = { decision: answer.decision, reason };
+        return answer.evaluationError ? { ...decided, evaluationError: answer.evaluationError } : decided;
+      }
       if (answer.evaluationError) failures.push(answer.evaluationError);
       if (reason) reasons.push(reason);
     }

@@ -22,9 +22,9 @@ export function toVersion(obj: KubeObject, scope: Pick<RequestScope, 'rt' | 'ver
 export function encodeBody(ctx: Context, negotiated: Pick<Negotiated, 'codec' | 'contentType'>, code: number, body: object): void {
   ctx.status = code;
   auditResponseObject(ctx, body);
-  // Set after the body: koa would otherwise guess a type from the string. set() skips koa's mime lookup.
-  ctx.body = negotiated.codec.encode(body);
+  // Set before the body, with set(): koa guesses a type (a mime lookup) only for a body without one.
   ctx.set('Content-Type', negotiated.contentType);
+  ctx.body = negotiated.codec.encode(body);
 }
 
 /** The Table rows' `includeObject` query parameter (absent or empty: Metadata). */

@@ -43,16 +43,27 @@ class SubjectIndex {
     return this.subjectsOf.size;
   }
 
-  /** The bindings naming any of `subjectKeys`, each once, in the order of the keys. */
-  *bindingsFor(subjectKeys: readonly string[]): Iterable<IndexedBinding> {
-    const seen = new Set<IndexedBinding>();
-    for (const key of subjectKeys) {
-      for (const b of this.bySubject.get(key)?.values() ?? []) {
-        if (seen.has(b)) continue;
-        seen.add(b);
-        yield b;
+  /**
+   * Visits the bindings naming the user or one of the groups, each once, the user's first; stops (and returns true)
+   * when `visit` returns true. Plain loops: this runs for every authorized request.
+   */
+  visitBindings(user: RbacUser, visit: (binding: IndexedBinding) => boolean): boolean {
+    const own = this.bySubject.get(userKey(user.username));
+    let seen: Set<IndexedBinding> | undefined;
+    if (own) {
+      for (const b of own.values()) if (visit(b)) return true;
+      if (user.groups.length > 0) seen = new Set(own.values());
+    }
+    for (const group of user.groups) {
+      const bindings = this.bySubject.get(groupKey(group));
+      if (!bindings) continue;
+      for (const b of bindings.values()) {
+        if (seen?.has(b)) continue;
+        (seen ??= new Set()).add(b);
+        if (visit(b)) return true;
       }
     }
+    return false;
   }
 }
 
@@ -146,15 +157,13 @@ export class RbacPolicyIndex {
 
   /** ClusterRoleBindings first, then the namespace's RoleBindings, as kube's VisitRulesFor. */
   private visit(user: RbacUser, namespace: string, visitor: RuleVisitor): void {
-    const keys = [userKey(user.username), ...user.groups.map(groupKey)];
-    const indexes = [this.clusterBindings, ...(namespace ? [this.roleBindings.get(namespace)] : [])];
-    for (const index of indexes) {
-      for (const binding of index?.bindingsFor(keys) ?? []) {
-        const rules = this.roleRefRules(binding.roleRef, binding.namespace);
-        const error = rules ? undefined : `${binding.roleRef.kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(binding.roleRef.name)} not found`;
-        if (visitor(binding, rules, error)) return;
-      }
-    }
+    const visitBinding = (binding: IndexedBinding) => {
+      const rules = this.roleRefRules(binding.roleRef, binding.namespace);
+      const error = rules ? undefined : `${binding.roleRef.kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(binding.roleRef.name)} not found`;
+      return visitor(binding, rules, error);
+    };
+    if (this.clusterBindings.visitBindings(user, visitBinding)) return;
+    if (namespace) this.roleBindings.get(namespace)?.visitBindings(user, visitBinding);
   }
 }
 
