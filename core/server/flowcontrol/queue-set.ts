@@ -62,6 +62,7 @@ export class QueueSet {
   private readonly direct = new FairQueue();
   private currentR = 0;
   private lastRealMs = performance.now();
+  private dispatchScheduled = false;
   seatsInUse = 0;
   requestsExecuting = 0;
   requestsWaiting = 0;
@@ -160,6 +161,21 @@ export class QueueSet {
     }
   }
 
+  /**
+   * Dispatches what fits once the event loop has polled for I/O. Dispatching at once, from the finished request's
+   * own continuation, would run the next waiting request in the same microtask chain, and the next: a backlog whose
+   * requests need no I/O (a GET from the cache) would be served to its end before a request that arrived meanwhile is
+   * even read, whatever its queue's turn — fair queuing needs the requests that have arrived to be in their queues.
+   */
+  private dispatchSoon(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
+      this.dispatchWhatFits();
+    });
+  }
+
   private dispatch(queue: FairQueue, seats: Seats): SeatTicket {
     const started = performance.now();
     queue.executingSeats += seats.width;
@@ -174,7 +190,7 @@ export class QueueSet {
       queue.nextDispatchR += (servedSeconds - estimatedServiceSeconds) * seats.width;
       queue.executingSeats -= seats.width;
       this.seatsInUse -= seats.width;
-      this.dispatchWhatFits();
+      this.dispatchSoon();
     };
     return {
       release: () => {

@@ -1,0 +1,35 @@
+import test from 'ava';
+import { setImmediate as nextLoopTurn } from 'node:timers/promises';
+import { QueueSet } from '../../../../../core/server/flowcontrol/queue-set.js';
+
+const oneSeat = { width: 1, additionalLatencyMs: 0 };
+
+/** Takes a seat for flow `hash`, records the turn, and gives the seat back after a handler that needs no I/O. */
+async function serve(queues: QueueSet, order: string[], name: string, hash: number): Promise<void> {
+  const ticket = await queues.acquire(hash, oneSeat, new AbortController().signal);
+  if (typeof ticket === 'string') throw new Error(`${name}: ${ticket}`);
+  order.push(name);
+  await Promise.resolve();
+  ticket.release();
+}
+
+test('a backlog of requests that need no I/O is dispatched across event-loop turns, not in one microtask chain', async (t) => {
+  // Were the next request dispatched from the finished one's continuation, the whole backlog would be served before
+  // the event loop turns again: no request arriving meanwhile could even be read, let alone get its fair turn.
+  const queues = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 64, handSize: 8, queueLengthLimit: 1000 } }, 60_000);
+  const order: string[] = [];
+  const backlog = Array.from({ length: 200 }, (_, i) => serve(queues, order, `r${i}`, 1));
+  await nextLoopTurn();
+  t.true(order.length < 10, `${order.length} requests were served before the event loop turned`);
+  await Promise.all(backlog);
+  t.is(order.length, 200);
+});
+
+test('a released seat goes to the next waiting request of the same flow when no other flow waits', async (t) => {
+  const queues = new QueueSet({ concurrencyLimit: 2, queuing: { queues: 8, handSize: 2, queueLengthLimit: 50 } }, 60_000);
+  const order: string[] = [];
+  await Promise.all(Array.from({ length: 10 }, (_, i) => serve(queues, order, `r${i}`, 7)));
+  t.deepEqual([...order].sort(), Array.from({ length: 10 }, (_, i) => `r${i}`).sort());
+  t.is(queues.seatsInUse, 0);
+  t.is(queues.requestsWaiting, 0);
+});
