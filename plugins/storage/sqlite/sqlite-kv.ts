@@ -31,15 +31,15 @@ import { makePrivateDatabaseFile } from './private-database-file.js';
  * tombstone at or below C. The state at C itself stays readable. Because every superseded row is the
  * `prev_revision` of its successor, compaction only has to visit the rows in (previous C, C].
  *
- * One process owns the file: the current revision and the revisions of every live key are kept in memory, and
+ * One process owns the file: the current revision and the latest value of every live key are kept in memory, and
  * watch events are fanned out in-process.
  *
- * Latest revisions in memory: `latest` maps every live key to its createRevision and modRevision (loaded from
- * `kv_current` at open, and updated right after each commit), so the compare-and-swap checks of writes need no query.
- * Values are not kept: the watch cache holds every object decoded already, and a second copy of its bytes here cost
- * more memory than the object itself (~1 KiB outside the heap and ~190 bytes of heap each); a value is read by its
- * row id (the primary key) when a get, a latest-revision range, a failed comparison or an event's previous value asks
- * for it.
+ * Latest state in memory: `latest` maps every live key to its latest value and revisions (loaded from `kv_current` at
+ * open, and updated right after each commit). Gets at the latest revision are a map lookup, ranges at the latest
+ * revision take only the key names from `kv_current` and the values from the map, and the compare-and-swap checks of
+ * writes need no query. The cost is the live data set in memory (not history) — what kube-apiserver's watch cache
+ * holds anyway. Each value is kept as its own exact-size ArrayBuffer, without a Uint8Array over it (another ~96 bytes
+ * of heap per key): reads hand out a fresh view.
  *
  * Group commit: writes are queued and committed on `setImmediate`, so every write issued in the same event-loop turn
  * shares ONE transaction (one fsync), at most `maxBatch` per transaction. Inside it the writes are applied in arrival
@@ -79,8 +79,9 @@ export interface SqliteKVOptions {
   maxBatch?: number;
 }
 
-/** What is kept in memory of a live key: its revisions (its latest row's id is `modRevision`). */
-interface Revisions {
+/** What is kept in memory of a live key: its value's bytes (the whole buffer, never mutated) and its revisions. */
+interface Latest {
+  readonly value: ArrayBuffer;
   readonly createRevision: number;
   readonly modRevision: number;
 }
@@ -130,8 +131,8 @@ interface BatchOutcome {
   results: TxnResult[];
   /** One per successful write, in revision order. */
   events: KVEvent[];
-  /** The latest revisions of every key the batch changed (`undefined`: deleted). */
-  changes: Map<string, Revisions | undefined>;
+  /** The latest value of every key the batch changed (`undefined`: deleted). */
+  changes: Map<string, Latest | undefined>;
   /** The store revision after the batch. */
   revision: number;
 }
@@ -140,8 +141,8 @@ export class SqliteKV implements KVStore {
   private readonly db: Database.Database;
   private readonly hub: WatchHub;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Latest committed revisions of every live key. Entries are never mutated. */
-  private readonly latest = new Map<string, Revisions>();
+  /** Latest committed value of every live key. Entries are never mutated and never handed out (callers get copies). */
+  private readonly latest = new Map<string, Latest>();
   /** The latest committed revision. */
   private rev: number;
   private compactRev: number;
@@ -151,7 +152,6 @@ export class SqliteKV implements KVStore {
   private flushScheduled = false;
 
   private readonly stGetAt: Database.Statement<[string, number], HistoryRow>;
-  private readonly stValue: Database.Statement<[number], Uint8Array>;
   private readonly stLastId: Database.Statement<[string], { id: number }>;
   private readonly stInsert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
   private readonly stCurrentUpsert: Database.Statement<[string, number]>;
@@ -195,16 +195,15 @@ export class SqliteKV implements KVStore {
     const seq = db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kv'").get()?.seq ?? 0;
     const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM kv').get()?.id ?? 0;
     this.rev = Math.max(seq, maxId, this.compactRev);
-    const live = db.prepare<[], { name: string; id: number; create_revision: number }>(
-      'SELECT c.name, k.id, k.create_revision FROM kv_current c JOIN kv k ON k.id = c.id',
+    const live = db.prepare<[], Row>(
+      'SELECT c.name, k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id',
     );
-    for (const row of live.iterate()) this.latest.set(row.name, { createRevision: row.create_revision, modRevision: row.id });
+    for (const row of live.iterate()) this.latest.set(row.name, latestOf(bytes(row.value), row.create_revision, row.id));
 
     this.stGetAt = db.prepare(
       'SELECT id, create_revision, deleted, value FROM kv WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1',
     );
     this.stLastId = db.prepare('SELECT id FROM kv WHERE name = ? ORDER BY id DESC LIMIT 1');
-    this.stValue = db.prepare<[number], Uint8Array>('SELECT value FROM kv WHERE id = ?').pluck();
     this.stInsert = db.prepare(
       'INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -230,7 +229,7 @@ export class SqliteKV implements KVStore {
 
     this.txBatch = db.transaction((batch: readonly PendingWrite[]): BatchOutcome => {
       let rev = this.rev;
-      const changes = new Map<string, Revisions | undefined>();
+      const changes = new Map<string, Latest | undefined>();
       const results: TxnResult[] = [];
       const events: KVEvent[] = [];
       for (const w of batch) {
@@ -239,7 +238,7 @@ export class SqliteKV implements KVStore {
         const cur = changes.has(key) ? changes.get(key) : this.latest.get(key);
         if (w.op === 'create') {
           if (cur) {
-            results.push({ succeeded: false, revision: rev, current: this.keyValue(key, cur) });
+            results.push({ succeeded: false, revision: rev, current: keyValue(key, cur) });
             continue;
           }
           const prev = this.stLastId.get(key)?.id ?? 0;
@@ -247,7 +246,7 @@ export class SqliteKV implements KVStore {
           this.stInsert.run(rev, key, 1, 0, rev, prev, w.value!);
           this.stCurrentUpsert.run(key, rev);
           const kv: KeyValue = { key, value: w.value!, createRevision: rev, modRevision: rev };
-          changes.set(key, { createRevision: rev, modRevision: rev });
+          changes.set(key, latestOf(w.value!, rev, rev));
           results.push({ succeeded: true, revision: rev, kv: copyKV(kv) });
           events.push({ type: 'PUT', kv: copyKV(kv) });
           continue;
@@ -258,25 +257,24 @@ export class SqliteKV implements KVStore {
         }
         // An update always compares; a delete only when given an expected modRevision.
         if ((w.op === 'update' || w.expected !== undefined) && cur.modRevision !== w.expected) {
-          results.push({ succeeded: false, revision: rev, current: this.keyValue(key, cur) });
+          results.push({ succeeded: false, revision: rev, current: keyValue(key, cur) });
           continue;
         }
-        // The value it had (its row may be one this batch inserted: the transaction reads its own writes).
-        const prev = this.keyValue(key, cur);
         rev++;
         if (w.op === 'update') {
           this.stInsert.run(rev, key, 0, 0, cur.createRevision, cur.modRevision, w.value!);
           this.stCurrentUpsert.run(key, rev);
           const kv: KeyValue = { key, value: w.value!, createRevision: cur.createRevision, modRevision: rev };
-          changes.set(key, { createRevision: cur.createRevision, modRevision: rev });
+          changes.set(key, latestOf(w.value!, cur.createRevision, rev));
           results.push({ succeeded: true, revision: rev, kv: copyKV(kv) });
-          events.push({ type: 'PUT', kv: copyKV(kv), prevKv: prev });
+          events.push({ type: 'PUT', kv: copyKV(kv), prevKv: keyValue(key, cur) });
         } else {
-          this.stInsert.run(rev, key, 0, 1, cur.createRevision, cur.modRevision, prev.value);
+          const last = keyValue(key, cur);
+          this.stInsert.run(rev, key, 0, 1, cur.createRevision, cur.modRevision, last.value);
           this.stCurrentDelete.run(key);
           changes.set(key, undefined);
-          results.push({ succeeded: true, revision: rev, kv: copyKV(prev) });
-          events.push({ type: 'DELETE', kv: { ...prev, modRevision: rev }, prevKv: copyKV(prev) });
+          results.push({ succeeded: true, revision: rev, kv: last });
+          events.push({ type: 'DELETE', kv: { ...last, modRevision: rev }, prevKv: keyValue(key, cur) });
         }
       }
       return { results, events, changes, revision: rev };
@@ -301,7 +299,7 @@ export class SqliteKV implements KVStore {
     const at = this.readRevision(opts?.revision);
     if (at === this.rev) {
       const cur = this.latest.get(key);
-      return cur ? { kv: this.keyValue(key, cur), revision: at } : { revision: at };
+      return cur ? { kv: keyValue(key, cur), revision: at } : { revision: at };
     }
     const row = this.stGetAt.get(key, at);
     return row && !row.deleted ? { kv: toKV(key, row), revision: at } : { revision: at };
@@ -321,17 +319,22 @@ export class SqliteKV implements KVStore {
     let kvs: KeyValue[];
     let count: number;
     if (at === this.rev) {
-      // Key names in order from the narrow kv_current index, each joined to its latest row by id.
-      const where = bounds('c.name');
-      const rows = this.stmt<Row>(
-        `SELECT c.name, k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id
-          WHERE ${where} ORDER BY c.name LIMIT ?`,
-      ).all(...params, limit);
-      kvs = rows.map((r) => toKV(r.name, r));
+      // Key names in order from the narrow kv_current index; the values from memory.
+      const where = bounds('name');
+      const names = this.stmt<string>(`SELECT name FROM kv_current WHERE ${where} ORDER BY name LIMIT ?`, true).all(
+        ...params,
+        limit,
+      );
+      kvs = new Array<KeyValue>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const cur = this.latest.get(names[i]!);
+        if (!cur) throw new Error(`sqlite storage: key ${JSON.stringify(names[i])} is missing from the latest state`);
+        kvs[i] = keyValue(names[i]!, cur);
+      }
       count =
-        limit < 0 || rows.length < limit
-          ? rows.length
-          : this.stmt<number>(`SELECT count(*) FROM kv_current c WHERE ${where}`, true).get(...params)!;
+        limit < 0 || names.length < limit
+          ? names.length
+          : this.stmt<number>(`SELECT count(*) FROM kv_current WHERE ${where}`, true).get(...params)!;
     } else {
       // Rows: walk the (name, id) index in key order and keep each key's newest row at `at`, so a page stops after
       // `limit` keys. Count: group the index range by key.
@@ -482,12 +485,6 @@ export class SqliteKV implements KVStore {
     }
   }
 
-  /** The latest KeyValue of a live key, its value read by row id. */
-  private keyValue(key: string, cur: Revisions): KeyValue {
-    const value = bytes(this.stValue.get(cur.modRevision) ?? null);
-    return { key, value, createRevision: cur.createRevision, modRevision: cur.modRevision };
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('storage is closed');
   }
@@ -542,6 +539,20 @@ function bytes(b: Uint8Array | null): Uint8Array {
 
 function toKV(key: string, row: { id: number; create_revision: number; value: Uint8Array | null }): KeyValue {
   return { key, value: bytes(row.value), createRevision: row.create_revision, modRevision: row.id };
+}
+
+/**
+ * What `latest` keeps of a value: its buffer when the view covers all of it (a write's private copy), else a copy of
+ * just its bytes (a view into a larger buffer would keep all of that alive).
+ */
+function latestOf(value: Uint8Array, createRevision: number, modRevision: number): Latest {
+  const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
+  return { value: (whole ? value : value.slice()).buffer as ArrayBuffer, createRevision, modRevision };
+}
+
+/** A fresh KeyValue of a live key for a caller or watcher: a new view of the (never mutated) kept bytes. */
+function keyValue(key: string, cur: Latest): KeyValue {
+  return { key, value: new Uint8Array(cur.value), createRevision: cur.createRevision, modRevision: cur.modRevision };
 }
 
 /** A fresh KeyValue for a caller or watcher, sharing the (never mutated) value bytes, as the memory engine does. */
