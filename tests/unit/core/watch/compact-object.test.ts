@@ -36,15 +36,28 @@ test('a compacted object encodes exactly as before', (t) => {
   t.is(JSON.stringify(compactForCache(decoded('a'))), before);
 });
 
-test('fieldsV1 leaves become one frozen {} shared by every cached object', (t) => {
+test('equal fieldsV1 become one frozen tree shared by the cached objects', (t) => {
   const a = entryOf(compactForCache(decoded('a'))).fieldsV1;
   const b = entryOf(compactForCache(decoded('b'))).fieldsV1;
+  t.is(b, a);
+  t.true(Object.isFrozen(a));
+  t.true(Object.isFrozen(a['f:metadata']!['f:labels']));
+  t.throws(() => {
+    a['f:spec']!['f:size'] = {};
+  }, { instanceOf: TypeError });
+});
+
+test('fieldsV1 that differ keep their own trees, whose leaves are one frozen {}', (t) => {
+  const a = entryOf(compactForCache(decoded('a'))).fieldsV1;
+  const other = decoded('c');
+  entryOf(other).fieldsV1['f:spec']!['f:size'] = {};
+  const c = entryOf(compactForCache(other)).fieldsV1;
+  t.not(c, a);
   const leaf = a['f:spec']!['f:color'];
   t.deepEqual(leaf, {});
   t.true(Object.isFrozen(leaf));
   t.is(a['f:metadata']!['f:labels']!['.'], leaf);
-  t.is(b['f:metadata']!['f:labels']!['f:app'], leaf);
-  t.false(Object.isFrozen(a['f:spec']), 'only the leaves are shared');
+  t.is(c['f:spec']!['f:size'], leaf);
 });
 
 test('a "__proto__" key of fieldsV1 is left alone (assigning it would set the prototype)', (t) => {
