@@ -75,7 +75,8 @@ export const targets = {
   list10kMsMax: 300,
   /**
    * Heap kept per cached object ÷ the object's JSON size (issue #25: ≤ 2.0; 3.08 measured before the watch cache shared
-   * the repeated parts of objects, the SQLite engine stopped keeping values in memory and the GC graph its key strings).
+   * the repeated parts of objects, its history lost its per-event closures, the SQLite engine its per-value views and
+   * the GC graph its key strings).
    */
   cacheBytesOverJsonMax: 2,
   /** Server-side applies/s (no-op, and with one field changed) of a 50-item list-map object ÷ PUTs/s of the same object. */
