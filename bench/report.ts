@@ -455,7 +455,7 @@ function formatList(l: NonNullable<BenchResults['listLarge']>, cfg: BenchConfig)
     `  ratios: list latest / baseline ${(l.latest.medianMs / l.baseline.medianMs).toFixed(1)}×, rv=0 / baseline ${(l.rv0.medianMs / l.baseline.medianMs).toFixed(1)}×`,
     `  memory: heap after GC ${mib(m.heapEmptyBytes)} with 0 widgets, ${mib(m.heapFullBytes)} with ${l.objects}: ${m.bytesPerObject.toFixed(0)} bytes per widget = ` +
       `${m.overJson.toFixed(2)}× its JSON`,
-    `          (everything the server's heap holds per object: the watch cache's copy and event history if there is one, the storage engine's latest-value copy too)`,
+    `          (everything the server's heap holds per object: the watch cache's copy and event history, what the storage engine and the controllers keep of it)`,
   ];
 }
 

@@ -19,7 +19,7 @@ export interface GraphNode {
   resource: string;
   namespace: string;
   name: string;
-  owners: OwnerLink[];
+  owners: readonly OwnerLink[];
   /** Has a deletionTimestamp. */
   deleting: boolean;
   /** Being deleted in the foreground: waits for its blocking dependents (kube's deletingDependents). */
@@ -27,6 +27,9 @@ export interface GraphNode {
   /** Being deleted with its dependents orphaned. */
   orphaning: boolean;
 }
+
+/** The owners of the many objects that have none: one shared array rather than an empty one per node. */
+const noOwners: readonly OwnerLink[] = Object.freeze([]);
 
 /** The node for an object of `resource` (without its metadata only nodes of objects with a uid are kept). */
 export function nodeOf(resource: string, obj: KubeObject): GraphNode | undefined {
@@ -40,7 +43,7 @@ export function nodeOf(resource: string, obj: KubeObject): GraphNode | undefined
     namespace: meta.namespace ?? '',
     name: meta.name,
     // Stored objects passed metadata validation: every reference has these fields.
-    owners: ((meta.ownerReferences ?? []) as OwnerReference[]).map((ref) => ({
+    owners: !meta.ownerReferences?.length ? noOwners : (meta.ownerReferences as OwnerReference[]).map((ref) => ({
       uid: ref.uid,
       apiVersion: ref.apiVersion,
       kind: ref.kind,
@@ -61,8 +64,11 @@ export function nodeOf(resource: string, obj: KubeObject): GraphNode | undefined
 export class DependencyGraph {
   private readonly nodes = new Map<string, GraphNode>();
   private readonly dependentsByOwner = new Map<string, Set<string>>();
-  /** The uid of the object at each `resource/namespace/name`: a new object under a name replaces the old one. */
-  private readonly uidByKey = new Map<string, string>();
+  /**
+   * The uid of the object at each resource, namespace and name: a new object under a name replaces the old one. Maps
+   * in maps rather than one map by `resource/namespace/name`, which would hold a key string per object.
+   */
+  private readonly uidByName = new Map<string, Map<string, Map<string, string>>>();
 
   get(uid: string): GraphNode | undefined {
     return this.nodes.get(uid);
@@ -82,13 +88,12 @@ export class DependencyGraph {
    * before is gone (`displaced`, removed).
    */
   set(node: GraphNode): { old?: GraphNode; displaced?: GraphNode } {
-    const key = keyOf(node);
-    const before = this.uidByKey.get(key);
+    const before = this.uidAt(node);
     const displaced = before !== undefined && before !== node.uid ? this.delete(before) : undefined;
     const old = this.nodes.get(node.uid);
     if (old) this.unlink(old);
     this.nodes.set(node.uid, node);
-    this.uidByKey.set(key, node.uid);
+    this.setUidAt(node);
     for (const owner of node.owners) {
       let set = this.dependentsByOwner.get(owner.uid);
       if (!set) this.dependentsByOwner.set(owner.uid, (set = new Set()));
@@ -102,13 +107,33 @@ export class DependencyGraph {
     if (!old) return undefined;
     this.unlink(old);
     this.nodes.delete(uid);
-    if (this.uidByKey.get(keyOf(old)) === uid) this.uidByKey.delete(keyOf(old));
+    if (this.uidAt(old) === uid) this.deleteUidAt(old);
     return old;
   }
 
   /** The nodes of a resource (to forget them when it is no longer served). */
   ofResource(resource: string): GraphNode[] {
     return [...this.nodes.values()].filter((n) => n.resource === resource);
+  }
+
+  private uidAt(node: GraphNode): string | undefined {
+    return this.uidByName.get(node.resource)?.get(node.namespace)?.get(node.name);
+  }
+
+  private setUidAt(node: GraphNode): void {
+    let namespaces = this.uidByName.get(node.resource);
+    if (!namespaces) this.uidByName.set(node.resource, (namespaces = new Map()));
+    let names = namespaces.get(node.namespace);
+    if (!names) namespaces.set(node.namespace, (names = new Map()));
+    names.set(node.name, node.uid);
+  }
+
+  private deleteUidAt(node: GraphNode): void {
+    const namespaces = this.uidByName.get(node.resource);
+    const names = namespaces?.get(node.namespace);
+    if (!names?.delete(node.name) || names.size > 0) return;
+    namespaces!.delete(node.namespace);
+    if (namespaces!.size === 0) this.uidByName.delete(node.resource);
   }
 
   private unlink(node: GraphNode): void {
@@ -118,8 +143,4 @@ export class DependencyGraph {
       if (set?.size === 0) this.dependentsByOwner.delete(owner.uid);
     }
   }
-}
-
-function keyOf(node: GraphNode): string {
-  return `${node.resource}/${node.namespace}/${node.name}`;
 }

@@ -21,7 +21,12 @@ export interface CacheEvent {
    */
   converted?: Map<string, KubeObject | Promise<KubeObject>>;
   /** Set by the history that keeps the event: told the bytes of each encoding memoized on it, which it then keeps too. */
-  weigh?: (bytes: number) => void;
+  holder?: EventHolder;
+}
+
+/** What keeps an event (the watch cache's history) and so counts the bytes memoized on it. */
+export interface EventHolder {
+  weigh(event: CacheEvent, bytes: number): void;
 }
 
 /** The event's encoding for `representation`, computed once per event and representation. */
@@ -31,7 +36,7 @@ export function encodedOnce(event: CacheEvent, representation: string, encode: (
   if (text === undefined) {
     text = encode();
     memo.set(representation, text);
-    event.weigh?.(text.length);
+    event.holder?.weigh(event, text.length);
   }
   return text;
 }

@@ -8,6 +8,7 @@ import type { CacheEvent } from './cache-event.js';
 import { EventHistory } from './event-history.js';
 import { objectWeight } from './object-weight.js';
 import { compareKeys, SortedKeys } from './sorted-keys.js';
+import { compactForCache } from './compact-object.js';
 import { log } from '../../lib/log/logger.js';
 
 /** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
@@ -193,7 +194,7 @@ export class WatchCache {
     const res = await this.kv.range(this.prefix);
     if (this.stopped) return;
     this.objects.clear();
-    for (const kv of res.kvs) this.objects.set(kv.key, decodeListed(kv, this.transformer));
+    for (const kv of res.kvs) this.objects.set(kv.key, compactForCache(decodeListed(kv, this.transformer)));
     this.keys.reset(res.kvs.map((kv) => kv.key));
     this.applied = res.revision;
     this.dispatched = res.revision;
@@ -214,17 +215,19 @@ export class WatchCache {
       const key = e.kv.key;
       const revision = e.kv.modRevision;
       const previous = this.objects.get(key);
+      // `holder` (set by the history) is in the literal so that it takes a slot of the event rather than a separate
+      // property array per event.
       let event: CacheEvent;
       if (e.type === 'DELETE') {
         const last = previous ?? decodeStored(e.kv, this.transformer);
         const object = withResourceVersion(last, String(revision));
         if (this.objects.delete(key)) this.keys.remove(key);
-        event = { type: 'DELETED', key, object, previous, revision };
+        event = { type: 'DELETED', key, object, previous, revision, holder: undefined };
       } else {
-        const object = decodeStored(e.kv, this.transformer);
+        const object = compactForCache(decodeStored(e.kv, this.transformer));
         if (!previous) this.keys.add(key);
         this.objects.set(key, object);
-        event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision };
+        event = { type: e.kv.createRevision === revision ? 'ADDED' : 'MODIFIED', key, object, previous, revision, holder: undefined };
       }
       this.history.append(event, objectWeight(event.object), now);
       this.pending.push(event);
