@@ -243,6 +243,18 @@ test('to a backend that offers HTTP/2, the front multiplexes requests and watche
   const proxied = h2.requests.filter((r) => r.url.startsWith(path));
   t.true(proxied.length >= 5);
   t.true(proxied.every((r) => r.httpVersion === '2.0'));
+  // as Go's transport sends them: a request without a body is one HEADERS frame that ends the stream
+  t.deepEqual(
+    proxied
+      .filter((r) => !r.url.includes('watch=true'))
+      .map((r) => [r.method, r.endedWithHeaders])
+      .sort(),
+    [
+      ['DELETE', false],
+      ['GET', true],
+      ['POST', false],
+    ],
+  );
   t.true(h2.http2Sessions - sessionsBefore <= 1, `${h2.http2Sessions - sessionsBefore} new connections for 5 requests`);
 
   watches[0]!.close();
