@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { requestStream } from './http2-request.js';
 
 /** What an APIService with a `service` says about reaching its aggregated API server. */
 export interface AggregatedBackend {
@@ -137,7 +138,7 @@ export class BackendTransport {
       headers[':path'] = path;
       headers[':authority'] = authority;
       // Node would end a GET's, HEAD's and DELETE's stream with its headers unless told: a DELETE may carry DeleteOptions
-      stream = session.request(headers, body ? headersThenBody : headersOnly);
+      stream = requestStream(session, headers, body ? headersThenBody : headersOnly);
     } catch (err) {
       // the session went away meanwhile (its end is noticed a tick later): answered as the caller expects, not before it has the call
       process.nextTick(() => on.error(err as NodeJS.ErrnoException, null));
