@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { UserInfo } from '../contracts/authenticator.js';
@@ -161,8 +162,13 @@ function isNotForwardedFromClient(name: string): boolean {
   return name === 'host' || isClientIdentityHeader(name);
 }
 
-/** Whether an HTTP/1.1 request has a body (RFC 9112 §6.3: a Content-Length other than 0, or a Transfer-Encoding). */
+/**
+ * Whether the client's request has a body: over HTTP/2, unless its HEADERS frame ended the stream (it need not say a
+ * Content-Length); over HTTP/1.1, when it has a Content-Length other than 0 or a Transfer-Encoding (RFC 9112 §6.3).
+ */
 function hasBody(req: IncomingMessage): boolean {
+  const h2 = (req as unknown as Partial<Http2ServerRequest>).stream;
+  if (h2) return !h2.endAfterHeaders;
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
