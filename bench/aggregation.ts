@@ -24,6 +24,8 @@ export interface AggregationResults {
   ratio: number;
   /** Server CPU per GET direct ÷ through the front (front and backend), when both were measured. */
   ratioByServerCpu?: number;
+  /** The front's own CPU per proxied GET, µs (through the front, the backend's part left out). */
+  frontCpuMicrosPerOk?: number;
 }
 
 /** The backend's Service: the name its serving certificate is for (`<name>.<namespace>.svc`, what the front verifies). */
@@ -66,20 +68,35 @@ export async function runAggregation(ctx: BenchContext): Promise<AggregationResu
       log('aggregation: GET w1 direct to the backend');
       const direct = await measure({ title: 'kapi GET, direct to the backend', url: backend.url, okStatus: 200, path: widgetPath, headers }, cfg, backend, ctx.profilePath('aggregation-backend-direct'));
       log('aggregation: GET w1 through the front');
-      const throughFront = await measure({ title: 'kapi GET, through the front', url: frontUrl, okStatus: 200, path: widgetPath, headers }, cfg, bothServers(front, backend), ctx.profilePath('aggregation-front'));
+      const frontAlone: number[] = [];
+      const throughFront = await measure({ title: 'kapi GET, through the front', url: frontUrl, okStatus: 200, path: widgetPath, headers }, cfg, bothServers(front, backend, frontAlone), ctx.profilePath('aggregation-front'));
       const directCpu = direct.serverCpu?.microsPerOk;
-      const frontCpu = throughFront.serverCpu?.microsPerOk;
-      return { direct, throughFront, ratio: throughFront.reqPerSec / direct.reqPerSec, ...(directCpu && frontCpu ? { ratioByServerCpu: directCpu / frontCpu } : {}) };
+      const bothCpu = throughFront.serverCpu?.microsPerOk;
+      const frontCpu = frontAlone.length === 2 && throughFront.ok ? (frontAlone[1]! - frontAlone[0]!) / throughFront.ok : undefined;
+      return {
+        direct,
+        throughFront,
+        ratio: throughFront.reqPerSec / direct.reqPerSec,
+        ...(directCpu && bothCpu ? { ratioByServerCpu: directCpu / bothCpu } : {}),
+        ...(frontCpu !== undefined ? { frontCpuMicrosPerOk: frontCpu } : {}),
+      };
     });
   } finally {
     await backend.stop();
   }
 }
 
-/** The front and the backend as one server: their CPU time together; the front's profile. */
-function bothServers(front: ServerProbe, backend: ServerProbe): ServerProbe {
+/**
+ * The front and the backend as one server: their CPU time together; the front's profile. The front's own CPU time at
+ * each reading is pushed to `frontReadings` (measure reads before and after the measured window).
+ */
+function bothServers(front: ServerProbe, backend: ServerProbe, frontReadings: number[]): ServerProbe {
   return {
-    cpuMicros: async () => (await front.cpuMicros()) + (await backend.cpuMicros()),
+    cpuMicros: async () => {
+      const frontMicros = await front.cpuMicros();
+      frontReadings.push(frontMicros);
+      return frontMicros + (await backend.cpuMicros());
+    },
     startProfile: () => front.startProfile(),
     stopProfile: (path) => front.stopProfile(path),
   };

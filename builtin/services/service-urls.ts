@@ -39,11 +39,25 @@ export function serviceURLs(ref: ServiceReference, services: ReadonlyMap<string,
   return urls;
 }
 
+/** A Service port's URLs, and the Service and Endpoints objects they were read from. */
+interface Resolution {
+  service: KubeObject | undefined;
+  endpoints: KubeObject | undefined;
+  urls: URL[];
+}
+
+/** Service ports whose URLs are kept; more (Services come and go) and the kept ones are dropped. */
+const maxResolutions = 1024;
+
 /**
  * kube-apiserver's ServiceResolver with `--enable-aggregator-routing` (NewEndpointServiceResolver): serviceURLs over the
  * server's Service and Endpoints informers, one of the URLs picked at random as kube does (calls spread over replicas).
+ * A port's URLs are read again only when its Service or Endpoints object changed (an informer replaces the objects it
+ * sees change), not for every proxied request.
  */
 export class EndpointsServiceResolver implements ServiceResolver {
+  private readonly resolved = new Map<string, Resolution>();
+
   constructor(
     private readonly services: () => Informer,
     private readonly endpoints: () => Informer,
@@ -53,7 +67,17 @@ export class EndpointsServiceResolver implements ServiceResolver {
     const services = this.services();
     const endpoints = this.endpoints();
     await Promise.all([services.synced(), endpoints.synced()]);
-    const urls = serviceURLs(ref, services.current(), endpoints.current());
+    const objectKey = `${ref.namespace}/${ref.name}`;
+    const service = services.current().get(objectKey);
+    const endpointsObject = endpoints.current().get(objectKey);
+    const key = `${objectKey}:${ref.port}`;
+    let resolution = this.resolved.get(key);
+    if (!resolution || resolution.service !== service || resolution.endpoints !== endpointsObject) {
+      resolution = { service, endpoints: endpointsObject, urls: serviceURLs(ref, services.current(), endpoints.current()) };
+      if (this.resolved.size >= maxResolutions) this.resolved.clear();
+      this.resolved.set(key, resolution);
+    }
+    const { urls } = resolution;
     return urls[Math.floor(Math.random() * urls.length)]!;
   }
 }

@@ -12,7 +12,7 @@ export interface ServiceReference {
  * or a conversion webhook's `clientConfig.service`. The services module registers one (`Tokens.ServiceResolver`).
  */
 export interface ServiceResolver {
-  /** An `https://host:port` URL that reaches the Service's port; throws kube's ApiError when there is none. */
+  /** An `https://host:port` URL that reaches the Service's port (shared: read it, never change it); throws kube's ApiError when there is none. */
   resolveEndpoint(ref: ServiceReference): Promise<URL>;
 }
 

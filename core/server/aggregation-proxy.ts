@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { UserInfo } from '../contracts/authenticator.js';
@@ -76,6 +78,7 @@ function isDiscovery(info: RequestInfo): boolean {
 
 /** Go's url.Values.Encode: keys sorted, each value escaped as a query component (space as `+`). */
 function goQuery(query: URLSearchParams): string {
+  if (query.size === 0) return '';
   const escape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
   const keys = [...new Set(query.keys())].sort(goCompare);
   return keys.flatMap((k) => query.getAll(k).map((v) => `${escape(k)}=${escape(v)}`)).join('&');
@@ -92,11 +95,8 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
   const encodedQuery = goQuery(query);
   const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(endpoint.port) || 443;
-  const headers = {
-    ...forwardedHeaders(req.headers, (name) => name === 'host' || isClientIdentityHeader(name)),
-    ...authProxyHeaders(user),
-    'x-forwarded-for': [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
-  };
+  const headers = authProxyHeaders(user, forwardedHeaders(req.headers, isNotForwardedFromClient));
+  headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
   const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`; // Go's, the port written even when it is 443
   const deadline = deadlineMs(info, query);
   const path = ctx.path + (encodedQuery ? `?${encodedQuery}` : '');
@@ -126,14 +126,13 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
         settle();
       }
     };
-    const call = transport.request(host, port, req.method ?? 'GET', path, authority, headers, {
+    const call = transport.request(host, port, req.method ?? 'GET', path, authority, headers, hasBody(req) ? req : undefined, {
       response: (answer) => {
         if (settled) return;
         ctx.respond = false;
         res.statusCode = answer.status;
-        for (const [name, value] of Object.entries(forwardedHeaders(answer.headers))) {
-          if (value !== undefined) res.setHeader(name, value);
-        }
+        const answerHeaders = forwardedHeaders(answer.headers);
+        for (const name in answerHeaders) res.setHeader(name, answerHeaders[name]!);
         // a watch's headers go out before its first event; other answers' go with their first bytes (one TLS write less)
         if (deadline === undefined) res.flushHeaders();
         answer.body.pipe(res);
@@ -155,8 +154,23 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
       call.abort();
       settle();
     });
-    req.pipe(call.body);
   });
+}
+
+/** The client's headers that do not go to the backend besides hop-by-hop ones: Host (the backend's authority replaces it) and identity. */
+function isNotForwardedFromClient(name: string): boolean {
+  return name === 'host' || isClientIdentityHeader(name);
+}
+
+/**
+ * Whether the client's request has a body: over HTTP/2, unless its HEADERS frame ended the stream (it need not say a
+ * Content-Length); over HTTP/1.1, when it has a Content-Length other than 0 or a Transfer-Encoding (RFC 9112 §6.3).
+ */
+function hasBody(req: IncomingMessage): boolean {
+  const h2 = (req as unknown as Partial<Http2ServerRequest>).stream;
+  if (h2) return !h2.endAfterHeaders;
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** kube's timeout filter's answer when a request outlives its deadline. */

@@ -31,16 +31,19 @@ export function headerKeyEscape(key: string): string {
 /**
  * client-go's SetAuthProxyHeaders, what kube's aggregator sends to an aggregated API server: `X-Remote-User`, the uid
  * as `X-Remote-Uid` when there is one, one `X-Remote-Group` line per group and one `X-Remote-Extra-<escaped key>` line
- * per extra value.
+ * per extra value; added to `into` when given (a message's other headers).
  */
-export function authProxyHeaders(user: ProxiedUser): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = { 'X-Remote-User': user.username };
-  if (user.uid) headers['X-Remote-Uid'] = user.uid;
-  if (user.groups.length) headers['X-Remote-Group'] = [...user.groups];
-  for (const [key, values] of Object.entries(user.extra ?? {})) {
-    if (values.length) headers[`X-Remote-Extra-${headerKeyEscape(key)}`] = [...values];
+export function authProxyHeaders(user: ProxiedUser, into: OutgoingHttpHeaders = {}): OutgoingHttpHeaders {
+  into['X-Remote-User'] = user.username;
+  if (user.uid) into['X-Remote-Uid'] = user.uid;
+  if (user.groups.length) into['X-Remote-Group'] = user.groups;
+  if (user.extra) {
+    for (const key in user.extra) {
+      const values = user.extra[key]!;
+      if (values.length) into[`X-Remote-Extra-${headerKeyEscape(key)}`] = values;
+    }
   }
-  return headers;
+  return into;
 }
 
 /**
@@ -63,16 +66,15 @@ const hopByHop = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy
  * The headers of a message to forward: without hop-by-hop ones, HTTP/2's pseudo-headers (`:path`, `:status`: each
  * hop writes its own), nor those `drop` refuses.
  */
-export function forwardedHeaders(headers: IncomingHttpHeaders, drop: (name: string) => boolean = () => false): OutgoingHttpHeaders {
-  const named = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
-  );
+export function forwardedHeaders(headers: IncomingHttpHeaders, drop?: (name: string) => boolean): OutgoingHttpHeaders {
+  const connection = headers.connection;
+  // most messages name no header in Connection but itself (`keep-alive`, `close`): no set to build then
+  const named = connection && connection.includes(',') ? new Set(connection.split(',').map((h) => h.trim().toLowerCase())) : undefined;
+  const single = named ? undefined : connection?.trim().toLowerCase();
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name.startsWith(':') || hopByHop.has(name) || named.has(name) || drop(name)) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.charCodeAt(0) === 0x3a /* : */ || hopByHop.has(name) || name === single || named?.has(name) || drop?.(name)) continue;
     out[name] = value;
   }
   return out;

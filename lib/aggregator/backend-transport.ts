@@ -1,8 +1,9 @@
 import https from 'node:https';
 import http2 from 'node:http2';
 import tls from 'node:tls';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { requestStream } from './http2-request.js';
 
 /** What an APIService with a `service` says about reaching its aggregated API server. */
 export interface AggregatedBackend {
@@ -35,8 +36,6 @@ export interface BackendResponse {
 
 /** One request in flight to a backend. */
 export interface BackendCall {
-  /** Where the request body goes (end it, also when there is none). */
-  readonly body: Writable;
   /** The client is gone or the deadline passed: the stream is reset (HTTP/2) or the request destroyed (HTTP/1.1). */
   abort(): void;
 }
@@ -49,6 +48,20 @@ export interface BackendCallHandlers {
 
 /** A backend endpoint reached over HTTP/2, or known to speak HTTP/1.1 only. */
 type Connection = { protocol: 'h2'; session: http2.ClientHttp2Session } | { protocol: 'http/1.1' };
+
+/** An endpoint's connection while it is being opened, and once it is (so a request need not wait a microtask for it). */
+interface ConnectionEntry {
+  pending: Promise<Connection>;
+  ready?: Connection;
+}
+
+/**
+ * session.request's options, made once: a bodiless request's HEADERS frame ends its stream (no empty DATA frame after
+ * it, as Go's transport sends it); the priority fields are Node's defaults, given so Node has none to add to its copy.
+ */
+const priorityDefaults = { weight: 16, parent: 0, exclusive: false, silent: false };
+const headersOnly: http2.ClientSessionRequestOptions = { ...priorityDefaults, endStream: true };
+const headersThenBody: http2.ClientSessionRequestOptions = { ...priorityDefaults, endStream: false };
 
 /** A connection without a request for this long is closed (Go's http.Transport IdleConnTimeout, as kube's). */
 const idleTimeoutMs = 90_000;
@@ -70,7 +83,7 @@ const connectionWindowBytes = 1024 * 1024 * 1024;
  */
 export class BackendTransport {
   private readonly tls: tls.ConnectionOptions;
-  private readonly connections = new Map<string, Promise<Connection>>();
+  private readonly connections = new Map<string, ConnectionEntry>();
   /** For HTTP/1.1 backends, and for the aggregation layer's own GETs. */
   readonly agent: https.Agent;
 
@@ -84,72 +97,91 @@ export class BackendTransport {
     this.agent = new https.Agent({ keepAlive: true, maxSockets: 256, ...this.tls });
   }
 
-  /** Sends a request to `host:port`; `headers` are the message's own (no pseudo-headers, no Host: `authority` is it). */
-  request(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, on: BackendCallHandlers): BackendCall {
-    const body = new PassThrough();
+  /**
+   * Sends a request to `host:port`. `headers` are the message's own (no pseudo-headers, no Host: `authority` is it);
+   * the call takes them over (the transport adds what its protocol needs). `body` is what follows the headers, none
+   * for a request without a body.
+   */
+  request(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
+    const entry = this.connection(host, port);
+    if (entry.ready) return this.send(entry.ready, host, port, method, path, authority, headers, body, on);
     let aborted = false;
     let abortNow = () => {
       aborted = true;
     };
-    this.connection(host, port).then(
+    entry.pending.then(
       (connection) => {
-        if (aborted) return;
-        if (connection.protocol === 'h2') abortNow = this.overHttp2(connection.session, method, path, authority, headers, body, on);
-        else abortNow = this.overHttp1(host, port, method, path, authority, headers, body, on);
+        if (!aborted) abortNow = this.send(connection, host, port, method, path, authority, headers, body, on).abort;
       },
       (err: NodeJS.ErrnoException) => {
         if (!aborted) on.error(err, null);
       },
     );
-    return { body, abort: () => abortNow() };
+    return { abort: () => abortNow() };
   }
 
   /** Closes every connection (requests in flight end with them). */
   close(): void {
-    for (const pending of this.connections.values()) void pending.then((c) => c.protocol === 'h2' && c.session.destroy(), () => undefined);
+    for (const { pending } of this.connections.values()) void pending.then((c) => c.protocol === 'h2' && c.session.destroy(), () => undefined);
     this.connections.clear();
     this.agent.destroy();
   }
 
-  private overHttp2(session: http2.ClientHttp2Session, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable, on: BackendCallHandlers): () => void {
+  private send(connection: Connection, host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
+    return connection.protocol === 'h2' ? this.overHttp2(connection.session, method, path, authority, headers, body, on) : this.overHttp1(host, port, method, path, authority, headers, body, on);
+  }
+
+  private overHttp2(session: http2.ClientHttp2Session, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
     let stream: http2.ClientHttp2Stream;
     try {
-      // Node ends a GET's, HEAD's and DELETE's stream with its headers unless told not to: DELETE may carry DeleteOptions
-      stream = session.request({ ...headers, ':method': method, ':path': path, ':authority': authority }, { endStream: false });
+      headers[':method'] = method;
+      headers[':path'] = path;
+      headers[':authority'] = authority;
+      // Node would end a GET's, HEAD's and DELETE's stream with its headers unless told: a DELETE may carry DeleteOptions
+      stream = requestStream(session, headers, body ? headersThenBody : headersOnly);
     } catch (err) {
-      on.error(err as NodeJS.ErrnoException, null);
-      return () => undefined;
+      // the session went away meanwhile (its end is noticed a tick later): answered as the caller expects, not before it has the call
+      process.nextTick(() => on.error(err as NodeJS.ErrnoException, null));
+      return { abort: () => undefined };
     }
     stream.once('response', (h) => on.response({ status: Number(h[':status']), headers: h, body: stream }));
     stream.on('error', (err: NodeJS.ErrnoException) => on.error(err, null));
-    body.pipe(stream);
-    return () => {
-      if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+    body?.pipe(stream);
+    return {
+      abort: () => {
+        if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+      },
     };
   }
 
-  private overHttp1(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable, on: BackendCallHandlers): () => void {
-    const req = https.request({ agent: this.agent, servername: this.serverName, host, port, method, path, headers: { ...headers, host: authority } });
+  private overHttp1(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
+    headers['host'] = authority;
+    const req = https.request({ agent: this.agent, servername: this.serverName, host, port, method, path, headers });
     req.once('response', (res) => on.response({ status: res.statusCode ?? 502, headers: res.headers, body: res }));
     req.on('error', (err: NodeJS.ErrnoException) => on.error(err, req.socket));
-    body.pipe(req);
-    return () => req.destroy();
+    if (body) body.pipe(req);
+    else req.end();
+    return { abort: () => req.destroy() };
   }
 
   /** The endpoint's connection: HTTP/2 when its TLS offers `h2`, else the mark that it speaks HTTP/1.1. */
-  private connection(host: string, port: number): Promise<Connection> {
+  private connection(host: string, port: number): ConnectionEntry {
     const key = `${host}:${port}`;
-    let pending = this.connections.get(key);
-    if (!pending) {
-      pending = this.connect(host, port, key);
-      this.connections.set(key, pending);
-      pending.catch(() => this.forget(key, pending!));
+    let entry = this.connections.get(key);
+    if (!entry) {
+      const opening: ConnectionEntry = { pending: this.connect(host, port, key) };
+      opening.pending.then(
+        (connection) => (opening.ready = connection),
+        () => this.forget(key, opening),
+      );
+      this.connections.set(key, opening);
+      entry = opening;
     }
-    return pending;
+    return entry;
   }
 
-  private forget(key: string, pending: Promise<Connection>): void {
-    if (this.connections.get(key) === pending) this.connections.delete(key);
+  private forget(key: string, entry: ConnectionEntry): void {
+    if (this.connections.get(key) === entry) this.connections.delete(key);
   }
 
   private connect(host: string, port: number, key: string): Promise<Connection> {

@@ -32,6 +32,8 @@ export interface BackendRequest {
   /** The CommonName of the client certificate, and whether it verified against the front-proxy CA. */
   clientCert?: { commonName: string; authorized: boolean };
   body: string;
+  /** Over HTTP/2: whether the request's HEADERS frame ended its stream (no DATA frame followed). */
+  endedWithHeaders?: boolean;
 }
 
 export type BackendHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -72,6 +74,7 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
   const tlsOptions = { cert: serving.certPem, key: serving.keyPem, ca: frontProxyCaPem, requestCert: true, rejectUnauthorized: false };
   let http2Sessions = 0;
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const stream = (req as unknown as Partial<http2.Http2ServerRequest>).stream;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -86,6 +89,7 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
         headersDistinct: req.headersDistinct,
         ...(peer?.subject ? { clientCert: { commonName: String(peer.subject.CN), authorized: socket.authorized } } : {}),
         body,
+        ...(stream ? { endedWithHeaders: stream.endAfterHeaders } : {}),
       });
       const handler = handlers.get(new URL(req.url ?? '/', 'https://backend').pathname);
       if (!handler) res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');

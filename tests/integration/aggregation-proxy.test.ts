@@ -2,6 +2,7 @@
 // availability controller's conditions, the requests and headers the backend sees, and kube's answers when it cannot
 // be reached.
 import test from 'ava';
+import http2 from 'node:http2';
 import { createCa, issueCert } from '../../plugins/auth/certificates.js';
 import { apiService, backendNamespace, routeServiceToBackend, startAggregatedBackend, type TestAggregatedBackend } from '../helpers/aggregated-backend.js';
 import { suffix, useTestServer, type TestServer } from '../helpers/test-server.js';
@@ -127,6 +128,29 @@ test('watches stream event by event, request bodies reach the backend, and whate
   t.is(malformed.text, 'net/http: HTTP/1.x transport connection broken: malformed HTTP response "garbage here"\n');
 });
 
+test('a client speaking HTTP/2 to the front: a body without Content-Length reaches the backend, a GET reaches it without one', async (t) => {
+  const { group } = await registerGroup();
+  await availableWith(front, `v1.${group}`, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  backend.handle(path, (req, res, body) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body })));
+  const session = http2.connect(front.url, { ca: front.ca });
+  t.teardown(() => session.close());
+  const send = (method: string, body?: string) =>
+    new Promise<unknown>((resolve, reject) => {
+      const stream = session.request({ ':method': method, ':path': path, authorization: `Bearer ${front.token}`, 'content-type': 'application/json' }, { endStream: body === undefined });
+      let answer = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (answer += chunk));
+      stream.on('end', () => resolve(JSON.parse(answer)));
+      stream.on('error', reject);
+      if (body !== undefined) stream.end(body);
+    });
+  t.deepEqual(await send('POST', '{"kind":"Flunder"}'), { method: 'POST', body: '{"kind":"Flunder"}' });
+  t.deepEqual(await send('GET'), { method: 'GET', body: '' });
+  const seen = backend.requests.filter((r) => r.url === path);
+  t.is(seen.find((r) => r.method === 'GET')?.headers['transfer-encoding'], undefined);
+});
+
 test('a Service that is missing, or has no endpoint, makes the APIService unavailable: kube\'s reasons, and 503 service unavailable', async (t) => {
   const group = `missing-${suffix()}.example.com`;
   const service = `svc-${suffix()}`;
@@ -243,6 +267,18 @@ test('to a backend that offers HTTP/2, the front multiplexes requests and watche
   const proxied = h2.requests.filter((r) => r.url.startsWith(path));
   t.true(proxied.length >= 5);
   t.true(proxied.every((r) => r.httpVersion === '2.0'));
+  // as Go's transport sends them: a request without a body is one HEADERS frame that ends the stream
+  t.deepEqual(
+    proxied
+      .filter((r) => !r.url.includes('watch=true'))
+      .map((r) => [r.method, r.endedWithHeaders])
+      .sort(),
+    [
+      ['DELETE', false],
+      ['GET', true],
+      ['POST', false],
+    ],
+  );
   t.true(h2.http2Sessions - sessionsBefore <= 1, `${h2.http2Sessions - sessionsBefore} new connections for 5 requests`);
 
   watches[0]!.close();

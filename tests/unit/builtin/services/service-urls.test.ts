@@ -1,7 +1,8 @@
 import test from 'ava';
 import { ApiError } from '../../../../core/contracts/api-error.js';
 import type { KubeObject } from '../../../../core/contracts/resource-type.js';
-import { serviceURLs } from '../../../../builtin/services/service-urls.js';
+import type { Informer } from '../../../../core/contracts/informer.js';
+import { EndpointsServiceResolver, serviceURLs } from '../../../../builtin/services/service-urls.js';
 
 const byKey = (...objects: KubeObject[]) => new Map(objects.map((o) => [`${o.metadata!.namespace}/${o.metadata!.name}`, o]));
 const svc = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec });
@@ -50,4 +51,21 @@ test('kube\'s errors: no Service, no such port, no Endpoints, no ready address',
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'api', port: 80 }, services, endpoints), 503, 'no service port 80 found for service "api"');
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'lonely', port: 80 }, services, endpoints), 404, 'endpoints "lonely" not found');
   apiError(t, () => serviceURLs({ namespace: 'ns', name: 'api', port: 443 }, services, endpoints), 503, 'no endpoints available for service "api"');
+});
+
+test('the resolver follows its informers: a changed Endpoints object is read again, a deleted Service is missing', async (t) => {
+  const informer = (objects: Map<string, KubeObject>): Informer => ({ synced: async () => undefined, current: () => objects, subscribe: () => () => undefined });
+  const services = byKey(svc('api', { ports: [{ port: 443 }] }));
+  const endpoints = byKey(ep('api', [{ addresses: [{ ip: '192.0.2.1' }], ports: [{ port: 8443 }] }]));
+  const resolver = new EndpointsServiceResolver(
+    () => informer(services),
+    () => informer(endpoints),
+  );
+  const ref = { namespace: 'ns', name: 'api', port: 443 };
+  t.is((await resolver.resolveEndpoint(ref)).href, 'https://192.0.2.1:8443/');
+  t.is((await resolver.resolveEndpoint(ref)).href, 'https://192.0.2.1:8443/');
+  endpoints.set('ns/api', ep('api', [{ addresses: [{ ip: '192.0.2.2' }], ports: [{ port: 9443 }] }]));
+  t.is((await resolver.resolveEndpoint(ref)).href, 'https://192.0.2.2:9443/');
+  services.delete('ns/api');
+  await t.throwsAsync(resolver.resolveEndpoint(ref), { instanceOf: ApiError, message: 'service "api" not found' });
 });
