@@ -23,10 +23,11 @@ export interface BenchConfig {
 }
 
 /**
- * The groups of measurements: `core` = baseline, GET, create (and its server CPU per create) and CEL creates; `fanout` = watch fan-out; `list` = large
- * list; `apply` = server-side apply against PUT; `admission` = creates with in-process plugins, policies, a webhook, each against none;
- * `etcd` = kapi's CPU per create on etcd, creates and GETs against etcd3 puts and gets, and creates by 2 kapi instances against 1; `codecs` = a 5,000-object list and a 1,000-watch fan-out
- * as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
+ * The groups of measurements: `core` = baseline, GET, create (and its server CPU per create) and CEL creates;
+ * `fanout` = watch fan-out; `list` = large list; `apply` = server-side apply against PUT; `admission` = creates with
+ * in-process plugins, policies, a webhook, each against none; `etcd` = kapi's CPU per create on etcd, creates and GETs
+ * against etcd3 puts and gets, and creates by 2 kapi instances against 1; `codecs` = a 5,000-object list and a
+ * 1,000-watch fan-out as JSON, protobuf and CBOR; `exhaustion` = large YAML/JSON lists, unknown fields, huge validation errors, big writes and
  * silent TLS connections; `gc` = garbage collection of an owner's dependents (Background, Foreground) and what it costs a create load;
  * `authz` = GET with RBAC against AlwaysAllow; `aggregation` = GET of an aggregated API server's resource through a front kapi against direct;
  * `overload` = a quiet tenant's and /healthz's latency while a noisy tenant asks for 10× the server's capacity.

@@ -1,7 +1,7 @@
 /**
- * kapi on etcd: its own CPU per create (the verdict, issue #25 item 8), creates and GETs of widgets by a kapi server on a local single-member etcd (data on
- * the temp dir's disk, as SQLite's), against puts and gets of the same bytes straight through the etcd3 client at the
- * same concurrency, in the same run. A put writes what a create stores (the stored JSON of w1) under a fresh key; a
+ * kapi on etcd: its own CPU per create (the verdict, issue #25 item 8), and creates and GETs of widgets by a kapi
+ * server on a local single-member etcd (data on the temp dir's disk, as SQLite's) against puts and gets of the same
+ * bytes straight through the etcd3 client at the same concurrency, in the same run. A put writes what a create stores (the stored JSON of w1) under a fresh key; a
  * get reads w1's key. kapi's create is one etcd transaction, its GET one etcd read. For scale, etcd3 also runs the
  * transaction a create needs (put if the key does not exist, as kapi's and kube-apiserver's): etcd does more for it
  * than for a put. Creates/s against etcd3's puts/s is information only: on a 2-core machine etcd, the load generator
