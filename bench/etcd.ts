@@ -176,7 +176,11 @@ export async function runEtcdThroughput(ctx: BenchContext): Promise<EtcdResults>
     for (let round = 0; round < cfg.etcdRounds; round++) {
       const kapiFirst = round % 2 === 1;
       const of = `round ${round + 1} of ${cfg.etcdRounds}${kapiFirst ? ', kapi first' : ''}`;
-      log(`${of}: etcd3 puts and create transactions of ${value.length} bytes, and kapi creates, ${cfg.connections} at a time`);
+      /** The 2-instance creates, before the 1-instance creates in the rounds where kapi goes first, after them in the others. */
+      const twoInstances = async () => {
+        log(`${of}: kapi creates by 2 instances on the etcd, ${cfg.connections / 2} connections each`);
+        twos.push(await twoKapiCreates(round));
+      };
       const put = (c: Etcd3, seq: number) => c.kv.put({ key: Buffer.from(`/bench/raw/${round}/${seq}`), value });
       const txnCreate = (c: Etcd3, seq: number) => {
         const key = Buffer.from(`/bench/txn/${round}/${seq}`);
@@ -186,10 +190,8 @@ export async function runEtcdThroughput(ctx: BenchContext): Promise<EtcdResults>
           failure: [{ request_range: { key } }],
         });
       };
-      if (kapiFirst) {
-        log(`${of}: kapi creates by 2 instances on the etcd, ${cfg.connections / 2} connections each`);
-        twos.push(await twoKapiCreates(round));
-      }
+      if (kapiFirst) await twoInstances();
+      log(`${of}: etcd3 puts and create transactions of ${value.length} bytes, and kapi creates, ${cfg.connections} at a time`);
       creates.push(
         await pair(
           kapiFirst,
@@ -200,10 +202,7 @@ export async function runEtcdThroughput(ctx: BenchContext): Promise<EtcdResults>
           () => kapiLoad('kapi-etcd-create', createSpec(`bench-etcd-${round}`), round),
         ),
       );
-      if (!kapiFirst) {
-        log(`${of}: kapi creates by 2 instances on the etcd, ${cfg.connections / 2} connections each`);
-        twos.push(await twoKapiCreates(round));
-      }
+      if (!kapiFirst) await twoInstances();
       log(`${of}: etcd3 gets and kapi GETs of w1`);
       gets.push(
         await pair(
