@@ -7,6 +7,7 @@ import type { AdmissionResults, AdmissionRow } from './admission-throughput.js';
 import type { Environment } from './environment.js';
 import type { ListLargeResults, ListTiming } from './list-large.js';
 import type { Figures } from './load.js';
+import { createCpuVerdict } from './create-cpu-verdict.js';
 import type { FanoutFigures, WatchFanoutResults } from './watch-fanout.js';
 import type { EtcdResults } from './etcd.js';
 import { etcdMethod, etcdVerdict, formatEtcd } from './etcd-report.js';
@@ -29,8 +30,8 @@ export interface Verdict {
   name: string;
   value: number;
   target: number;
-  /** How `value` is expressed (ratio of baseline, operations per second, milliseconds, or a multiple). */
-  unit: 'ratio' | 'req/s' | 'ms' | 'times' | 'MiB';
+  /** How `value` is expressed (ratio of baseline, operations per second, milliseconds, CPU microseconds per operation, or a multiple). */
+  unit: 'ratio' | 'req/s' | 'ms' | 'µs' | 'times' | 'MiB';
   /** Set when `target` is a ceiling (`value` must be ≤ it); otherwise it is a floor. */
   atMost?: true;
   pass: boolean;
@@ -327,6 +328,7 @@ function coreResults(figures: CoreFigures): { ratios: CoreRatios; verdicts: Verd
     verdicts: [
       { name: 'GET / baseline', value: getOverBaseline, target: targets.getOverBaseline, unit: 'ratio', pass: getOverBaseline >= targets.getOverBaseline },
       { name: 'create req/s', value: figures.create.reqPerSec, target: targets.createPerSecond, unit: 'req/s', pass: figures.create.reqPerSec >= targets.createPerSecond },
+      createCpuVerdict('create CPU (SQLite)', figures.create, targets.createCpuMicrosSqliteMax),
       { name: 'rules cost', value: celRulesCost, target: targets.celRulesCostMax, unit: 'ratio', atMost: true, pass: celRulesCost <= targets.celRulesCostMax },
     ],
   };
@@ -514,7 +516,7 @@ function problems(f: Figures): string {
 }
 
 const value = (unit: Verdict['unit'], v: number) =>
-  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : unit === 'MiB' ? `${v.toFixed(3)} MiB` : `${v.toFixed(2)}×`;
+  unit === 'ratio' ? pct(v) : unit === 'req/s' ? `${v.toFixed(0)}/s` : unit === 'ms' ? ms(v).trim() : unit === 'µs' ? `${v.toFixed(0)} µs` : unit === 'MiB' ? `${v.toFixed(3)} MiB` : `${v.toFixed(2)}×`;
 const share = (v: number) => `${(100 * v).toFixed(0)}%`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const ms = (v: number) => {

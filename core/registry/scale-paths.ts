@@ -5,9 +5,14 @@ import { goV, isGoInt } from '../../lib/go/go-values.js';
  * custom resource, read as apimachinery's unstructured.NestedInt64 / NestedString read them.
  */
 
+/** Split once per path: a CRD's few scale paths are read on every write of its objects. */
+const segmentsOf = new Map<string, readonly string[]>();
+
 /** `.spec.replicas` → ['spec', 'replicas']. */
-function segments(path: string): string[] {
-  return path.replace(/^\./, '').split('.');
+function segments(path: string): readonly string[] {
+  let parts = segmentsOf.get(path);
+  if (!parts) segmentsOf.set(path, (parts = path.replace(/^\./, '').split('.')));
+  return parts;
 }
 
 /** What a path leads to: its value (undefined when absent), or the accessor error kube reports for it. */

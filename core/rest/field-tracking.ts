@@ -22,14 +22,19 @@ export function fieldManagerContext(req: WriteRequest): FieldManagerContext {
   };
 }
 
+// The same arrays every time: the field manager caches the field set of each by identity.
+const noResetFields: readonly string[] = [];
+const specResetFields: readonly string[] = ['spec'];
+const statusResetFields: readonly string[] = ['status'];
+
 /**
  * The fields an endpoint does not write (kube's ResetFieldsStrategy): with a status subresource the main resource
  * leaves `status` alone, and `/status` leaves `spec` alone.
  */
-function resetFields(req: WriteRequest, subresource: string): string[] {
-  if (subresource === 'status') return ['spec'];
-  if (subresource === '' && req.versionDef.subresources?.status) return ['status'];
-  return [];
+function resetFields(req: WriteRequest, subresource: string): readonly string[] {
+  if (subresource === 'status') return specResetFields;
+  if (subresource === '' && req.versionDef.subresources?.status) return statusResetFields;
+  return noResetFields;
 }
 
 /** Create, update and non-apply patch: record what this manager changed in metadata.managedFields. */

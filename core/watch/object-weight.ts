@@ -17,6 +17,8 @@ export function objectWeight(value: unknown): number {
     for (const item of value) bytes += objectWeight(item);
     return bytes;
   }
-  for (const [k, v] of Object.entries(value)) bytes += objectWeight(k) + objectWeight(v);
+  // Not Object.entries: its arrays are garbage on every write. A decoded object has only own enumerable keys.
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) bytes += objectWeight(k) + objectWeight(obj[k]);
   return bytes;
 }
