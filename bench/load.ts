@@ -1,4 +1,7 @@
-/** One measurement: an unmeasured warm-up, then autocannon for the configured time, reduced to the figures we report. */
+/**
+ * One measurement: an unmeasured warm-up, then a load generator (autocannon in this process, or wrk: bench/wrk.ts) for
+ * the configured time, reduced to the figures we report.
+ */
 import autocannon from 'autocannon';
 import type { BenchConfig } from './config.js';
 import { machineCpuMs } from './environment.js';
@@ -18,18 +21,22 @@ export interface LoadSpec {
 
 export interface Figures {
   title: string;
+  /** What drove the load: autocannon in the bench's own process, or wrk in a process of its own. */
+  loadGenerator: LoadGenerator['name'];
   /** Responses with `okStatus` per second over the measured duration. */
   reqPerSec: number;
-  /** autocannon's own mean of per-second samples (all responses, any status). */
-  autocannonReqPerSecMean: number;
+  /** autocannon's own mean of per-second samples (all responses, any status); autocannon only. */
+  autocannonReqPerSecMean?: number;
   latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
   durationSeconds: number;
   okStatus: number;
+  /** Responses with `okStatus`; wrk tells only 2xx/3xx from the rest, so with wrk: every 2xx/3xx response. */
   ok: number;
   total: number;
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Responses per status code (autocannon only: wrk does not count them; empty then). */
   statusCodes: Record<string, number>;
   /** The server process's CPU time (user + system) during the measurement, when it could be asked. */
   serverCpu?: {
@@ -38,8 +45,10 @@ export interface Figures {
     /** CPU microseconds per completed operation: less sensitive to a busy machine than req/s. */
     microsPerOk: number;
   };
-  /** Share of one core this process (autocannon) used: near 100% means the load generator, not the server, is the limit. */
+  /** Share of one core the load generator used: near 100% means the load generator, not the server, is the limit. */
   clientCoreShare: number;
+  /** Where the server and the load generator were pinned (`taskset`), when they were. */
+  cpuPinning?: { server: number; loadGenerator: number };
   /**
    * Cores' worth of CPU used by everything else on the machine during the measurement (machine busy time minus server
    * and client): well above 0 means other work competed with this measurement. Only known with `server`.
@@ -47,50 +56,77 @@ export interface Figures {
   otherCoreShare?: number;
 }
 
+/** What a load generator reports of one run: the figures but the CPU shares, and the CPU time it used itself. */
+export type LoadRun = Omit<Figures, 'serverCpu' | 'clientCoreShare' | 'otherCoreShare' | 'cpuPinning'> & { clientCpuMicros: number };
+
+/** Drives `spec` for `seconds` and reports what it saw. */
+export interface LoadGenerator {
+  name: 'autocannon' | 'wrk';
+  run(spec: LoadSpec, cfg: BenchConfig, phase: 'warmup' | 'measure', seconds: number): Promise<LoadRun>;
+  /** Set when the generator and the server run pinned to different CPUs. */
+  cpuPinning?: Figures['cpuPinning'];
+}
+
 /**
  * Warm-up, then the measurement. With `server`, the server's CPU time over the measured window is recorded, and with
  * `profilePath` that window (only) is CPU-profiled into it.
  */
-export async function measure(spec: LoadSpec, cfg: BenchConfig, server?: ServerProbe, profilePath?: string): Promise<Figures> {
-  await run(spec, cfg, 'warmup', cfg.warmupSeconds);
+export async function measure(
+  spec: LoadSpec,
+  cfg: BenchConfig,
+  server?: ServerProbe,
+  profilePath?: string,
+  generator: LoadGenerator = autocannonGenerator,
+): Promise<Figures> {
+  await generator.run(spec, cfg, 'warmup', cfg.warmupSeconds);
   if (profilePath) await server?.startProfile();
   const cpuBefore = await server?.cpuMicros();
-  const clientBefore = process.cpuUsage();
   const machineBefore = machineCpuMs();
-  const r = await run(spec, cfg, 'measure', cfg.seconds);
+  const { clientCpuMicros, ...r } = await generator.run(spec, cfg, 'measure', cfg.seconds);
   const machine = machineCpuMs().busy - machineBefore.busy;
-  const client = process.cpuUsage(clientBefore);
   const cpuAfter = await server?.cpuMicros();
   if (profilePath) await server?.stopProfile(profilePath);
-  const statusCodes: Record<string, number> = {};
-  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
-  const ok = statusCodes[String(spec.okStatus)] ?? 0;
   return {
-    title: spec.title,
-    reqPerSec: ok / r.duration,
-    autocannonReqPerSecMean: r.requests.mean,
-    latencyMs: { mean: r.latency.mean, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
-    durationSeconds: r.duration,
-    okStatus: spec.okStatus,
-    ok,
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    statusCodes,
+    ...r,
     ...(cpuBefore !== undefined && cpuAfter !== undefined
       ? {
-          serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.duration, microsPerOk: ok ? (cpuAfter - cpuBefore) / ok : 0 },
-          otherCoreShare: Math.max(0, (machine * 1000 - (cpuAfter - cpuBefore) - client.user - client.system) / 1e6 / r.duration),
+          serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.durationSeconds, microsPerOk: r.ok ? (cpuAfter - cpuBefore) / r.ok : 0 },
+          otherCoreShare: Math.max(0, (machine * 1000 - (cpuAfter - cpuBefore) - clientCpuMicros) / 1e6 / r.durationSeconds),
         }
       : {}),
-    clientCoreShare: (client.user + client.system) / 1e6 / r.duration,
+    clientCoreShare: clientCpuMicros / 1e6 / r.durationSeconds,
+    ...(generator.cpuPinning ? { cpuPinning: generator.cpuPinning } : {}),
   };
 }
 
-function run(spec: LoadSpec, cfg: BenchConfig, phase: 'warmup' | 'measure', seconds: number): Promise<autocannon.Result> {
-  return startLoad(spec, cfg, phase, seconds).result;
-}
+/** autocannon in this process: its CPU time is this process's. */
+export const autocannonGenerator: LoadGenerator = {
+  name: 'autocannon',
+  async run(spec, cfg, phase, seconds) {
+    const clientBefore = process.cpuUsage();
+    const r = await startLoad(spec, cfg, phase, seconds).result;
+    const client = process.cpuUsage(clientBefore);
+    const statusCodes: Record<string, number> = {};
+    for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
+    const ok = statusCodes[String(spec.okStatus)] ?? 0;
+    return {
+      title: spec.title,
+      loadGenerator: 'autocannon',
+      reqPerSec: ok / r.duration,
+      autocannonReqPerSecMean: r.requests.mean,
+      latencyMs: { mean: r.latency.mean, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+      durationSeconds: r.duration,
+      okStatus: spec.okStatus,
+      ok,
+      total: r.requests.total,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+      statusCodes,
+      clientCpuMicros: client.user + client.system,
+    };
+  },
+};
 
 /** A running load: `stop()` ends it early; `result` settles when it has ended. */
 export interface RunningLoad {

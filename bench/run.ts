@@ -2,7 +2,9 @@
  * `npm run bench`: how fast is kapi next to a bare koa server on this machine?
  *
  *   1. baseline — a bare koa 3 app answering the exact bytes kapi answers for GET of one widget;
- *   2. kapi GET  — GET /apis/example.com/v1/namespaces/default/widgets/w1 (SQLite storage, bearer token);
+ *   2. kapi GET  — GET /apis/example.com/v1/namespaces/default/widgets/w1 (SQLite storage, bearer token), a ~1 KiB
+ *      widget created as `kubectl apply` creates it (last-applied-configuration annotation, managedFields); 1 and 2 are
+ *      driven by wrk (its own process, pinned to another CPU than the server's) when it is installed, else by autocannon;
  *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count; the
  *      server's CPU per create is judged against its target;
  *   4. kapi create Plain — the same for a CRD without x-kubernetes-validations rules (bench/cel-crds.ts);
@@ -36,8 +38,8 @@
  *      discovery's ETag between reads.
  *
  * Every server runs alone in its own child process (one at a time, a fresh process per measurement), over HTTPS with
- * the same ensurePki certificate; autocannon drives 32 connections from this process. On a 2-core machine that is one
- * core for the server and one for the load generator.
+ * the same ensurePki certificate; autocannon drives 32 connections from this process (wrk for 1 and 2). On a 2-core
+ * machine that is one core for the server and one for the load generator.
  *
  * Env: BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2, also the fan-out's warm-up), BENCH_PROFILE=1 (V8 CPU
  * profile of every server child over its measured window, saved in bench/results/profiles and summarized after the
@@ -78,9 +80,11 @@ import { runAggregation } from './aggregation.js';
 import { runOverload } from './overload.js';
 import { runCrds } from './crds.js';
 import { buildResults, formatResults, saveResults, type CoreFigures } from './report.js';
-import { withServer } from './server-process.js';
+import { withServer, type ServerProcess } from './server-process.js';
+import { getLoadGenerator } from './wrk.js';
+import { pinProcess } from './cpu-pinning.js';
 import { runWatchFanout } from './watch-fanout.js';
-import { createWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetCreateLoad, widgetPath } from './widgets.js';
+import { applyWidgetW1, fetchWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetCreateLoad, widgetPath } from './widgets.js';
 import type { BaselineServerSettings } from './baseline-server.js';
 import type { KapiServerSettings } from './kapi-server.js';
 
@@ -157,28 +161,34 @@ try {
 
   /** Measurements 1–5: GET and create throughput against the bare koa baseline, and the CEL rules' cost. */
   async function runCore(): Promise<CoreFigures> {
-    // Set-up in a throw-away kapi process: install the CRD, create w1, and capture what GET of w1 answers.
-    log(`set-up: CRD widgets.example.com and widget w1 in ${dataDir}`);
+    // Set-up in a throw-away kapi process: install the CRD, apply w1, and capture what GET of w1 answers.
+    log(`set-up: CRD widgets.example.com and widget w1 (as kubectl apply creates it) in ${dataDir}`);
     const w1 = await withServer('./kapi-server.js', kapi, async (url) => {
       const c = client(url);
       await installWidgetsCrd(c);
       await waitForWidgetsServed(c);
-      await createWidgetW1(c);
+      await applyWidgetW1(c);
       return fetchWidgetW1(c);
     });
+    const getLoad = await getLoadGenerator(log);
+    /** The baseline's and kapi's GET of w1, by the same load generator; the server pinned apart from it when wrk is. */
+    const measureGet = async (title: string, url: string, server: ServerProcess, profileName: string) => {
+      if (getLoad.cpuPinning) await pinProcess(server.pid, getLoad.cpuPinning.server);
+      return measure({ title, url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile(profileName), getLoad);
+    };
 
     log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1`);
     const baselineSettings: BaselineServerSettings = { pkiDir, path: widgetPath, body: w1.body, contentType: w1.contentType };
     const baseline = await withServer('./baseline-server.js', baselineSettings, async (url, server) => {
       await expectSameBytes(client(url), w1.body, 'baseline');
-      return measure({ title: 'baseline', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('baseline'));
+      return measureGet('baseline', url, server, 'baseline');
     });
 
     log('kapi GET widget w1');
     const get = await withServer('./kapi-server.js', kapi, async (url, server) => {
       await waitForWidgetsServed(client(url));
       await expectSameBytes(client(url), w1.body, 'kapi');
-      return measure({ title: 'kapi GET', url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile('kapi-get'));
+      return measureGet('kapi GET', url, server, 'kapi-get');
     });
 
     log('kapi create widgets');
