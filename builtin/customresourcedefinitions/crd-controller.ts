@@ -14,6 +14,7 @@ import { crdCleanupFinalizer, crdResource, crdResourceRef } from './crd-resource
 import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
+import { AcceptedNamesIndex } from './accepted-names-index.js';
 import { apiApprovalCondition } from './crd-api-approval.js';
 import { log } from '../../lib/log/logger.js';
 
@@ -33,6 +34,9 @@ export class CrdController implements Controller {
   private crdClient!: ResourceClient<Crd>;
   private unsubscribe?: () => void;
   private readonly crds = new Map<string, Crd>();
+  private readonly acceptedNames = new AcceptedNamesIndex();
+  /** What each served CRD's resource was built from (see serve). */
+  private readonly servedFrom = new Map<string, unknown[]>();
   private readonly queue = new Set<string>();
   private running = false;
   private readonly timers = new ControllerTimers();
@@ -50,7 +54,7 @@ export class CrdController implements Controller {
     // the informer may have synced before we subscribed (another consumer asked for it first)
     this.observe([...informer.current().values()].map((object) => ({ type: 'ADDED' as const, object })));
     // CRDs established before are served before the server answers its first request.
-    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd, this.services));
+    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.serve(crd);
     await this.drain();
   }
 
@@ -65,9 +69,12 @@ export class CrdController implements Controller {
       const name = crd.metadata!.name!;
       if (e.type === 'DELETED') {
         this.crds.delete(name);
+        this.acceptedNames.delete(name);
+        this.servedFrom.delete(name);
         this.unregister(crd);
       } else {
         this.crds.set(name, crd);
+        this.acceptedNames.set(crd);
       }
     }
     for (const e of events) this.enqueue(e.object.metadata!.name!);
@@ -84,7 +91,10 @@ export class CrdController implements Controller {
     void this.drain();
   }
 
-  /** Reconciles queued CRDs one at a time. */
+  /**
+   * Reconciles queued CRDs one at a time, each in a turn of the event loop of its own: a reconcile that writes
+   * nothing does not wait for I/O, and thousands of them in a row would hold the loop for seconds.
+   */
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;
@@ -98,6 +108,7 @@ export class CrdController implements Controller {
           if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
           this.later(name);
         }
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.running = false;
@@ -115,7 +126,7 @@ export class CrdController implements Controller {
     const crd = this.crds.get(name);
     if (!crd) return true;
     if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
-    const verdict = judgeNames(crd, [...this.crds.values()]);
+    const verdict = judgeNames(crd, this.acceptedNames.takenByOthers(crd.spec.group, name));
     const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
     const approval = apiApprovalCondition(crd);
     const status: CrdStatus = {
@@ -129,12 +140,24 @@ export class CrdController implements Controller {
         ...(approval ? [approval] : []),
       ]),
     };
-    if (!isDeepStrictEqual(status, crd.status)) {
-      await this.writeStatus(name, status);
-      return true; // the write comes back as a watch event and is reconciled then
-    }
-    if (established) this.registry.set(crdToResourceType(crd, this.services));
+    // Served before it is reported Established, as kube serves an Established CRD's resource at once.
+    if (established) this.serve({ ...crd, status });
+    // The write comes back as a watch event and is reconciled then.
+    if (!isDeepStrictEqual(status, crd.status)) await this.writeStatus(name, status);
     return true;
+  }
+
+  /**
+   * Registers the resource of an established CRD, unless it is served from the same spec, accepted names and
+   * annotations already: a new type object for the same type would have every cache of it (OpenAPI) built again.
+   */
+  private serve(crd: Crd): void {
+    const name = crd.metadata!.name!;
+    const from = [crd.spec, crd.status?.acceptedNames, crd.metadata?.annotations];
+    const served = this.registry.get(crd.spec.group, crd.status?.acceptedNames?.plural || crd.spec.names.plural);
+    if (served?.definedBy?.crd === name && isDeepStrictEqual(this.servedFrom.get(name), from)) return;
+    this.servedFrom.set(name, from);
+    this.registry.set(crdToResourceType(crd, this.services));
   }
 
   /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */
