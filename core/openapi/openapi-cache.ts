@@ -4,7 +4,7 @@ import { servedGroups, type ServedResource } from '../discovery/served-groups.js
 import { nextTurn, slicer } from '../handlers/event-loop-slices.js';
 import type { DocumentInfo } from './document-info.js';
 import type { SwaggerSpec } from './merge-swagger.js';
-import { serialize, serializedJson, type OpenApiSources, type SerializedDocument } from './openapi-documents.js';
+import { serialize, serializedJson, serializedParts, type OpenApiSources, type SerializedDocument } from './openapi-documents.js';
 import { swaggerPiece, type SwaggerPiece } from './openapi-v2.js';
 import { openapiV3Document } from './openapi-v3.js';
 import { sortedByKey } from './sorted-by-key.js';
@@ -143,8 +143,8 @@ export class OpenApiCache {
       const spec = gv.remote && remoteOpenAPI?.swagger(gv.remote);
       return spec ? [spec as SwaggerSpec] : [];
     });
-    const { json, hash } = await assembleSwagger(pieces, remotes, this.info());
-    this.v2 = { stamp, doc: serializedJson(json, hash, 'v2') };
+    const { parts, hash } = await assembleSwagger(pieces, remotes, this.info());
+    this.v2 = { stamp, doc: serializedParts(parts, hash, 'v2') };
   }
 
   /** The group-version's v3 document: kept while its inputs are the same, else built now. */

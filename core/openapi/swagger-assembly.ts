@@ -5,16 +5,16 @@ import { bearerTokenScheme } from './document-info.js';
 import { mergeSwagger, type SerializedSwagger, type SwaggerSpec } from './merge-swagger.js';
 import { metaDefinitionJson, type SwaggerPiece } from './openapi-v2.js';
 
-/** The Swagger document as JSON, and the hash of that JSON. */
+/** The Swagger document as JSON in parts (their concatenation), and the hash of that JSON. */
 export interface AssembledSwagger {
-  json: string;
+  parts: string[];
   hash: string;
 }
 
 /**
  * The Swagger 2.0 document of everything served (/openapi/v2) from the group-versions' pieces, in their order (a later
  * piece's definition of a name wins, the shared definitions last), with the backends' specs merged in, highest priority
- * first. The JSON is exactly JSON.stringify of the document with its paths and definitions sorted by key, but written
+ * first. The JSON (in parts) is exactly JSON.stringify of the document with its paths and definitions sorted by key, but written
  * from the pieces' serialized values and hashed as it goes, with the event loop free every ~10 ms: one stringify and
  * hash of a document of thousands of CRDs holds the loop for hundreds of milliseconds.
  */
@@ -51,7 +51,7 @@ const partLength = 1 << 20;
 /**
  * Small chunks joined (and hashed) a part of ~1 Mi characters at a time, as they are written: one join (and hash
  * updates) of the hundreds of thousands of chunks of a document of thousands of CRDs at the end held the event loop
- * for hundreds of milliseconds, where joining the few large parts is a copy.
+ * for hundreds of milliseconds. The parts are kept apart: even joining those few is a copy of tens of MiB.
  */
 class JoinedInParts {
   private readonly parts: string[] = [];
@@ -67,7 +67,7 @@ class JoinedInParts {
 
   end(): AssembledSwagger {
     this.flush();
-    return { json: this.parts.join(''), hash: this.hash.digest('hex').toUpperCase() };
+    return { parts: this.parts, hash: this.hash.digest('hex').toUpperCase() };
   }
 
   private flush(): void {
