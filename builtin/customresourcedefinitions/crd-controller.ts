@@ -19,6 +19,8 @@ import { apiApprovalCondition } from './crd-api-approval.js';
 import { log } from '../../lib/log/logger.js';
 
 const retryMs = 500;
+/** Reconciles at once (see pump). */
+const workers = 8;
 
 /**
  * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
@@ -38,7 +40,10 @@ export class CrdController implements Controller {
   /** What each served CRD's resource was built from (see serve). */
   private readonly servedFrom = new Map<string, unknown[]>();
   private readonly queue = new Set<string>();
-  private running = false;
+  /** Reconciles in work, and the groups of their CRDs. */
+  private active = 0;
+  private readonly busyGroups = new Set<string>();
+  private readonly idle: (() => void)[] = [];
   private readonly timers = new ControllerTimers();
 
   constructor(private readonly container: DependencyContainer) {}
@@ -55,7 +60,7 @@ export class CrdController implements Controller {
     this.observe([...informer.current().values()].map((object) => ({ type: 'ADDED' as const, object })));
     // CRDs established before are served before the server answers its first request.
     for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.serve(crd);
-    await this.drain();
+    await this.drained();
   }
 
   /**
@@ -88,30 +93,53 @@ export class CrdController implements Controller {
   private enqueue(name: string): void {
     if (this.timers.stopped) return;
     this.queue.add(name);
-    void this.drain();
+    this.pump();
   }
 
   /**
-   * Reconciles queued CRDs one at a time, each in a turn of the event loop of its own: a reconcile that writes
-   * nothing does not wait for I/O, and thousands of them in a row would hold the loop for seconds.
+   * Starts reconciles of queued CRDs, up to `workers` at once, so that their status writes share storage commits; one
+   * CRD of a group at a time, as names are judged against the group's other CRDs. Each starts in a turn of the event
+   * loop of its own: a reconcile that writes nothing does not wait for I/O, and thousands of them in a row would hold
+   * the loop for seconds.
    */
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  private pump(): void {
+    while (this.active < workers && !this.timers.stopped) {
+      const name = this.nextReady();
+      if (name === undefined) break;
+      const group = this.crds.get(name)?.spec.group ?? '';
+      this.queue.delete(name);
+      this.busyGroups.add(group);
+      this.active++;
+      void this.work(name).finally(() => {
+        this.busyGroups.delete(group);
+        this.active--;
+        this.pump();
+      });
+    }
+    if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** The first queued CRD of a group no reconcile is working on. */
+  private nextReady(): string | undefined {
+    for (const name of this.queue) if (!this.busyGroups.has(this.crds.get(name)?.spec.group ?? '')) return name;
+    return undefined;
+  }
+
+  /** Resolves once nothing is queued or in work (retries waiting for their time aside). */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idle.push(resolve);
+      this.pump();
+    });
+  }
+
+  private async work(name: string): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      while (this.queue.size && !this.timers.stopped) {
-        const name = this.queue.values().next().value as string;
-        this.queue.delete(name);
-        try {
-          if (!(await this.reconcile(name))) this.later(name);
-        } catch (err) {
-          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
-          this.later(name);
-        }
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      this.running = false;
+      if (!(await this.reconcile(name))) this.later(name);
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
+      this.later(name);
     }
   }
 
