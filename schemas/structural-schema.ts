@@ -60,8 +60,9 @@ export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
 function build(schema: JSONSchemaProps): CompiledSchema {
   const defaulted = hasAnyDefault(schema);
   const listsToCheck = hasListSetsOrMaps(schema);
-  // Compiled now, when the CRD is created or updated, not on the first write.
-  const validator: SchemaValidator = compileValidator(schema, true);
+  // Compiled on the first validation, as kube builds a CRD's serving info on its first request: compiling every
+  // schema as its CRD is established made establishing thousands of CRDs take seconds of CPU.
+  let validator: SchemaValidator | undefined;
   let statusValidator: SchemaValidator | null | undefined;
   const statusSchema = (): JSONSchemaProps | undefined => {
     const props = schema.properties;
@@ -81,6 +82,7 @@ function build(schema: JSONSchemaProps): CompiledSchema {
       if (defaulted) applyDefaults(obj, schema); // most schemas have no defaults: skip the walk (hot read path)
     },
     validate(obj) {
+      validator ??= compileValidator(schema, true);
       return validator(obj);
     },
     validateStatus(obj) {

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/contracts/api-error.js';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceClient } from '../../core/contracts/object-client.js';
-import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { RegistryChange, ResourceRegistry } from '../../core/contracts/resource-registry.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { RuntimeConfigError } from '../../core/contracts/runtime-config.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
@@ -49,7 +49,7 @@ export class LocalAPIServiceController implements Controller {
     this.client = this.container.resolve(Tokens.Objects).forResource<APIService>(apiServiceResourceRef, { fieldManager: 'kube-apiserver' });
     this.informer = this.container.resolve(Tokens.Informers).forResource(apiServiceResource());
     this.unsubscribe.push(this.informer.subscribe((events) => this.enqueue(events.map((e) => e.object.metadata?.name ?? ''))));
-    this.unsubscribe.push(this.registry.onChange(() => this.refreshDesired()));
+    this.unsubscribe.push(this.registry.onChange((change) => this.refreshGroupVersionsOf(change)));
     await this.informer.synced();
     this.atStart = new Set(this.informer.current().keys());
     this.refreshDesired();
@@ -65,12 +65,27 @@ export class LocalAPIServiceController implements Controller {
 
   /** Recomputes the desired set from what is served; names that came or went are checked. */
   private refreshDesired(): void {
-    const next = desiredLocalAPIServices(this.registry);
-    const changed = [...new Set([...next.keys(), ...this.desired.keys()])].filter(
-      (name) => JSON.stringify(next.get(name)) !== JSON.stringify(this.desired.get(name)),
-    );
-    this.desired = next;
-    this.enqueue(changed);
+    const next = desiredLocalAPIServices(this.registry.all());
+    this.enqueue(this.replaceDesired([...new Set([...next.keys(), ...this.desired.keys()])], next));
+  }
+
+  /** Recomputes the desired APIServices of the group-versions of the type that changed only (from its group's types). */
+  private refreshGroupVersionsOf({ previous, current }: RegistryChange): void {
+    const group = (current ?? previous)!.group;
+    const names = new Set([...(previous?.versions ?? []), ...(current?.versions ?? [])].map((v) => `${v.name}.${group}`));
+    const next = desiredLocalAPIServices(this.registry.all().filter((rt) => rt.group === group));
+    this.enqueue(this.replaceDesired([...names], next));
+  }
+
+  /** Takes the desired APIServices `names` from `next` (absent there: none desired); returns those that changed. */
+  private replaceDesired(names: string[], next: Map<string, DesiredAPIService>): string[] {
+    const changed = names.filter((name) => JSON.stringify(next.get(name)) !== JSON.stringify(this.desired.get(name)));
+    for (const name of changed) {
+      const desired = next.get(name);
+      if (desired) this.desired.set(name, desired);
+      else this.desired.delete(name);
+    }
+    return changed;
   }
 
   private enqueue(names: string[]): void {

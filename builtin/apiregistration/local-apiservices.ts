@@ -1,4 +1,4 @@
-import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { customResourcePriority, localAPIServicePriority } from '../../lib/k8s/apiservice-priorities.js';
 import { autoManagedLabel, type APIService } from './apiservice-types.js';
 
@@ -15,13 +15,13 @@ export interface DesiredAPIService {
 }
 
 /**
- * The local APIServices of every group-version the registry serves, by name (`v1.` for the core group, `v1.apps`):
- * kube-apiserver's priorities for built-in ones (kept on start), 1000/100 for CRD versions (kept in sync), as kube's
- * CRD registration controller gives them.
+ * The local APIServices of every group-version the served types `served` (in the registry's order) serve, by name
+ * (`v1.` for the core group, `v1.apps`): kube-apiserver's priorities for built-in ones (kept on start), 1000/100 for
+ * CRD versions (kept in sync), as kube's CRD registration controller gives them.
  */
-export function desiredLocalAPIServices(registry: ResourceRegistry): Map<string, DesiredAPIService> {
+export function desiredLocalAPIServices(served: readonly ResourceType[]): Map<string, DesiredAPIService> {
   const desired = new Map<string, DesiredAPIService>();
-  for (const rt of registry.all()) {
+  for (const rt of served) {
     const mode: AutoManaged = rt.definedBy ? 'true' : 'onstart';
     for (const v of rt.versions) {
       if (!v.served) continue;

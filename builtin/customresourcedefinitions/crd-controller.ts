@@ -14,10 +14,13 @@ import { crdCleanupFinalizer, crdResource, crdResourceRef } from './crd-resource
 import { crdToResourceType } from './crd-to-resource-type.js';
 import { condition, type Crd, type CrdCondition, type CrdStatus } from './crd-types.js';
 import { judgeNames } from './crd-names.js';
+import { AcceptedNamesIndex } from './accepted-names-index.js';
 import { apiApprovalCondition } from './crd-api-approval.js';
 import { log } from '../../lib/log/logger.js';
 
 const retryMs = 500;
+/** Reconciles at once (see pump). */
+const workers = 8;
 
 /**
  * Follows CRDs in storage (not in this process), so every kapi instance on the same storage serves the same CRDs:
@@ -33,8 +36,14 @@ export class CrdController implements Controller {
   private crdClient!: ResourceClient<Crd>;
   private unsubscribe?: () => void;
   private readonly crds = new Map<string, Crd>();
+  private readonly acceptedNames = new AcceptedNamesIndex();
+  /** What each served CRD's resource was built from (see serve). */
+  private readonly servedFrom = new Map<string, unknown[]>();
   private readonly queue = new Set<string>();
-  private running = false;
+  /** Reconciles in work, and the groups of their CRDs. */
+  private active = 0;
+  private readonly busyGroups = new Set<string>();
+  private readonly idle: (() => void)[] = [];
   private readonly timers = new ControllerTimers();
 
   constructor(private readonly container: DependencyContainer) {}
@@ -50,8 +59,8 @@ export class CrdController implements Controller {
     // the informer may have synced before we subscribed (another consumer asked for it first)
     this.observe([...informer.current().values()].map((object) => ({ type: 'ADDED' as const, object })));
     // CRDs established before are served before the server answers its first request.
-    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.registry.set(crdToResourceType(crd, this.services));
-    await this.drain();
+    for (const crd of this.crds.values()) if (condition(crd, 'Established')?.status === 'True') this.serve(crd);
+    await this.drained();
   }
 
   /**
@@ -65,9 +74,12 @@ export class CrdController implements Controller {
       const name = crd.metadata!.name!;
       if (e.type === 'DELETED') {
         this.crds.delete(name);
+        this.acceptedNames.delete(name);
+        this.servedFrom.delete(name);
         this.unregister(crd);
       } else {
         this.crds.set(name, crd);
+        this.acceptedNames.set(crd);
       }
     }
     for (const e of events) this.enqueue(e.object.metadata!.name!);
@@ -81,26 +93,53 @@ export class CrdController implements Controller {
   private enqueue(name: string): void {
     if (this.timers.stopped) return;
     this.queue.add(name);
-    void this.drain();
+    this.pump();
   }
 
-  /** Reconciles queued CRDs one at a time. */
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  /**
+   * Starts reconciles of queued CRDs, up to `workers` at once, so that their status writes share storage commits; one
+   * CRD of a group at a time, as names are judged against the group's other CRDs. Each starts in a turn of the event
+   * loop of its own: a reconcile that writes nothing does not wait for I/O, and thousands of them in a row would hold
+   * the loop for seconds.
+   */
+  private pump(): void {
+    while (this.active < workers && !this.timers.stopped) {
+      const name = this.nextReady();
+      if (name === undefined) break;
+      const group = this.crds.get(name)?.spec.group ?? '';
+      this.queue.delete(name);
+      this.busyGroups.add(group);
+      this.active++;
+      void this.work(name).finally(() => {
+        this.busyGroups.delete(group);
+        this.active--;
+        this.pump();
+      });
+    }
+    if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** The first queued CRD of a group no reconcile is working on. */
+  private nextReady(): string | undefined {
+    for (const name of this.queue) if (!this.busyGroups.has(this.crds.get(name)?.spec.group ?? '')) return name;
+    return undefined;
+  }
+
+  /** Resolves once nothing is queued or in work (retries waiting for their time aside). */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idle.push(resolve);
+      this.pump();
+    });
+  }
+
+  private async work(name: string): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      while (this.queue.size && !this.timers.stopped) {
-        const name = this.queue.values().next().value as string;
-        this.queue.delete(name);
-        try {
-          if (!(await this.reconcile(name))) this.later(name);
-        } catch (err) {
-          if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
-          this.later(name);
-        }
-      }
-    } finally {
-      this.running = false;
+      if (!(await this.reconcile(name))) this.later(name);
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) log.error(`CRD ${name}`, { err });
+      this.later(name);
     }
   }
 
@@ -115,7 +154,7 @@ export class CrdController implements Controller {
     const crd = this.crds.get(name);
     if (!crd) return true;
     if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
-    const verdict = judgeNames(crd, [...this.crds.values()]);
+    const verdict = judgeNames(crd, this.acceptedNames.takenByOthers(crd.spec.group, name));
     const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
     const approval = apiApprovalCondition(crd);
     const status: CrdStatus = {
@@ -129,12 +168,24 @@ export class CrdController implements Controller {
         ...(approval ? [approval] : []),
       ]),
     };
-    if (!isDeepStrictEqual(status, crd.status)) {
-      await this.writeStatus(name, status);
-      return true; // the write comes back as a watch event and is reconciled then
-    }
-    if (established) this.registry.set(crdToResourceType(crd, this.services));
+    // Served before it is reported Established, as kube serves an Established CRD's resource at once.
+    if (established) this.serve({ ...crd, status });
+    // The write comes back as a watch event and is reconciled then.
+    if (!isDeepStrictEqual(status, crd.status)) await this.writeStatus(name, status);
     return true;
+  }
+
+  /**
+   * Registers the resource of an established CRD, unless it is served from the same spec, accepted names and
+   * annotations already: a new type object for the same type would have every cache of it (OpenAPI) built again.
+   */
+  private serve(crd: Crd): void {
+    const name = crd.metadata!.name!;
+    const from = [crd.spec, crd.status?.acceptedNames, crd.metadata?.annotations];
+    const served = this.registry.get(crd.spec.group, crd.status?.acceptedNames?.plural || crd.spec.names.plural);
+    if (served?.definedBy?.crd === name && isDeepStrictEqual(this.servedFrom.get(name), from)) return;
+    this.servedFrom.set(name, from);
+    this.registry.set(crdToResourceType(crd, this.services));
   }
 
   /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */

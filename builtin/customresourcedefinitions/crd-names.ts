@@ -1,3 +1,4 @@
+import type { TakenNames } from './accepted-names-index.js';
 import type { Crd, CrdCondition, CrdNames } from './crd-types.js';
 
 export interface NamesVerdict {
@@ -7,20 +8,11 @@ export interface NamesVerdict {
 }
 
 /**
- * Judges a CRD's requested names against the names the other CRDs of its group were accepted under, as kube's
+ * Judges a CRD's requested names against the names the other CRDs of its group were accepted under (`taken`), as kube's
  * naming controller does: every name is checked (the last conflict found is reported), each free name is accepted
  * on its own, and a name this CRD already holds stays its own.
  */
-export function judgeNames(crd: Crd, others: Crd[]): NamesVerdict {
-  const resources = new Set<string>();
-  const kinds = new Set<string>();
-  for (const o of others) {
-    if (o.metadata?.name === crd.metadata?.name || o.spec?.group !== crd.spec.group) continue;
-    const acc = o.status?.acceptedNames;
-    if (!acc) continue;
-    for (const n of [acc.plural, acc.singular, ...(acc.shortNames ?? [])]) if (n) resources.add(n);
-    for (const n of [acc.kind, acc.listKind]) if (n) kinds.add(n);
-  }
+export function judgeNames(crd: Crd, taken: TakenNames): NamesVerdict {
   const requested = crd.spec.names;
   const accepted: CrdNames = crd.status?.acceptedNames ?? { plural: '', kind: '' };
   const names: CrdNames = { ...accepted };
@@ -28,19 +20,19 @@ export function judgeNames(crd: Crd, others: Crd[]): NamesVerdict {
   const conflict = (reason: string, message: string) => {
     condition = { type: 'NamesAccepted', status: 'False', reason, message };
   };
-  const free = (want: string | undefined, have: string | undefined, used: Set<string>) => !want || want === have || !used.has(want);
+  const free = (want: string | undefined, have: string | undefined, used: (name: string) => boolean) => !want || want === have || !used(want);
 
-  if (free(requested.plural, accepted.plural, resources)) names.plural = requested.plural;
+  if (free(requested.plural, accepted.plural, taken.resource)) names.plural = requested.plural;
   else conflict('PluralConflict', inUse(requested.plural));
-  if (free(requested.singular, accepted.singular, resources)) names.singular = requested.singular;
+  if (free(requested.singular, accepted.singular, taken.resource)) names.singular = requested.singular;
   else conflict('SingularConflict', inUse(requested.singular!));
   const held = new Set(accepted.shortNames ?? []);
-  const takenShort = (requested.shortNames ?? []).filter((s) => !held.has(s) && resources.has(s));
+  const takenShort = (requested.shortNames ?? []).filter((s) => !held.has(s) && taken.resource(s));
   if (takenShort.length === 0) names.shortNames = requested.shortNames;
   else conflict('ShortNamesConflict', takenShort.length === 1 ? inUse(takenShort[0]) : `[${takenShort.map(inUse).join(', ')}]`);
-  if (free(requested.kind, accepted.kind, kinds)) names.kind = requested.kind;
+  if (free(requested.kind, accepted.kind, taken.kind)) names.kind = requested.kind;
   else conflict('KindConflict', inUse(requested.kind));
-  if (free(requested.listKind, accepted.listKind, kinds)) names.listKind = requested.listKind;
+  if (free(requested.listKind, accepted.listKind, taken.kind)) names.listKind = requested.listKind;
   else conflict('ListKindConflict', inUse(requested.listKind!));
   names.categories = requested.categories;
 

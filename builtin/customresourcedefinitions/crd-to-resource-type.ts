@@ -3,7 +3,6 @@ import type { ResourceType } from '../../core/contracts/resource-type.js';
 import { namesWithDefaults, type Crd } from './crd-types.js';
 import type { CustomResourceConversion } from '../../core/contracts/conversion-settings.js';
 import type { ServiceResolver } from '../../core/contracts/service-resolver.js';
-import { compileSchema } from '../../schemas/structural-schema.js';
 
 /** In the order kube lists them in discovery. */
 export const customResourceVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -22,21 +21,17 @@ export function crdToResourceType(crd: Crd, services: ServiceResolver): Resource
     defaultOnRead: true,
     conversion: conversionOf(crd, services),
     ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}),
-    versions: crd.spec.versions.map((v) => {
-      // Compile each schema once, as the CRD is (re)registered, so writes find it ready.
-      if (v.schema?.openAPIV3Schema) compileSchema(v.schema.openAPIV3Schema);
-      return {
-        name: v.name,
-        served: v.served,
-        storage: v.storage,
-        deprecated: v.deprecated,
-        deprecationWarning: v.deprecationWarning,
-        schema: v.schema?.openAPIV3Schema,
-        printerColumns: [...customResourceColumns(v.additionalPrinterColumns)],
-        subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
-        selectableFields: v.selectableFields,
-      };
-    }),
+    versions: crd.spec.versions.map((v) => ({
+      name: v.name,
+      served: v.served,
+      storage: v.storage,
+      deprecated: v.deprecated,
+      deprecationWarning: v.deprecationWarning,
+      schema: v.schema?.openAPIV3Schema,
+      printerColumns: [...customResourceColumns(v.additionalPrinterColumns)],
+      subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
+      selectableFields: v.selectableFields,
+    })),
   };
 }
 

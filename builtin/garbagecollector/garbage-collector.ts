@@ -68,7 +68,7 @@ export class GarbageCollector implements Controller {
       maxDelayMs: 60_000,
       what: 'garbage collection of object',
     });
-    this.unsubscribeRegistry = this.registry.onChange(() => this.followServedResources());
+    this.unsubscribeRegistry = this.registry.onChange(({ previous, current }) => this.followServed(resourceKey((current ?? previous)!), current));
     this.followServedResources();
   }
 
@@ -80,17 +80,19 @@ export class GarbageCollector implements Controller {
   }
 
   /**
-   * Follows every resource that can be listed, watched and deleted — kept by kapi or by its own storage — and forgets
-   * those no longer served.
+   * Follows every resource that can be listed, watched and deleted — kept by kapi or by its own storage — as it is
+   * served, and forgets one no longer served.
    */
   private followServedResources(): void {
-    const served = new Map<string, ResourceType>();
-    for (const rt of this.registry.all()) {
-      if (['delete', 'list', 'watch'].every((verb) => rt.verbs.includes(verb))) served.set(resourceKey(rt), rt);
-    }
-    for (const [key, rt] of served) if (!this.followed.has(key)) this.follow(key, rt);
-    for (const [key, unsubscribe] of this.followed) {
-      if (served.has(key)) continue;
+    for (const rt of this.registry.all()) this.followServed(resourceKey(rt), rt);
+  }
+
+  /** Follows or forgets the resource `key` as it is served now (`rt`; undefined: no longer served). */
+  private followServed(key: string, rt: ResourceType | undefined): void {
+    const collectable = rt !== undefined && ['delete', 'list', 'watch'].every((verb) => rt.verbs.includes(verb));
+    if (collectable && !this.followed.has(key)) this.follow(key, rt);
+    const unsubscribe = this.followed.get(key);
+    if (!collectable && unsubscribe) {
       unsubscribe();
       this.followed.delete(key);
       this.syncing.delete(key);

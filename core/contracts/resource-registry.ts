@@ -21,6 +21,16 @@ export interface ResourceRegistry {
   all(): ResourceType[];
   /** How objects of `rt` convert between its versions (a CRD's conversion strategy; None for built-in kinds). */
   converterFor(rt: ResourceType): ObjectConverter;
-  /** Calls `listener` after every change; returns the function that unsubscribes it. */
-  onChange(listener: () => void): () => void;
+  /**
+   * Calls `listener` after every change, with the one type it concerns, so that a listener can act on that type alone
+   * (one acting on every type served at each change makes registering N CRDs quadratic); returns the function that
+   * unsubscribes it.
+   */
+  onChange(listener: (change: RegistryChange) => void): () => void;
+}
+
+/** One change of the registry: the type served under one `plural.group` before it and after it (absent: none). */
+export interface RegistryChange {
+  previous?: ResourceType;
+  current?: ResourceType;
 }

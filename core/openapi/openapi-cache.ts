@@ -1,9 +1,10 @@
+import { performance } from 'node:perf_hooks';
 import type { RemoteAPIService } from '../contracts/api-services.js';
 import { servedGroups, type ServedResource } from '../discovery/served-groups.js';
 import { nextTurn, slicer } from '../handlers/event-loop-slices.js';
 import type { DocumentInfo } from './document-info.js';
 import type { SwaggerSpec } from './merge-swagger.js';
-import { serialize, serializedJson, type OpenApiSources, type SerializedDocument } from './openapi-documents.js';
+import { serialize, serializedJson, serializedParts, type OpenApiSources, type SerializedDocument } from './openapi-documents.js';
 import { swaggerPiece, type SwaggerPiece } from './openapi-v2.js';
 import { openapiV3Document } from './openapi-v3.js';
 import { sortedByKey } from './sorted-by-key.js';
@@ -24,8 +25,8 @@ interface Entry {
   v2?: SwaggerPiece;
 }
 
-/** How long the sources must have been unchanged before the Swagger document is merged without a request waiting for it. */
-const swaggerQuietMs = 500;
+/** How long the sources must have been unchanged before the documents are built without a request waiting for them. */
+const quietMs = 500;
 
 /** The sources' generations when something was built (-1 for an absent source). */
 type Stamp = readonly number[];
@@ -37,9 +38,9 @@ type Stamp = readonly number[];
  * index. A group-version's document is always current: kept when its types are unchanged, else built on the spot (one
  * group-version is small). The index and the Swagger document span every group-version: a request for them waits for
  * the rebuild under way (or the next one, when something changed since it started), as kube-openapi's lazily merged
- * specs do, while other requests are served. The Swagger document, merged from kept pieces of every group-version, is
- * merged in the background only once the sources have been quiet for a while: while CRDs are being established one
- * after the other, merging it after each would be most of the server's work.
+ * specs do, while other requests are served. In the background, the documents are built only once the sources have
+ * been quiet for a while: while thousands of CRDs are being established one after the other, rebuilding a group's
+ * document for each of its kinds and merging the Swagger document again and again would be most of the server's work.
  */
 export class OpenApiCache {
   private readonly entries = new Map<string, Entry>();
@@ -50,15 +51,21 @@ export class OpenApiCache {
   /** A request waits for the Swagger document, or the sources have been quiet: the rebuild under way merges it. */
   private v2Wanted = false;
   private quiet?: NodeJS.Timeout;
+  /** When a source last changed (performance.now()). */
+  private changedAt = 0;
 
   constructor(
     private readonly sources: () => OpenApiSources,
     private readonly info: () => DocumentInfo,
   ) {}
 
-  /** Starts a rebuild in the background (call it when a source changed); a failure shows on the next request. */
+  /**
+   * Call it when a source changed: the documents are rebuilt in the background once no source has changed for
+   * `quietMs` (a request does not wait for that); a failure shows on the next request.
+   */
   refresh(): void {
-    this.rebuild().catch(() => undefined);
+    this.changedAt = performance.now();
+    this.quiet ??= setTimeout(() => this.whenQuiet(), quietMs).unref();
   }
 
   /** /openapi/v3: every group-version's document URL, with its hash. */
@@ -87,10 +94,26 @@ export class OpenApiCache {
   private rebuild(): Promise<void> {
     this.running ??= this.build().finally(() => {
       this.running = undefined;
-      // Changed while building: build again, so the documents are ready before they are asked for.
-      if (this.layout && !covers(this.layout.stamp, this.stamp())) this.refresh();
     });
     return this.running;
+  }
+
+  /** Rebuilds everything, the Swagger document too, once the sources have been quiet for `quietMs`. */
+  private whenQuiet(): void {
+    const quietFor = performance.now() - this.changedAt;
+    if (quietFor < quietMs) {
+      this.quiet = setTimeout(() => this.whenQuiet(), quietMs - quietFor).unref();
+      return;
+    }
+    this.quiet = undefined;
+    if (this.running) {
+      // A build a request started, perhaps from older sources: look again after it.
+      const again = () => this.refresh();
+      void this.running.then(again, again);
+      return;
+    }
+    this.v2Wanted = true;
+    this.rebuild().catch(() => undefined);
   }
 
   private async build(): Promise<void> {
@@ -112,7 +135,7 @@ export class OpenApiCache {
     );
     this.v3Root = { stamp, json: JSON.stringify({ paths: sortedByKey(paths) }) };
 
-    if (!this.v2Wanted) return this.mergeSwaggerWhenQuiet();
+    if (!this.v2Wanted) return;
     this.v2Wanted = false;
     const pieces = groupVersions.flatMap((gv) => (gv.remote ? [] : [this.entryOf(gv).v2!]));
     const { remoteOpenAPI } = this.sources();
@@ -120,19 +143,8 @@ export class OpenApiCache {
       const spec = gv.remote && remoteOpenAPI?.swagger(gv.remote);
       return spec ? [spec as SwaggerSpec] : [];
     });
-    const { json, hash } = await assembleSwagger(pieces, remotes, this.info());
-    this.v2 = { stamp, doc: serializedJson(json, hash, 'v2') };
-  }
-
-  /** Merges the Swagger document in the background once no source has changed for `swaggerQuietMs`. */
-  private mergeSwaggerWhenQuiet(): void {
-    clearTimeout(this.quiet);
-    this.quiet = setTimeout(() => {
-      if (this.v2 && covers(this.v2.stamp, this.stamp())) return;
-      this.v2Wanted = true;
-      this.refresh();
-    }, swaggerQuietMs);
-    this.quiet.unref();
+    const { parts, hash } = await assembleSwagger(pieces, remotes, this.info());
+    this.v2 = { stamp, doc: serializedParts(parts, hash, 'v2') };
   }
 
   /** The group-version's v3 document: kept while its inputs are the same, else built now. */

@@ -53,7 +53,7 @@ async function respondDocument(ctx: RouteContext, doc: SerializedDocument, encod
     return;
   }
   ctx.status = 200;
-  ctx.body = documentBody(encoding.encoding === 'json' ? doc.json : await doc.protobuf());
+  ctx.body = documentBody(encoding.encoding === 'json' ? doc.parts : [await doc.protobuf()]);
 }
 
 /** Documents from this size on are written in pieces, with the event loop free in between. */
@@ -64,11 +64,18 @@ const pieceLength = 256 * 1024;
  * A large document (the Swagger document of thousands of CRDs is tens of MiB) as a paced body: written, and encrypted
  * by TLS, in one go it would hold the event loop for tens of milliseconds.
  */
-function documentBody(body: string | Buffer): string | Buffer | Readable {
-  return body.length < pacedFrom ? body : pacedBody(pieces(body));
+function documentBody(parts: readonly (string | Buffer)[]): string | Buffer | Readable {
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  if (length >= pacedFrom) return pacedBody(pieces(parts));
+  return parts.length === 1 ? parts[0]! : parts.join('');
 }
 
-function* pieces(body: string | Buffer): Generator<string | Buffer> {
+/** The parts in pieces of at most ~256 Ki (a part never ends within a surrogate pair). */
+function* pieces(parts: readonly (string | Buffer)[]): Generator<string | Buffer> {
+  for (const body of parts) yield* piecesOf(body);
+}
+
+function* piecesOf(body: string | Buffer): Generator<string | Buffer> {
   for (let at = 0; at < body.length; ) {
     let end = Math.min(at + pieceLength, body.length);
     // never between the two halves of a surrogate pair: each half alone would be written as U+FFFD

@@ -1,5 +1,5 @@
 import type { ResourceType } from '../contracts/resource-type.js';
-import type { ResourceRegistry } from '../contracts/resource-registry.js';
+import type { RegistryChange, ResourceRegistry } from '../contracts/resource-registry.js';
 import { qualifiedName } from '../contracts/resource-type.js';
 import type { ObjectConverter } from '../contracts/object-converter.js';
 import { converterFor } from '../conversion/converters.js';
@@ -9,7 +9,7 @@ import { composeStrategies } from './composed-strategy.js';
 /** The server's ResourceRegistry: resource types by `plural.group`. */
 export class ResourceTypeRegistry implements ResourceRegistry {
   private readonly byKey = new Map<string, ResourceType>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change: RegistryChange) => void>();
   private generationCounter = 0;
   private strategies: readonly StrategyRegistration[] = [];
 
@@ -21,8 +21,9 @@ export class ResourceTypeRegistry implements ResourceRegistry {
     const key = qualifiedName(rt);
     const existing = this.byKey.get(key);
     if (rt.definedBy && existing && !existing.definedBy) return; // a CRD never shadows what kapi serves itself
-    this.byKey.set(key, this.withRegisteredStrategies(rt));
-    this.changed();
+    const current = this.withRegisteredStrategies(rt);
+    this.byKey.set(key, current);
+    this.changed({ previous: existing, current });
   }
 
   /**
@@ -39,7 +40,9 @@ export class ResourceTypeRegistry implements ResourceRegistry {
   }
 
   remove(group: string, plural: string): void {
-    if (this.byKey.delete(group ? `${plural}.${group}` : plural)) this.changed();
+    const key = group ? `${plural}.${group}` : plural;
+    const previous = this.byKey.get(key);
+    if (previous && this.byKey.delete(key)) this.changed({ previous });
   }
 
   get(group: string, plural: string): ResourceType | undefined {
@@ -59,7 +62,7 @@ export class ResourceTypeRegistry implements ResourceRegistry {
     return [...this.byKey.values()];
   }
 
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change: RegistryChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -71,8 +74,8 @@ export class ResourceTypeRegistry implements ResourceRegistry {
     return { ...rt, strategy: composeStrategies(rt.strategy ? [rt.strategy, ...registered] : registered) };
   }
 
-  private changed(): void {
+  private changed(change: RegistryChange): void {
     this.generationCounter++;
-    for (const l of this.listeners) l();
+    for (const l of this.listeners) l(change);
   }
 }

@@ -1,5 +1,5 @@
 import type { KVStore } from '../contracts/kv-store.js';
-import type { ResourceRegistry } from '../contracts/resource-registry.js';
+import type { RegistryChange, ResourceRegistry } from '../contracts/resource-registry.js';
 import type { ResourceType } from '../contracts/resource-type.js';
 import type { WatchCacheConfig } from '../contracts/server-config.js';
 import { resourcePrefix } from '../store/keys.js';
@@ -27,8 +27,8 @@ export class WatchCaches {
   ) {}
 
   start(): void {
-    this.unsubscribe = this.registry.onChange(() => this.sync());
-    this.sync();
+    this.unsubscribe = this.registry.onChange((change) => this.follow(change));
+    for (const rt of this.registry.all()) if (!rt.storage) this.forResource(rt);
   }
 
   /** The cache of `rt`, started if needed (a resource served a moment ago may not have one yet). */
@@ -68,17 +68,15 @@ export class WatchCaches {
     this.caches.clear();
   }
 
-  private sync(): void {
-    const served = new Set<string>();
-    for (const rt of this.registry.all()) {
-      if (rt.storage) continue; // served by its own storage, not from the KV store
-      served.add(resourcePrefix(rt));
-      this.forResource(rt);
-    }
-    for (const [prefix, cache] of this.caches) {
-      if (served.has(prefix)) continue;
-      cache.stop();
-      this.caches.delete(prefix);
-    }
+  /** Starts the cache of a type now served from kapi's storage; stops the one of keys no type is served from any more. */
+  private follow({ previous, current }: RegistryChange): void {
+    if (current && !current.storage) this.forResource(current);
+    if (!previous || previous.storage) return;
+    const prefix = resourcePrefix(previous);
+    if (current && !current.storage && resourcePrefix(current) === prefix) return;
+    // Types stored as another share its cache (a walk over every type, but only when one is no longer served).
+    if (this.registry.all().some((rt) => !rt.storage && resourcePrefix(rt) === prefix)) return;
+    this.caches.get(prefix)?.stop();
+    this.caches.delete(prefix);
   }
 }
