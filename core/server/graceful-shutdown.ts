@@ -93,7 +93,7 @@ export class GracefulShutdown {
 
   private finished(res: ServerResponse): void {
     this.inFlight.delete(res);
-    if (this.inFlight.size === 0) for (const wake of this.drainWaiters) wake();
+    if (this.inFlight.size === 0 && this.drainWaiters.size > 0) for (const wake of this.drainWaiters) wake();
   }
 
   /**
