@@ -1,17 +1,29 @@
-import type { Counter, Histogram } from 'prom-client';
+export type WatchEventLabels = { group: string; version: string; resource: string };
 
-/** One watch's share of apiserver_watch_events_total and apiserver_watch_events_sizes, its labels bound once. */
+/**
+ * apiserver_watch_events_total and apiserver_watch_events_sizes of one group, version and resource, shared by all its
+ * watches and counted in plain numbers: they are counted per watcher and per event, the fan-out's hot path, where
+ * prom-client's inc() and observe() would hash the labels on every call. The metrics read them when scraped.
+ */
 export class WatchEventCounter {
-  private readonly events: { inc(): void };
-  private readonly sizes: { observe(bytes: number): void };
+  /** Events sent, and the sum of their sizes in bytes. */
+  events = 0;
+  bytes = 0;
+  /** Events per size bucket (not cumulative): `[i]` ≤ upperBounds[i], the last one above every bound. */
+  readonly perBucket: number[];
 
-  constructor(events: Counter<'group' | 'version' | 'resource'>, sizes: Histogram<'group' | 'version' | 'resource'>, labels: { group: string; version: string; resource: string }) {
-    this.events = events.labels(labels);
-    this.sizes = sizes.labels(labels);
+  constructor(
+    readonly labels: Readonly<WatchEventLabels>,
+    private readonly upperBounds: readonly number[],
+  ) {
+    this.perBucket = new Array<number>(upperBounds.length + 1).fill(0);
   }
 
   count(bytes: number): void {
-    this.events.inc();
-    this.sizes.observe(bytes);
+    this.events++;
+    this.bytes += bytes;
+    let i = 0;
+    while (i < this.upperBounds.length && bytes > this.upperBounds[i]!) i++;
+    this.perBucket[i]!++;
   }
 }
