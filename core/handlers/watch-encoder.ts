@@ -2,7 +2,7 @@ import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import type { Status } from '../contracts/status.js';
 import type { CacheEvent } from '../watch/cache-event.js';
-import { encodedOnce } from '../watch/cache-event.js';
+import { batchEncodedOnce, encodedOnce } from '../watch/cache-event.js';
 import { apiVersionOf } from '../contracts/resource-type.js';
 import { toTable } from '../table/table-convertor.js';
 import { includeObject, metaVersionOf, partialMetadata, tableColumns } from './respond.js';
@@ -11,6 +11,7 @@ import { toRequestVersion } from '../conversion/versioned-objects.js';
 import { EventConversion } from '../watch/event-conversion.js';
 import type { WatchFraming } from '../contracts/codec.js';
 import type { WatchEventCounter } from '../metrics/watch-event-counter.js';
+import type { StreamFraming } from '../server/streamed-response.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -20,14 +21,16 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 /**
  * Encodes watch events as the negotiated codec frames them (JSON lines, length-prefixed protobuf, a CBOR sequence), in
  * the watch's representation (the object in the addressed version, a Table, or PartialObjectMetadata). An event shared
- * by many watches is encoded once per media type, representation and event type. With a conversion webhook, events
- * must be `prepare`d (converted, once per event and version) before they are encoded.
+ * by many watches is encoded once per media type, representation and event type, and a batch of events handed to many
+ * watches once per representation and framing. With a conversion webhook, events must be `prepare`d (converted, once
+ * per event and version) before they are encoded.
  */
 export class WatchEventEncoder {
   /** Identifies everything the encoding depends on besides the event: watches with equal keys share encodings. */
   private readonly representation: string;
   /** Memo keys per event type, built once (a key built per event would be hashed again for every watcher). */
   private readonly keys: Record<WatchEventType, string>;
+  private readonly framedKeys = new Map<StreamFraming, string>();
   /** Only Table watches read includeObject (kube ignores it otherwise). */
   private readonly include: ReturnType<typeof includeObject>;
   private readonly metaVersion: string;
@@ -61,7 +64,33 @@ export class WatchEventEncoder {
   }
 
   event(type: WatchEventType, e: CacheEvent): Buffer {
-    return this.counted(encodedOnce(e, this.keys[type], () => this.framing.encodeEvent(type, this.present(this.versioned(e)))));
+    return this.counted(this.encoded(type, e));
+  }
+
+  /**
+   * A batch of events the watch sees as they are (each visible, with its own type: the usual case), framed for the
+   * response stream: encoded once per batch for all the watches of this representation and framing (the fan-out's
+   * hot path, where a copy per watch would cost as much as the encoding).
+   */
+  batch(events: readonly CacheEvent[], streamFraming: StreamFraming | undefined): Buffer {
+    for (const e of events) this.counted(this.encoded(e.type, e));
+    const first = events[0]!;
+    if (events.length === 1 && !streamFraming) return this.encoded(first.type, first);
+    return batchEncodedOnce(events, streamFraming ? this.framedKey(streamFraming) : this.representation, () => {
+      const bytes = events.length === 1 ? this.encoded(first.type, first) : Buffer.concat(events.map((e) => this.encoded(e.type, e)));
+      return streamFraming ? streamFraming.frame(bytes) : bytes;
+    });
+  }
+
+  /** The batch memo key of a stream framing, built once per watch for the same reason as `keys`. */
+  private framedKey(streamFraming: StreamFraming): string {
+    let key = this.framedKeys.get(streamFraming);
+    if (key === undefined) this.framedKeys.set(streamFraming, (key = `${this.representation}|${streamFraming.name}`));
+    return key;
+  }
+
+  private encoded(type: WatchEventType, e: CacheEvent): Buffer {
+    return encodedOnce(e, this.keys[type], () => this.framing.encodeEvent(type, this.present(this.versioned(e))));
   }
 
   /** The event's object in the watched version: prepared by the webhook, or converted now (strategy None never waits). */

@@ -1,7 +1,8 @@
 import type { RequestScope } from './request-scope.js';
 import { qualifiedName, type KubeObject } from '../contracts/resource-type.js';
 import type { CacheEvent } from '../watch/cache-event.js';
-import type { CacheWatcher, WatchStart } from '../watch/watch-cache.js';
+import type { WatchStart } from '../watch/watch-cache.js';
+import type { CacheWatcher } from '../watch/cache-watcher.js';
 import { ApiError, errors } from '../contracts/api-error.js';
 import { collectionPrefix } from '../store/keys.js';
 import { selectorFilter } from './read-options.js';
@@ -9,6 +10,7 @@ import { parseListOptions, type ListOptions } from './list-options.js';
 import { cacheIsConsistent, waitForCache } from './cached-reads.js';
 import { WatchEventEncoder, type WatchEventType } from './watch-encoder.js';
 import { sendHeaders } from '../server/header-bytes.js';
+import { StreamedResponse } from '../server/streamed-response.js';
 import { log } from '../../lib/log/logger.js';
 import { onServerShutdown } from '../server/shutdown-signal.js';
 
@@ -52,33 +54,30 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
     return;
   }
   sendHeaders(res);
+  const stream = new StreamedResponse(res);
 
   await new Promise<void>((resolve) => {
     let done = false;
-    const write = (text: Buffer) => {
+    /** Writes bytes framed for the stream (as the fan-out's shared batches are). */
+    const send = (framed: Buffer) => {
       if (done) return;
-      res.write(text);
-      if (res.writableLength > maxBufferedBytes) finish();
+      stream.send(framed);
+      if (stream.bufferedBytes > maxBufferedBytes) finish();
     };
+    const write = (bytes: Buffer) => send(stream.frame(bytes));
     // With a conversion webhook, output waits for the conversion of its events; a queue keeps it in order.
     let queue = Promise.resolve();
     let queued = 0;
-    /** Writes what `produce` encodes from `events` (it may write itself), once their visible objects are converted. */
-    const send = (events: readonly CacheEvent[], produce: () => Buffer | undefined) => {
-      if (!encoder.converts) {
-        const data = produce();
-        if (data) write(data);
-        return;
-      }
+    /** Runs `output` (which writes what it encodes from `events`) once the events' visible objects are converted. */
+    const whenConverted = (events: readonly CacheEvent[], output: () => void) => {
+      if (!encoder.converts) return output();
       // A watch that falls this far behind a slow webhook is dropped (it re-watches), as kube drops blocked watchers.
       if (++queued > maxQueuedDeliveries) return finish();
       queue = queue
         .then(() => (done ? undefined : encoder.prepare(events.filter((e) => eventType(e, matches)))))
         .then(() => {
           queued--;
-          if (done) return;
-          const data = produce();
-          if (data) write(data);
+          if (!done) output();
         })
         .catch((err: Error) => {
           // kube-apiserver logs an event it cannot encode and ends the watch, without an ERROR event.
@@ -86,16 +85,15 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
           finish();
         });
     };
+    const deliver = (events: readonly CacheEvent[]) => {
+      const data = encodeEvents(events, matches, encoder, stream);
+      if (data) send(data);
+    };
     const watcher: CacheWatcher = {
       keyPrefix: collectionPrefix(scope.rt, info.namespace),
       last: 0,
       // Without conversion, no closure per delivery: this is the fan-out's hot path.
-      deliver: encoder.converts
-        ? (events) => send(events, () => encodeEvents(events, matches, encoder))
-        : (events) => {
-            const data = encodeEvents(events, matches, encoder);
-            if (data) write(data);
-          },
+      deliver: encoder.converts ? (events) => whenConverted(events, () => deliver(events)) : deliver,
       terminate: () => finish(),
     };
     const timers: NodeJS.Timeout[] = [];
@@ -123,21 +121,18 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       finish();
       return;
     }
-    send(initial, () => {
-      writeInitial(initial, matches, encoder, write);
-      return undefined;
-    });
+    whenConverted(initial, () => writeInitial(initial, matches, encoder, write));
     if (o.allowWatchBookmarks && start.from === 'state') {
       // A streaming list's state ends with the marked bookmark; a legacy initial list gets a plain one.
       const revision = watcher.last;
-      send([], () => encoder.bookmark(revision, o.sendInitialEvents === true));
+      whenConverted([], () => write(encoder.bookmark(revision, o.sendInitialEvents === true)));
     }
     if (o.allowWatchBookmarks) {
       timers.push(
         setInterval(() => {
           if (watcher.last > cache.revision) return; // waiting for a future resourceVersion: nothing to vouch for yet
           const revision = Math.max(cache.dispatchedRevision, watcher.last); // vouches for what was handed over until now
-          send([], () => encoder.bookmark(revision));
+          whenConverted([], () => write(encoder.bookmark(revision)));
         }, scope.watchConfig.bookmarkIntervalMs),
       );
     }
@@ -187,18 +182,24 @@ function writeInitial(initial: CacheEvent[], matches: (obj: KubeObject | undefin
   if (size > 0) write(Buffer.concat(chunk, size));
 }
 
-/** The watcher's bytes for a batch: the shared encoding itself when one event is visible (the usual case), no copy. */
-function encodeEvents(events: CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder): Buffer | undefined {
-  let single: Buffer | undefined;
-  let many: Buffer[] | undefined;
+/**
+ * The watcher's bytes for a batch, framed for its stream. A watcher that sees every event as it is (no selector, or
+ * one every event passes unchanged: the usual case) shares the batch's one encoding with every such watcher.
+ */
+function encodeEvents(events: readonly CacheEvent[], matches: (obj: KubeObject | undefined) => boolean, encoder: WatchEventEncoder, stream: StreamedResponse): Buffer | undefined {
+  if (seesAsTheyAre(events, matches)) return encoder.batch(events, stream.framing);
+  const lines: Buffer[] = [];
   for (const e of events) {
     const type = eventType(e, matches);
-    if (!type) continue;
-    const line = encoder.event(type, e);
-    if (!single) single = line;
-    else (many ??= [single]).push(line);
+    if (type) lines.push(encoder.event(type, e));
   }
-  return many ? Buffer.concat(many) : single;
+  if (!lines.length) return undefined;
+  return stream.frame(lines.length === 1 ? lines[0]! : Buffer.concat(lines));
+}
+
+function seesAsTheyAre(events: readonly CacheEvent[], matches: (obj: KubeObject | undefined) => boolean): boolean {
+  for (const e of events) if (eventType(e, matches) !== e.type) return false;
+  return true;
 }
 
 /** The event as this watch sees it through its filter (undefined: not visible). */

@@ -1,19 +1,16 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics } from '../contracts/metrics.js';
-import { WatchEventCounter } from './watch-event-counter.js';
+import { WatchEventMetrics, type WatchEventCounter } from './watch-event-counter.js';
 import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
 import type { FlowControlStats } from '../contracts/flowcontrol.js';
 import { registerFlowControlMetrics } from './flowcontrol-metrics.js';
 
 /** kube's buckets for request and storage latencies (seconds), from 5 ms to a minute. */
 const latencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
-/** kube's watch event size buckets: 1 KiB to 128 KiB, doubling. */
-const watchEventSizeBuckets = Array.from({ length: 8 }, (_, i) => 1024 * 2 ** i);
 const admissionStepBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 const admissionWebhookBuckets = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
 
 const longRunningLabels = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
-const watchLabels = ['group', 'version', 'resource'] as const;
 
 /** How many stored objects each resource has, by its group-resource ("configmaps", "widgets.example.com"). */
 export type StoredObjectCounts = () => Iterable<readonly [groupResource: string, count: number]>;
@@ -48,20 +45,7 @@ export class ServerMetrics implements Metrics {
     registers: [this.registry],
   });
 
-  readonly watchEvents = new Counter({
-    name: 'apiserver_watch_events_total',
-    help: '[ALPHA] Watch events sent to clients.',
-    labelNames: watchLabels,
-    registers: [this.registry],
-  });
-
-  readonly watchEventSizes = new Histogram({
-    name: 'apiserver_watch_events_sizes',
-    help: '[ALPHA] Sizes of the watch events sent to clients, in bytes.',
-    labelNames: watchLabels,
-    buckets: watchEventSizeBuckets,
-    registers: [this.registry],
-  });
+  private readonly watchEvents = new WatchEventMetrics(this.registry);
 
   /**
    * kube's name for storage latencies, kept for every storage plugin (SQLite and memory too) because it is the name
@@ -108,9 +92,9 @@ export class ServerMetrics implements Metrics {
     registerFlowControlMetrics(this.registry, () => this.flowControl);
   }
 
-  /** Counts the events of one watch of a group, version and resource. */
+  /** What the watches of a group, version and resource count the events they send into. */
   watchEventCounter(group: string, version: string, resource: string): WatchEventCounter {
-    return new WatchEventCounter(this.watchEvents, this.watchEventSizes, { group, version, resource });
+    return this.watchEvents.counter(group, version, resource);
   }
 
   /** Where the apiserver_flowcontrol_* metrics read from (the request limiter, once the server listens). */

@@ -40,3 +40,18 @@ export function encodedOnce(event: CacheEvent, representation: string, encode: (
   }
   return text;
 }
+
+/** Encodings of whole batches: the arrays the watch cache hands every watcher of a prefix in one round. */
+const batchEncodings = new WeakMap<readonly CacheEvent[], Map<string, Buffer>>();
+
+/**
+ * A batch's encoding for `representation`, computed once for all the watchers handed that batch (and dropped with
+ * it), so that a thousand watchers of several events each write one shared buffer rather than a copy each.
+ */
+export function batchEncodedOnce(events: readonly CacheEvent[], representation: string, encode: () => Buffer): Buffer {
+  let memo = batchEncodings.get(events);
+  if (!memo) batchEncodings.set(events, (memo = new Map()));
+  let bytes = memo.get(representation);
+  if (bytes === undefined) memo.set(representation, (bytes = encode()));
+  return bytes;
+}

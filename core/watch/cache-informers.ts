@@ -2,7 +2,7 @@ import type { Informer, InformerEvent, Informers } from '../contracts/informer.j
 import type { KubeObject, ResourceType } from '../contracts/resource-type.js';
 import { resourcePrefix } from '../store/keys.js';
 import type { CacheEvent } from './cache-event.js';
-import type { CacheWatcher } from './watch-cache.js';
+import type { CacheWatcher } from './cache-watcher.js';
 import type { WatchCaches } from './watch-caches.js';
 import { InformerObjects } from './informer-objects.js';
 import { RestStorageInformer } from './rest-storage-informer.js';
@@ -79,7 +79,7 @@ class CacheInformer implements Informer, CacheWatcher {
     return this.objects.subscribe(onEvents);
   }
 
-  deliver(events: CacheEvent[]): void {
+  deliver(events: readonly CacheEvent[]): void {
     this.objects.apply(events.map((e) => ({ key: e.key.slice(this.keyPrefix.length), type: e.type, object: e.object })));
   }
 

@@ -9,17 +9,9 @@ import { EventHistory } from './event-history.js';
 import { objectWeight } from './object-weight.js';
 import { compareKeys, SortedKeys } from './sorted-keys.js';
 import { compactForCache } from './compact-object.js';
+import { DispatchRound } from './dispatch-round.js';
+import type { CacheWatcher } from './cache-watcher.js';
 import { log } from '../../lib/log/logger.js';
-
-/** One watch served from a cache. The cache hands it, in revision order, every event under its prefix after `last`. */
-export interface CacheWatcher {
-  readonly keyPrefix: string;
-  /** Events with a revision at or below this one are not for this watcher (it has them already). */
-  last: number;
-  deliver(events: CacheEvent[]): void;
-  /** The cache can no longer feed this watcher (it is stopping or lost its storage watch): end the watch. */
-  terminate(): void;
-}
 
 /** Where a new watcher starts: the current state as synthetic ADDED events, or the changes after a revision. */
 export type WatchStart = { from: 'state' } | { from: 'revision'; revision: number };
@@ -34,15 +26,6 @@ const watchersPerSlice = 200;
  */
 const lingerFromWatchers = 256;
 const fanOutLingerMs = 10;
-
-/** One batch of events on its way to the watchers that existed when it started. */
-interface DispatchRound {
-  events: CacheEvent[];
-  /** The cache revision when the round began: once it ends, every watcher has everything up to here. */
-  upTo: number;
-  watchers: CacheWatcher[];
-  next: number;
-}
 
 /**
  * The watch cache of one resource (like kube-apiserver's cacher): the current objects under the resource's storage
@@ -231,6 +214,7 @@ export class WatchCache {
       }
       this.history.append(event, objectWeight(event.object), now);
       this.pending.push(event);
+      this.round?.add(event);
       this.applied = revision;
     }
     this.scheduleDispatch();
@@ -246,8 +230,9 @@ export class WatchCache {
 
   /**
    * Fans events out on later macrotasks rather than per storage batch, a slice of watchers at a time: while a large
-   * fan-out is under way, requests keep being served and new events gather into the next round, so a busy server
-   * writes once per watcher for many events instead of once per event.
+   * fan-out is under way, requests keep being served, and new events join the round for the watchers it has not
+   * reached and gather into the next round for the others, so a busy server writes once per watcher for many events
+   * instead of once per event.
    */
   private scheduleDispatch(): void {
     if (this.dispatchScheduled) return;
@@ -260,16 +245,12 @@ export class WatchCache {
     this.dispatchScheduled = false;
     if (!this.round) {
       if (this.pending.length === 0) return;
-      this.round = { events: this.pending, upTo: this.applied, watchers: [...this.watchers], next: 0 };
+      this.round = new DispatchRound(this.pending, this.applied, [...this.watchers]);
       this.pending = [];
     }
     const round = this.round;
-    const end = Math.min(round.next + watchersPerSlice, round.watchers.length);
-    while (round.next < end) {
-      const w = round.watchers[round.next++]!;
-      if (this.watchers.has(w)) deliverTo(w, round.events);
-    }
-    if (round.next >= round.watchers.length) {
+    round.serveNext(watchersPerSlice, this.watchers);
+    if (round.done) {
       this.round = undefined;
       this.dispatched = round.upTo;
     }
@@ -313,17 +294,6 @@ export class WatchCache {
     const end = firstWhere(keys, start, (k) => !k.startsWith(keyPrefix));
     return keys.slice(start, end);
   }
-}
-
-/** Hands a watcher the events of a round it has not seen and that are under its prefix. */
-function deliverTo(w: CacheWatcher, events: CacheEvent[]): void {
-  let mine: CacheEvent[] | undefined;
-  for (const e of events) {
-    if (e.revision > w.last && e.key.startsWith(w.keyPrefix)) (mine ??= []).push(e);
-  }
-  if (!mine) return;
-  w.last = mine[mine.length - 1]!.revision;
-  w.deliver(mine);
 }
 
 /** The first index from `from` on where `found` holds, for a `found` that holds from some index to the end. */

@@ -85,6 +85,29 @@ test.serial('create, get, list, a 404, a dry run, an apply and a watch are count
   t.true(delta('apiserver_request_total', { verb: 'GET', dry_run: '', group: '', version: '', resource: '', subresource: '/metrics', scope: '', component: 'apiserver', code: '200' }) >= 2);
 });
 
+test.serial('apiserver_watch_events_sizes counts each event sent in its size bucket, and its bytes in the sum', async (t) => {
+  const ns = await createNamespace(server, 'metrics');
+  const labels = { group: '', version: 'v1', resource: 'configmaps' };
+  const bucket = (scrape: Scrape, le: string) => valueOf(scrape, 'apiserver_watch_events_sizes_bucket', { ...labels, le });
+  const watch = await server.watch(`${configMaps(ns)}?watch=true&resourceVersion=0`);
+  const before = await scrape(server);
+  t.is((await server.request('POST', configMaps(ns), { body: configMap('small') })).status, 201);
+  const big = { ...configMap('big'), data: { a: 'x'.repeat(3000) } };
+  t.is((await server.request('POST', configMaps(ns), { body: big })).status, 201);
+  const sent = [await watch.next(), await watch.next()].map((e) => Buffer.byteLength(`${JSON.stringify(e)}\n`));
+  watch.close();
+  const after = await scrape(server);
+  const delta = (name: string) => valueOf(after, name, labels) - valueOf(before, name, labels);
+  t.deepEqual(
+    ['1024', '2048', '4096', '8192', '+Inf'].map((le) => bucket(after, le) - bucket(before, le)),
+    [1, 1, 2, 2, 2],
+  );
+  t.is(delta('apiserver_watch_events_sizes_count'), 2);
+  t.is(delta('apiserver_watch_events_total'), 2);
+  // The events as sent (JSON lines); the client's re-serialization of them has the same length.
+  t.is(delta('apiserver_watch_events_sizes_sum'), sent[0]! + sent[1]!);
+});
+
 test.serial('apiserver_storage_objects counts the stored objects of each resource', async (t) => {
   const ns = await createNamespace(server, 'metrics');
   await server.request('POST', configMaps(ns), { body: configMap('counted') });
@@ -117,6 +140,7 @@ test('metric types and buckets are kube\'s; process and Node.js runtime metrics 
   const buckets = (name: string) => [...new Set(now.samples.filter((s) => s.name === `${name}_bucket`).map((s) => s.labels['le']))];
   t.deepEqual(buckets('apiserver_request_duration_seconds'), ['0.005', '0.025', '0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '45', '60', '+Inf']);
   t.deepEqual(buckets('etcd_request_duration_seconds'), buckets('apiserver_request_duration_seconds'));
+  t.deepEqual(buckets('apiserver_watch_events_sizes'), ['1024', '2048', '4096', '8192', '16384', '32768', '65536', '131072', '+Inf']);
   // the scrape itself is a read-only request in flight
   t.true(valueOf(now, 'apiserver_current_inflight_requests', { request_kind: 'readOnly' }) >= 1);
   t.true(now.samples.some((s) => s.name === 'apiserver_current_inflight_requests' && s.labels['request_kind'] === 'mutating'));
