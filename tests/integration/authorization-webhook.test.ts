@@ -183,7 +183,8 @@ test('transient failures (500, 429, 504) are retried with a backoff, as kube\'s 
 test('failure policy Deny: a failing webhook denies, even what a later authorizer would allow', async (t) => {
   const path = `/authz-${suffix()}`;
   hooks.handle(path, () => ({ status: 503, raw: 'down', headers: { 'content-type': 'text/plain' } }));
-  const webhook = webhookAuthorization({ name: 'strict', client: readKubeconfigClient(writeWebhookKubeconfig(hooks, path)), version: 'v1', timeoutMs: 1_000, authorizedTtlMs: 0, unauthorizedTtlMs: 0, decisionOnError: 'deny' });
+  // A timeout that a busy test process cannot reach before the webhook's 503 (what this test is about) arrives.
+  const webhook = webhookAuthorization({ name: 'strict', client: readKubeconfigClient(writeWebhookKubeconfig(hooks, path)), version: 'v1', timeoutMs: 10_000, authorizedTtlMs: 0, unauthorizedTtlMs: 0, decisionOnError: 'deny' });
   const server = await startTestServer({ storage: 'memory', authorizers: [webhook, rbacAuthorization()] });
   try {
     const review = await server.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
