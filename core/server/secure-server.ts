@@ -1,3 +1,4 @@
+import { constants } from 'node:crypto';
 import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerConfig } from '../contracts/server-config.js';
@@ -49,6 +50,9 @@ export function createSecureServer(
       key: tls.key,
       ...tlsServerOptions(tls),
       ...clientCertificateRequest,
+      // No TLS 1.2 renegotiation, as Go's server: a connection's client certificate is then fixed once it is
+      // established, and its verification can be kept for the connection (plugins/auth/presented-client-cert.ts).
+      secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
       handshakeTimeout,
       allowHTTP1: true,
       settings: limits.settings,

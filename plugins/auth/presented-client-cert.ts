@@ -7,7 +7,6 @@ import { verifyClientChain } from './client-certificate-chain.js';
 
 /** A connection's client certificate as verified once: against which roots, until when, and whose it is. */
 interface VerifiedPeer {
-  leafRaw: Buffer;
   roots: readonly X509Certificate[];
   /** The chain's validity, in ms since the epoch: the latest notBefore and the earliest notAfter. */
   validFrom: number;
@@ -16,31 +15,37 @@ interface VerifiedPeer {
 }
 
 /**
- * Verifications by connection: parsing and verifying a chain costs milliseconds, and a kept-alive connection (a front
- * proxy's, kubectl's) presents the same certificate on every request. Weak, so it goes with the connection.
+ * Verifications by connection (null: the client sent no certificate): parsing and verifying a chain costs
+ * milliseconds, and even reading the peer certificate costs a parse, while a kept-alive connection (a front proxy's,
+ * kubectl's) presents the same certificate on every request. A connection's certificate cannot change: kapi's TLS
+ * server refuses renegotiation (core/server/secure-server.ts), as Go's does. Weak, so it goes with the connection.
  */
-const verifiedPeers = new WeakMap<TLSSocket, VerifiedPeer>();
+const verifiedPeers = new WeakMap<TLSSocket, VerifiedPeer | null>();
 
 /**
  * The subject of the client certificate a TLS client sent, once it (with the intermediates it sent) verifies against
  * `roots` for client auth; null when the client sent no certificate. A certificate that does not verify is refused
  * (401) with Go's reason, as kube's x509 verifier. A connection's certificate verified before is taken as verified
- * while it is the same certificate, the roots are the same and the time is within the chain's validity.
+ * while the roots are the same and the time is within the chain's validity.
  */
 export function verifiedClientSubject(socket: TLSSocket | undefined, roots: X509Certificate[]): x509.Name | null {
-  const peer = socket?.getPeerX509Certificate?.();
-  if (!peer) return null;
-  const known = verifiedPeers.get(socket!);
+  if (!socket) return null;
+  const known = verifiedPeers.get(socket);
+  if (known === null) return null;
   const now = Date.now();
-  if (known && now >= known.validFrom && now <= known.validTo && sameRoots(known.roots, roots) && known.leafRaw.equals(peer.raw)) return known.subject;
+  if (known && now >= known.validFrom && now <= known.validTo && sameRoots(known.roots, roots)) return known.subject;
 
-  const presented = presentedChain(socket!.getPeerCertificate(true));
+  // A plain-HTTP socket has no certificates.
+  const presented = typeof socket.getPeerCertificate === 'function' ? presentedChain(socket.getPeerCertificate(true)) : [];
+  if (presented.length === 0) {
+    verifiedPeers.set(socket, null);
+    return null;
+  }
   const { certs, subject } = parse(presented);
   const [leaf, ...intermediates] = certs;
   const verdict = verifyClientChain(leaf!, intermediates, roots, new Date(now));
   if ('error' in verdict) throw new CredentialsRejected(`verifying certificate SN=${leaf!.serialNumber} failed: ${verdict.error}`);
-  verifiedPeers.set(socket!, {
-    leafRaw: leaf!.raw,
+  verifiedPeers.set(socket, {
     roots,
     validFrom: Math.max(...verdict.chain.map((c) => Date.parse(c.validFrom))),
     validTo: Math.min(...verdict.chain.map((c) => Date.parse(c.validTo))),
