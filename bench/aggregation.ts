@@ -87,8 +87,9 @@ export async function runAggregation(ctx: BenchContext): Promise<AggregationResu
 }
 
 /**
- * The front and the backend as one server: their CPU time together; the front's profile. The front's own CPU time at
- * each reading is pushed to `frontReadings` (measure reads before and after the measured window).
+ * The front and the backend as one server: their CPU time together; the front's profile, and the backend's beside it
+ * (`…-backend.cpuprofile`). The front's own CPU time at each reading is pushed to `frontReadings` (measure reads before
+ * and after the measured window).
  */
 function bothServers(front: ServerProbe, backend: ServerProbe, frontReadings: number[]): ServerProbe {
   return {
@@ -97,8 +98,14 @@ function bothServers(front: ServerProbe, backend: ServerProbe, frontReadings: nu
       frontReadings.push(frontMicros);
       return frontMicros + (await backend.cpuMicros());
     },
-    startProfile: () => front.startProfile(),
-    stopProfile: (path) => front.stopProfile(path),
+    startProfile: async () => {
+      await front.startProfile();
+      await backend.startProfile();
+    },
+    stopProfile: async (path) => {
+      await front.stopProfile(path);
+      await backend.stopProfile(path.replace(/\.cpuprofile$/, '-backend.cpuprofile'));
+    },
   };
 }
 

@@ -57,6 +57,8 @@ const maxResolutions = 1024;
  */
 export class EndpointsServiceResolver implements ServiceResolver {
   private readonly resolved = new Map<string, Resolution>();
+  /** Both informers have synced once (they stay synced): no await per proxied request. */
+  private synced = false;
 
   constructor(
     private readonly services: () => Informer,
@@ -66,7 +68,10 @@ export class EndpointsServiceResolver implements ServiceResolver {
   async resolveEndpoint(ref: ServiceReference): Promise<URL> {
     const services = this.services();
     const endpoints = this.endpoints();
-    await Promise.all([services.synced(), endpoints.synced()]);
+    if (!this.synced) {
+      await Promise.all([services.synced(), endpoints.synced()]);
+      this.synced = true;
+    }
     const objectKey = `${ref.namespace}/${ref.name}`;
     const service = services.current().get(objectKey);
     const endpointsObject = endpoints.current().get(objectKey);

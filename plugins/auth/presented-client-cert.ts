@@ -5,13 +5,20 @@ import * as x509 from '@peculiar/x509';
 import { CredentialsRejected } from '../../core/contracts/authenticator.js';
 import { verifyClientChain } from './client-certificate-chain.js';
 
+/** The subject of a verified client certificate, as kube's authenticators read it: its first CommonName, its Organizations. */
+export interface ClientSubject {
+  /** '' when it has none. */
+  commonName: string;
+  organizations: readonly string[];
+}
+
 /** A connection's client certificate as verified once: against which roots, until when, and whose it is. */
 interface VerifiedPeer {
   roots: readonly X509Certificate[];
   /** The chain's validity, in ms since the epoch: the latest notBefore and the earliest notAfter. */
   validFrom: number;
   validTo: number;
-  subject: x509.Name;
+  subject: ClientSubject;
 }
 
 /**
@@ -28,7 +35,7 @@ const verifiedPeers = new WeakMap<TLSSocket, VerifiedPeer | null>();
  * (401) with Go's reason, as kube's x509 verifier. A connection's certificate verified before is taken as verified
  * while the roots are the same and the time is within the chain's validity.
  */
-export function verifiedClientSubject(socket: TLSSocket | undefined, roots: X509Certificate[]): x509.Name | null {
+export function verifiedClientSubject(socket: TLSSocket | undefined, roots: X509Certificate[]): ClientSubject | null {
   if (!socket) return null;
   const known = verifiedPeers.get(socket);
   if (known === null) return null;
@@ -60,9 +67,11 @@ function sameRoots(a: readonly X509Certificate[], b: readonly X509Certificate[])
 }
 
 /** The certificates, and the client's own subject; one OpenSSL took in the handshake but that does not parse here is refused (401, not 500). */
-function parse(presented: Buffer[]): { certs: X509Certificate[]; subject: x509.Name } {
+function parse(presented: Buffer[]): { certs: X509Certificate[]; subject: ClientSubject } {
   try {
-    return { certs: presented.map((raw) => new X509Certificate(raw)), subject: new x509.X509Certificate(presented[0]!).subjectName };
+    const name = new x509.X509Certificate(presented[0]!).subjectName;
+    const subject = { commonName: name.getField('CN')[0] ?? '', organizations: name.getField('O') };
+    return { certs: presented.map((raw) => new X509Certificate(raw)), subject };
   } catch (err) {
     throw new CredentialsRejected(`x509: malformed certificate: ${(err as Error).message}`);
   }

@@ -56,38 +56,44 @@ export class RequestHeaderAuthenticator implements Authenticator {
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
     const subject = verifiedClientSubject(req.socket, this.roots());
     if (!subject) return null;
-    const [cn = ''] = subject.getField('CN');
+    const cn = subject.commonName;
     if (this.options.allowedNames.length > 0 && !this.options.allowedNames.includes(cn)) {
       throw new CredentialsRejected(`x509: subject with cn=${cn} is not in the allowed list`);
     }
-    const values = (name: string) => req.headersDistinct?.[name] ?? headerValues(req.headers, name);
-    // kube reads each header's first value only (Go's Header.Get), and takes the first header where it is not empty
-    const firstNonEmpty = (names: string[]) => names.map((h) => values(h)[0] ?? '').find((v) => v !== '');
-    const username = firstNonEmpty(this.usernameHeaders);
+    const distinct = req.headersDistinct;
+    const values = (name: string) => distinct?.[name] ?? headerValues(req.headers, name);
+    const username = firstNonEmpty(this.usernameHeaders, values);
     if (!username) return null;
-    const uid = firstNonEmpty(this.uidHeaders);
-    const groups = this.groupHeaders.flatMap((h) => values(h).filter((v) => v !== ''));
-    const extra: Record<string, string[]> = {};
+    const uid = firstNonEmpty(this.uidHeaders, values);
+    const groups: string[] = [];
+    for (const h of this.groupHeaders) for (const v of values(h)) if (v !== '') groups.push(v);
+    let extra: Record<string, string[]> | undefined;
+    const prefixed: string[] = [];
     for (const prefix of this.extraPrefixes) {
-      for (const name of Object.keys(req.headers)) {
+      for (const name in req.headers) {
         if (!name.startsWith(prefix)) continue;
         const key = extraKey(name.slice(prefix.length));
+        extra ??= {};
         extra[key] = [...(extra[key] ?? []), ...values(name)];
+        prefixed.push(name);
       }
     }
-    this.removeHeaders(req);
-    return { username, ...(uid ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) };
-  }
-
-  /** Takes the headers that named the user off the request, so nothing after authentication reads or forwards them. */
-  private removeHeaders(req: AuthenticationRequest): void {
-    for (const headers of [req.headers, req.headersDistinct]) {
+    // Taken off the request, so nothing after authentication reads or forwards them.
+    for (const headers of [req.headers, distinct]) {
       if (!headers) continue;
-      for (const name of Object.keys(headers)) {
-        if (this.usernameHeaders.includes(name) || this.uidHeaders.includes(name) || this.groupHeaders.includes(name) || this.extraPrefixes.some((p) => name.startsWith(p))) delete headers[name];
-      }
+      for (const names of [this.usernameHeaders, this.uidHeaders, this.groupHeaders, prefixed]) for (const name of names) if (name in headers) delete headers[name];
     }
+    return { username, ...(uid ? { uid } : {}), groups, ...(extra ? { extra } : {}) };
   }
+}
+
+/** kube reads each header's first value only (Go's Header.Get), and takes the first header where it is not empty. */
+function firstNonEmpty(names: readonly string[], values: (name: string) => string[]): string | undefined {
+  for (const name of names) {
+    const first = values(name)[0];
+    if (first) return first;
+  }
+  return undefined;
 }
 
 /** The values of a header in Node's joined form: set-cookie is a list, others one string. */

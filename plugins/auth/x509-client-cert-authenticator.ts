@@ -20,9 +20,8 @@ export class X509ClientCertAuthenticator implements Authenticator {
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | null> {
     const subject = verifiedClientSubject(req.socket, this.roots());
     if (!subject) return null;
-    const [username] = subject.getField('CN');
-    if (!username) return null;
-    return { username, groups: subject.getField('O') };
+    if (!subject.commonName) return null;
+    return { username: subject.commonName, groups: [...subject.organizations] };
   }
 }
 
