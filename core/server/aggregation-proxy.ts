@@ -7,10 +7,8 @@ import type { UserInfo } from '../contracts/authenticator.js';
 import type { ServiceResolver } from '../contracts/service-resolver.js';
 import type { RemoteAPIService } from '../contracts/api-services.js';
 import type { RequestInfo } from '../request/request-info.js';
-import { isLongRunning } from '../request/long-running.js';
 import { answerPlainText } from './plain-text-answer.js';
 import { goCompare } from '../../lib/go/strings.js';
-import { parseGoDuration } from '../../lib/go/duration.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
 import { backendTransport, type BackendTransport, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
@@ -23,8 +21,6 @@ export interface ProxiedApiService {
   available: boolean;
 }
 
-/** kube-apiserver's `--request-timeout` default: the longest a request that is not long-running may take. */
-const requestTimeoutMs = 60_000;
 /** kube's aggregatedDiscoveryTimeout: a group-version's discovery document (`/apis/<group>/<version>`) must come faster. */
 const discoveryTimeoutMs = 5_000;
 
@@ -49,7 +45,8 @@ export class AggregationProxy {
     return this.lookup(parts[2], parts[3]);
   }
 
-  async proxy(ctx: Context, info: RequestInfo, user: UserInfo, apiService: ProxiedApiService): Promise<void> {
+  /** `deadline`: the request's (core/request/request-deadline.ts), ms; none for a long-running request. */
+  async proxy(ctx: Context, info: RequestInfo, user: UserInfo, apiService: ProxiedApiService, deadline: number | undefined): Promise<void> {
     if (!apiService.available) return answerPlainText(ctx, 503, 'service unavailable');
     let endpoint: URL;
     try {
@@ -59,16 +56,8 @@ export class AggregationProxy {
       log.error(`error resolving ${service.namespace}/${service.name}: ${(err as Error).message}`);
       return answerPlainText(ctx, 503, 'service unavailable');
     }
-    await forward(ctx, info, user, endpoint, backendTransport(apiService.remote, this.client));
+    await forward(ctx, info, user, deadline, endpoint, backendTransport(apiService.remote, this.client));
   }
-}
-
-/** The request's deadline (ms), or undefined for a long-running request, as kube's WithRequestDeadline sets it. */
-function deadlineMs(info: RequestInfo, query: URLSearchParams): number | undefined {
-  if (isLongRunning(info)) return undefined;
-  const asked = query.get('timeout');
-  const ns = asked ? parseGoDuration(asked) : undefined;
-  return ns !== undefined && ns > 0n && ns < BigInt(requestTimeoutMs) * 1_000_000n ? Number(ns / 1_000_000n) : requestTimeoutMs;
 }
 
 /** `/apis/<group>/<version>` itself: the discovery document of the group-version. */
@@ -88,7 +77,7 @@ function goQuery(query: URLSearchParams): string {
  * Sends the request to the backend and its answer to the client. Until the backend answers, koa still owns the
  * response (failures are answered through it); from then on the answer is piped as it comes.
  */
-function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL, transport: BackendTransport): Promise<void> {
+function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: number | undefined, endpoint: URL, transport: BackendTransport): Promise<void> {
   const req = ctx.req;
   const res = ctx.res;
   const query = requestQueryOf(ctx);
@@ -98,7 +87,6 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, endpoint: URL,
   const headers = authProxyHeaders(user, forwardedHeaders(req.headers, isNotForwardedFromClient));
   headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
   const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`; // Go's, the port written even when it is 443
-  const deadline = deadlineMs(info, query);
   const path = ctx.path + (encodedQuery ? `?${encodedQuery}` : '');
   const serverName = transport.serverName;
 

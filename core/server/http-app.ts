@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ApiError, errors } from '../contracts/api-error.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { requestInfoOf, requestQueryOf } from './request-info-state.js';
+import { requestDeadlineMs } from '../request/request-deadline.js';
 import { instrumentRequests, markServed } from '../metrics/request-metrics.js';
 import type { ServerMetrics } from '../metrics/server-metrics.js';
 import { authenticateWithAll, type Authenticator, type UserInfo } from '../contracts/authenticator.js';
@@ -51,7 +52,7 @@ const koaJsonType = 'application/json; charset=utf-8';
 /**
  * The koa application: kube's standard headers → the request log → header bytes as Latin-1 → response compression →
  * audit's last stage → request metrics (outside error rendering: they count the final status) → error rendering →
- * graceful shutdown → request info → authentication → audit → impersonation → priority and fairness (or
+ * graceful shutdown → request info and deadline → authentication → audit → impersonation → priority and fairness (or
  * max-in-flight) → authorization → the aggregation proxy or routing.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
@@ -78,6 +79,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx) => {
     const query = requestQueryOf(ctx);
     const info = requestInfoOf(ctx);
+    const deadline = requestDeadlineMs(info, query);
     let authenticated: UserInfo;
     try {
       authenticated = await authenticate(ctx, deps);
@@ -88,19 +90,19 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     auditor?.begin(ctx, info, authenticated);
     const user = await impersonatedUser(ctx.req, authenticated, deps.authorization);
     if (user !== authenticated) auditImpersonatedUser(ctx, user);
-    if (deps.limiter) return deps.limiter.serve(ctx, info, query, user, () => serve(ctx, info, query, user));
-    return serve(ctx, info, query, user);
+    if (deps.limiter) return deps.limiter.serve(ctx, info, query, user, () => serve(ctx, info, query, user, deadline));
+    return serve(ctx, info, query, user, deadline);
   });
 
-  /** Authorization, then the aggregation proxy or routing. */
-  async function serve(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<void> {
+  /** Authorization, then the aggregation proxy or routing. `deadline`: the request's, ms (none for a long-running request). */
+  async function serve(ctx: Context, info: RequestInfo, query: URLSearchParams, user: UserInfo, deadline: number | undefined): Promise<void> {
     // a server without authentication (a library server's default) lets everyone do everything
     const authorizes = deps.authenticators.length > 0;
     if (authorizes) await authorize(ctx, user, info, deps.authorization);
     const proxied = deps.aggregation?.target(ctx.path);
     if (proxied) {
       markServed(ctx);
-      return deps.aggregation!.proxy(ctx, info, user, proxied);
+      return deps.aggregation!.proxy(ctx, info, user, proxied, deadline);
     }
     if (info.isResourceRequest) {
       const authorizeVerb = async (verb: string) => {

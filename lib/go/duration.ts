@@ -20,6 +20,13 @@ const term = /(\d*)(?:\.(\d*))?([^\d.]*)/y;
  * Nanoseconds, or undefined where Go returns an error (bad syntax, a missing or unknown unit, beyond int64).
  */
 export function parseGoDuration(text: string): bigint | undefined {
+  const parsed = parseGoDurationOrError(text);
+  return typeof parsed === 'bigint' ? parsed : undefined;
+}
+
+/** time.ParseDuration with its error: nanoseconds, or Go's error text (`time: unknown unit "x" in duration "5x"`). */
+export function parseGoDurationOrError(text: string): bigint | { error: string } {
+  const invalid = { error: `time: invalid duration ${goTimeQuote(text)}` };
   let s = text;
   let neg = false;
   if (s[0] === '-' || s[0] === '+') {
@@ -27,22 +34,38 @@ export function parseGoDuration(text: string): bigint | undefined {
     s = s.slice(1);
   }
   if (s === '0') return 0n;
-  if (s === '') return undefined;
+  if (s === '') return invalid;
   let total = 0n;
   for (let pos = 0; pos < s.length; pos = term.lastIndex) {
     term.lastIndex = pos;
     const [, whole, frac, unitText] = term.exec(s)!;
-    if (whole === '' && !frac) return undefined;
+    if (whole === '' && !frac) return invalid;
+    if (BigInt(whole!) > limit) return invalid; // before the unit is read, as Go's leadingInt
+    if (unitText === '') return { error: `time: missing unit in duration ${goTimeQuote(text)}` };
     const unit = units[unitText!];
-    if (unit === undefined) return undefined;
+    if (unit === undefined) return { error: `time: unknown unit ${goTimeQuote(unitText!)} in duration ${goTimeQuote(text)}` };
     let v = BigInt(whole!) * unit;
-    if (v > limit) return undefined;
+    if (v > limit) return invalid;
     if (frac) v += fractionNanos(frac, unit);
     total += v;
-    if (total > limit) return undefined;
+    if (total > limit) return invalid;
   }
-  if (!neg && total === limit) return undefined;
+  if (!neg && total === limit) return invalid;
   return neg ? -total : total;
+}
+
+/**
+ * The time package's quote: in double quotes, `"` and `\` escaped, and every byte of a character below space or
+ * beyond ASCII written as `\xhh` (of its UTF-8).
+ */
+function goTimeQuote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (code < 0x20 || code >= 0x80) for (const byte of Buffer.from(c, 'utf8')) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    else out += c === '"' || c === '\\' ? `\\${c}` : c;
+  }
+  return out + '"';
 }
 
 /** Go's `uint64(float64(f) * (float64(unit) / scale))`: digits past int64's reach are dropped, then float64 rounding. */

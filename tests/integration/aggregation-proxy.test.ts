@@ -216,7 +216,7 @@ test('a caBundle that did not sign the backend\'s certificate: Available (kube\'
   t.is((await front.request('GET', `/apis/${insecure}/v1`)).status, 200);
 });
 
-test('a backend that hangs: the request times out as kube\'s do (504 Status), a discovery document after 5s (503)', async (t) => {
+test('a backend that hangs: the request times out as kube\'s do (504 Status), a discovery document after 5s (503); a malformed timeout is the front\'s 400', async (t) => {
   const { group } = await registerGroup();
   await availableWith(front, `v1.${group}`, 'Passed');
   const path = `/apis/${group}/v1/namespaces/default/flunders`;
@@ -224,6 +224,8 @@ test('a backend that hangs: the request times out as kube\'s do (504 Status), a 
   const res = await front.request('GET', `${path}?timeout=1s`);
   t.is(res.status, 504);
   t.like(res.body, { kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504, message: 'Timeout: request did not complete within requested timeout - context deadline exceeded' });
+  const malformed = await front.request('GET', `${path}?timeout=soon`);
+  t.like(malformed.body, { code: 400, reason: 'BadRequest', message: 'invalid timeout specified in the request URL - time: invalid duration "soon"' }, 'answered by the front');
 
   backend.handle(`/apis/${group}/v1`, () => {});
   const discovery = await front.request('GET', `/apis/${group}/v1`);

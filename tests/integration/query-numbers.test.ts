@@ -99,3 +99,23 @@ test('a uint64 resourceVersion no store reaches is 504 Too large, naming it exac
     t.true(get.body?.message?.startsWith(`Timeout: Too large resource version: ${value.replace(/^0+/, '')}, current: `), get.body?.message);
   }
 });
+
+test("a malformed timeout is 400 with Go's duration error, before authentication; a watch is long-running and has none", async (t) => {
+  const ns = await createNamespace(server, 'qtimeout');
+  const invalid = (text: string, why: string) => `invalid timeout specified in the request URL - time: ${why} ${JSON.stringify(text)}`;
+  const cases: [string, string][] = [
+    ['abc', invalid('abc', 'invalid duration')],
+    ['5', invalid('5', 'missing unit in duration')],
+    ['1x', `invalid timeout specified in the request URL - time: unknown unit "x" in duration "1x"`],
+  ];
+  for (const [timeout, message] of cases) {
+    expectStatus(t, await server.request('GET', `${widgetsPath(ns)}?timeout=${timeout}`), { code: 400, reason: 'BadRequest', message });
+    expectStatus(t, await server.request('GET', `/api/v1/namespaces?timeout=${timeout}`, { token: null }), { code: 400, reason: 'BadRequest', message });
+  }
+  for (const timeout of ['', '0', '-1s', '32s', '1h']) t.is((await server.request('GET', `${widgetsPath(ns)}?timeout=${timeout}`)).status, 200, timeout);
+
+  const watch = await server.watch(`${widgetsPath(ns)}?watch=1&timeout=abc`);
+  t.teardown(() => watch.close());
+  await createWidget(server, ns, 'w1');
+  t.like(await watch.next(), { type: 'ADDED', object: { metadata: { name: 'w1' } } });
+});

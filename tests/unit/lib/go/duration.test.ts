@@ -1,7 +1,7 @@
 // Go's time.Duration as text: time.ParseDuration and Duration.String, pinned against Go's documented behaviour
 // (and the cases of Go's own time_test.go).
 import test from 'ava';
-import { formatGoDuration, parseGoDuration } from '../../../../lib/go/duration.js';
+import { formatGoDuration, parseGoDuration, parseGoDurationOrError } from '../../../../lib/go/duration.js';
 
 const s = 1_000_000_000n;
 const max = 2n ** 63n - 1n;
@@ -71,4 +71,23 @@ test('Duration.String: hours, minutes and seconds; sub-second values in the larg
     t.is(formatGoDuration(ns), text, `${ns}`);
     t.is(parseGoDuration(text), ns, text);
   }
+});
+
+test("time.ParseDuration's errors: Go's text, the input quoted as the time package quotes", (t) => {
+  const cases: [string, string][] = [
+    ['', 'time: invalid duration ""'],
+    ['-', 'time: invalid duration "-"'],
+    ['abc', 'time: invalid duration "abc"'],
+    ['.s', 'time: invalid duration ".s"'],
+    ['5', 'time: missing unit in duration "5"'],
+    ['1s2', 'time: missing unit in duration "1s2"'],
+    ['5x', 'time: unknown unit "x" in duration "5x"'],
+    ['3"', 'time: unknown unit "\\"" in duration "3\\""'],
+    ['1 s', 'time: unknown unit " s" in duration "1 s"'],
+    ['1ñ', 'time: unknown unit "\\xc3\\xb1" in duration "1\\xc3\\xb1"'],
+    ['99999999999999999999x', 'time: invalid duration "99999999999999999999x"'], // the number overflows before the unit is read
+    ['9223372036854775808ns', 'time: invalid duration "9223372036854775808ns"'],
+  ];
+  for (const [text, error] of cases) t.deepEqual(parseGoDurationOrError(text), { error }, text);
+  t.is(parseGoDurationOrError('1m30s'), 90n * s);
 });
