@@ -54,7 +54,7 @@ class FairQueue {
  * flow's shuffle-sharded hand; the queues take turns by virtual finish time (fair queuing: each active queue earns
  * the same share of the level's seats per unit of real time, charged for the seats its requests held and how long),
  * and a request is dispatched when its seats fit under the limit (or nothing runs: a request wider than the level
- * still gets served, alone). A full queue rejects, and a request that waited `waitLimitMs` gives up (both 429).
+ * still gets served, alone), once the event loop has read what else arrived (see dispatchSoon). A full queue rejects, and a request that waited `waitLimitMs` gives up (both 429).
  */
 export class QueueSet {
   private queues: FairQueue[] = [];
@@ -122,7 +122,7 @@ export class QueueSet {
       queue.waiting.push(entry);
       queue.waitingSeats += seats.width;
       this.requestsWaiting++;
-      this.dispatchWhatFits();
+      this.dispatchSoon();
     });
   }
 
@@ -162,10 +162,11 @@ export class QueueSet {
   }
 
   /**
-   * Dispatches what fits once the event loop has polled for I/O. Dispatching at once, from the finished request's
-   * own continuation, would run the next waiting request in the same microtask chain, and the next: a backlog whose
-   * requests need no I/O (a GET from the cache) would be served to its end before a request that arrived meanwhile is
-   * even read, whatever its queue's turn — fair queuing needs the requests that have arrived to be in their queues.
+   * Dispatches what fits once the event loop has polled for I/O: the requests read in one turn arrived, for fair
+   * queuing, at the same moment. Dispatched as each is read, the first ones would take the seats whatever their
+   * queue's turn, and a flow with many connections would be served first come, first served. Nor is the next request
+   * dispatched from a finished one's continuation: a backlog whose requests need no I/O (a GET from the cache) would be
+   * served to its end in one microtask chain before a request that arrived meanwhile is even read.
    */
   private dispatchSoon(): void {
     if (this.dispatchScheduled) return;

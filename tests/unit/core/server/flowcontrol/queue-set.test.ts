@@ -33,3 +33,22 @@ test('a released seat goes to the next waiting request of the same flow when no 
   t.is(queues.seatsInUse, 0);
   t.is(queues.requestsWaiting, 0);
 });
+
+test('requests that arrive in one event-loop turn are dispatched in fair order, not first come, first served', async (t) => {
+  const queues = new QueueSet({ concurrencyLimit: 4, queuing: { queues: 64, handSize: 1, queueLengthLimit: 50 } }, 60_000);
+  const granted: string[] = [];
+  const take = (name: string, hash: number) =>
+    queues.acquire(hash, oneSeat, new AbortController().signal).then((ticket) => {
+      if (typeof ticket === 'string') throw new Error(`${name}: ${ticket}`);
+      granted.push(name);
+      return ticket;
+    });
+  // A busy flow's four requests are read before a quiet flow's one (one queue each); each would fill a free seat on arrival.
+  const tickets = [...['a1', 'a2', 'a3', 'a4'].map((name) => take(name, 1)), take('quiet', 2)];
+  await nextLoopTurn();
+  t.is(granted.length, 4);
+  t.true(granted.includes('quiet'), `seats went to ${granted.join(', ')}`);
+  for (const ticket of granted.map((name) => tickets[name === 'quiet' ? 4 : Number(name[1]) - 1]!)) (await ticket).release();
+  await Promise.all(tickets);
+  t.is(granted.length, 5);
+});
