@@ -638,6 +638,11 @@ function indexValue(o: Value, i: Value): Val {
 
 function selectField(operand: Val, field: string, st: EvalState): Val {
   charge(st, 1);
+  // objects first: the commonest operand (the kinds below are disjoint)
+  if (isObjectValue(operand)) {
+    const v = operand.field(field);
+    return v === undefined ? new CelError(`no such key: ${field}`) : v;
+  }
   if (operand instanceof CelError) return operand;
   if (operand instanceof Optional) {
     if (!operand.hasValue) return Optional.NONE;
@@ -648,10 +653,6 @@ function selectField(operand: Val, field: string, st: EvalState): Val {
   if (operand instanceof CelMap) {
     const v = operand.get(field);
     if (v instanceof CelError) return v;
-    return v === undefined ? new CelError(`no such key: ${field}`) : v;
-  }
-  if (isObjectValue(operand)) {
-    const v = operand.field(field);
     return v === undefined ? new CelError(`no such key: ${field}`) : v;
   }
   return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);

@@ -277,8 +277,12 @@ export function typeNameOf(v: Val): string {
   return 'unknown';
 }
 
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+
 /** Number of code points of a string (CEL's string size). */
 export function codePointLength(s: string): number {
+  // most strings have no surrogate pair: the native scan is quicker than counting
+  if (!SURROGATE_PAIR.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -32,6 +32,8 @@ type ValidationRule = NonNullable<JSONSchemaProps['x-kubernetes-validations']>[n
 
 /** Cost limit of one expression evaluation (celconfig.PerCallLimit). */
 export const PER_CALL_LIMIT = 1_000_000;
+/** The evaluation options of every rule and messageExpression. */
+const PER_CALL_EVAL = { costLimit: PER_CALL_LIMIT };
 /** Cost budget of all rules of one object (celconfig.RuntimeCELCostBudget). */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 /** Estimated cost limit of one expression (StaticEstimatedCostLimit). */
@@ -506,7 +508,7 @@ function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: u
     if (r.usesOldSelf && old === undefined && !r.optionalOldSelf) continue;
     if (r.optionalOldSelf) act.oldSelf = old === undefined ? Optional.NONE : Optional.of(act.oldSelfValue());
     else act.oldSelf = old === undefined ? undefined : act.oldSelfValue();
-    const res = r.program.eval(act, { costLimit: PER_CALL_LIMIT });
+    const res = r.program.eval(act, PER_CALL_EVAL);
     if (res.cost > ctx.budget) {
       ctx.errs.push(invalidCause(pathString(path), goQuote(type), 'validation failed due to running out of cost budget, no further validation rules will be run'));
       ctx.budget = -1;
@@ -544,7 +546,7 @@ function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: u
     if (r.messageProgram && r.rule.messageExpression) {
       // kube evaluates messageExpression with the plain activation, even for optionalOldSelf rules
       act.oldSelf = old === undefined ? undefined : act.oldSelfValue();
-      const m = r.messageProgram.eval(act, { costLimit: PER_CALL_LIMIT });
+      const m = r.messageProgram.eval(act, PER_CALL_EVAL);
       if (m.cost > ctx.budget) {
         addErr(invalidCause(current, goQuote(type), 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
         ctx.budget = -1;

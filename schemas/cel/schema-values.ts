@@ -24,6 +24,8 @@ interface ShapeField {
   readonly property: string;
   readonly decl: DeclType;
   readonly typeName: string;
+  /** The field's named declaration, once a value of it was converted. */
+  named?: NamedDecl;
 }
 
 /**
@@ -33,6 +35,8 @@ interface ShapeField {
 interface NamedDecl {
   readonly decl: DeclType;
   readonly typeName: string;
+  readonly nullable: boolean;
+  readonly intOrString: boolean;
   readonly fields: ShapeField[];
   readonly byName: Map<string, ShapeField>;
   readonly byProperty: Map<string, ShapeField>;
@@ -72,7 +76,7 @@ function buildNamedDecl(decl: DeclType, typeName: string): NamedDecl {
     const word = /^__(.+)__$/.exec(sf.name)?.[1];
     if (word !== undefined && fieldKey(decl, word) === sf.name) byName.set(word, sf);
   }
-  return { decl, typeName, fields, byName, byProperty };
+  return { decl, typeName, nullable: !!decl.schema.nullable, intOrString: !!decl.schema['x-kubernetes-int-or-string'], fields, byName, byProperty };
 }
 
 function elemOf(nd: NamedDecl, suffix: '@idx' | '@elem'): NamedDecl {
@@ -104,7 +108,7 @@ class SchemaObject implements ObjectValue {
     if (!Object.prototype.hasOwnProperty.call(raw, f.property) || raw[f.property] === null) return undefined;
     let v = this.values[f.index];
     if (v === undefined) {
-      v = convert(raw[f.property], namedDecl(f.decl, f.typeName));
+      v = convert(raw[f.property], (f.named ??= namedDecl(f.decl, f.typeName)));
       this.values[f.index] = v;
     }
     // a field whose value cannot be converted reads as an error value
@@ -170,9 +174,9 @@ export function toCel(raw: unknown, decl: DeclType, typeName: string): Val {
 function convert(raw: unknown, nd: NamedDecl): Val {
   const decl = nd.decl;
   if (raw === null || raw === undefined) {
-    return decl.schema.nullable || raw === undefined ? null : new CelError('invalid data, got null for schema with nullable=false');
+    return nd.nullable || raw === undefined ? null : new CelError('invalid data, got null for schema with nullable=false');
   }
-  if (decl.schema['x-kubernetes-int-or-string'] && !(typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw)))) {
+  if (nd.intOrString && !(typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw)))) {
     return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
   }
   switch (decl.kind) {
