@@ -181,7 +181,8 @@ export class LiteralMap extends CelMap {
 
 /** A map over a JSON object with string keys; values are converted on first access. */
 export class StringKeyMap extends CelMap {
-  private readonly cache = new Map<string, Value>();
+  /** Converted values that are objects (a primitive is as quick to convert again as to look up). */
+  private cache: Map<string, Value> | undefined;
   constructor(
     private readonly raw: Record<string, unknown>,
     private readonly convert: (v: unknown) => Value,
@@ -197,10 +198,10 @@ export class StringKeyMap extends CelMap {
       return undefined;
     }
     if (!Object.prototype.hasOwnProperty.call(this.raw, k)) return undefined;
-    let v = this.cache.get(k);
+    let v = this.cache?.get(k);
     if (v === undefined) {
       v = this.convert(this.raw[k]);
-      this.cache.set(k, v);
+      if (typeof v === 'object' && v !== null) (this.cache ??= new Map()).set(k, v);
     }
     return v;
   }

@@ -635,7 +635,7 @@ export function compileCrdRules(
     errors: [],
     program: {
       validate(obj, oldObj, opts = {}) {
-        const ctx: EvalContext = { errs: [], budget: RUNTIME_CEL_COST_BUDGET, ...(opts.warnings ? { warnings: opts.warnings } : {}) };
+        const ctx: EvalContext = { errs: [], budget: RUNTIME_CEL_COST_BUDGET, warnings: opts.warnings };
         const ratchet: Ratchet = oldObj !== undefined && oldObj !== null ? { current: new Correlation(obj, oldObj, schema) } : {};
         validateNode(root, undefined, obj, oldObj ?? undefined, ratchet, ctx);
         return ctx.errs;
