@@ -85,13 +85,15 @@ function elemOf(nd: NamedDecl, suffix: '@idx' | '@elem'): NamedDecl {
 
 class SchemaObject implements ObjectValue {
   readonly isCelObject = true as const;
-  /** Converted field values by field index. */
-  private readonly values: (Val | undefined)[] = [];
+  /** Converted field values by field index (sized once: an empty array would grow on the first write). */
+  private readonly values: (Val | undefined)[];
 
   constructor(
     private readonly nd: NamedDecl,
     private readonly raw: Record<string, unknown>,
-  ) {}
+  ) {
+    this.values = new Array<Val | undefined>(nd.fields.length);
+  }
 
   get typeName(): string {
     return this.nd.typeName;
