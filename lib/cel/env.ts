@@ -5,8 +5,8 @@
  */
 import type { SourceInfo } from './ast.js';
 import { check, type CheckedAst } from './checker.js';
-import { FunctionRegistry, type EvalState } from './functions.js';
-import { CostLimitExceeded, planExpr, type Activation, type Plan } from './interpreter.js';
+import { FunctionRegistry } from './functions.js';
+import { CostLimitExceeded, planExpr, type Activation, type Evaluation, type Plan } from './interpreter.js';
 import { parse } from './parser.js';
 import { registerStdlib } from './stdlib.js';
 import type { StructType, StructTypeResolver } from './struct-types.js';
@@ -169,12 +169,12 @@ export class Program {
         : {
             resolve: (n) => (Object.prototype.hasOwnProperty.call(vars, n) ? (vars as Record<string, Value>)[n] : undefined),
           };
-    const st: EvalState = { cost: 0, limit: opts.costLimit ?? Infinity };
+    const ev: Evaluation = { act, cost: 0, limit: opts.costLimit ?? Infinity };
     try {
-      const value = this.plan.eval(act, st);
-      return { value, cost: st.cost };
+      const value = this.plan.eval(ev);
+      return { value, cost: ev.cost };
     } catch (e) {
-      if (e instanceof CostLimitExceeded) return { cost: st.cost, costLimitExceeded: true };
+      if (e instanceof CostLimitExceeded) return { cost: ev.cost, costLimitExceeded: true };
       throw e;
     }
   }

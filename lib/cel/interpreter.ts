@@ -41,17 +41,19 @@ interface Scope {
   parent: Scope | undefined;
 }
 
-interface Ctx {
+/** One evaluation: its variables, and its running cost (the state the functions are charged to). */
+export interface Evaluation extends EvalState {
   act: Activation;
-  st: EvalState;
 }
+
+type Ctx = Evaluation;
 
 type Interp = (ctx: Ctx, scope: Scope | undefined) => Val;
 
 /** A compiled, reusable evaluation plan. */
 export interface Plan {
   /** Evaluates the expression; throws {@link CostLimitExceeded} when the cost limit is exceeded. */
-  eval(act: Activation, st: EvalState): Val;
+  eval(ev: Evaluation): Val;
 }
 
 function charge(st: EvalState, n: number): void {
@@ -123,7 +125,7 @@ class Planner {
       if (l) {
         const { depth, slot } = l;
         return (ctx, scope) => {
-          charge(ctx.st, 1);
+          charge(ctx, 1);
           let s = scope!;
           for (let i = 0; i < depth; i++) s = s.parent!;
           return s.values[slot];
@@ -135,7 +137,7 @@ class Planner {
     // unchecked: a variable if bound at runtime, else a type name, else an error
     const typeName = this.env.typeIdents.has(bare) ? new TypeValue(bare) : undefined;
     return (ctx) => {
-      charge(ctx.st, 1);
+      charge(ctx, 1);
       const v = ctx.act.resolve(bare);
       if (v !== undefined) return v;
       if (typeName) return typeName;
@@ -145,7 +147,7 @@ class Planner {
 
   private planVariable(name: string): Interp {
     return (ctx) => {
-      charge(ctx.st, 1);
+      charge(ctx, 1);
       const v = ctx.act.resolve(name);
       return v === undefined ? new CelError(`no such attribute: ${name}`) : v;
     };
@@ -165,13 +167,13 @@ class Planner {
           for (let n = parts.length; n > 1; n--) {
             const v = ctx.act.resolve(parts.slice(0, n).join('.'));
             if (v !== undefined) {
-              charge(ctx.st, 1);
+              charge(ctx, 1);
               let cur: Val = v;
-              for (const f of parts.slice(n)) cur = selectField(cur, f, ctx.st);
+              for (const f of parts.slice(n)) cur = selectField(cur, f, ctx);
               return cur;
             }
           }
-          return selectField(operand(ctx, scope), field, ctx.st);
+          return selectField(operand(ctx, scope), field, ctx);
         };
       }
     }
@@ -182,11 +184,11 @@ class Planner {
       // cel-go wraps a non-attribute operand in a relative attribute, charged on its own
       return (ctx, scope) => {
         const o = operand(ctx, scope);
-        charge(ctx.st, 1);
-        return selectField(o, field, ctx.st);
+        charge(ctx, 1);
+        return selectField(o, field, ctx);
       };
     }
-    return (ctx, scope) => selectField(operand(ctx, scope), field, ctx.st);
+    return (ctx, scope) => selectField(operand(ctx, scope), field, ctx);
   }
 
   private planList(e: ListExpr): Interp {
@@ -206,7 +208,7 @@ class Planner {
           if (v.hasValue) out.push(v.value!);
         } else out.push(v);
       }
-      charge(ctx.st, 10);
+      charge(ctx, 10);
       return out;
     };
   }
@@ -233,13 +235,12 @@ class Planner {
       return m;
     };
     if (allConst) {
-      const st: EvalState = { cost: 0, limit: Infinity };
-      const v = build({ act: { resolve: () => undefined }, st }, undefined);
+      const v = build({ act: { resolve: () => undefined }, cost: 0, limit: Infinity }, undefined);
       return () => v;
     }
     return (ctx, scope) => {
       const m = build(ctx, scope);
-      charge(ctx.st, 30);
+      charge(ctx, 30);
       return m;
     };
   }
@@ -258,7 +259,7 @@ class Planner {
         else if (!(v instanceof Optional)) return new CelError('no such overload');
         else if (v.hasValue) values.set(f.name, v.value!);
       }
-      charge(ctx.st, 40);
+      charge(ctx, 40);
       return st.construct(values);
     };
   }
@@ -324,7 +325,7 @@ class Planner {
         const arg = this.plan(e.args[0]);
         return (ctx, scope) => {
           const v = arg(ctx, scope);
-          charge(ctx.st, 1);
+          charge(ctx, 1);
           return typeof v === 'boolean' ? v : true;
         };
       }
@@ -388,16 +389,16 @@ class Planner {
         } else vals.push(v);
       }
       if (err) {
-        charge(ctx.st, 1);
+        charge(ctx, 1);
         return err;
       }
       const o = pickOverload(candidates, vals);
       if (!o) {
-        charge(ctx.st, 1);
+        charge(ctx, 1);
         return new CelError(noOverloadText(name, vals, member));
       }
-      const r = o.impl(vals, ctx.st);
-      if (!freeIn) charge(ctx.st, o.cost ? o.cost(vals, r) : 1);
+      const r = o.impl(vals, ctx);
+      if (!freeIn) charge(ctx, o.cost ? o.cost(vals, r) : 1);
       return r;
     };
 
@@ -407,13 +408,13 @@ class Planner {
       const elem = this.plan(list.elements[0]);
       const depth = this.local(ACCUMULATOR)!.depth;
       return (ctx, scope) => {
-        charge(ctx.st, 1);
+        charge(ctx, 1);
         const accu = findAccu(scope!, depth);
         const cur = accu.values[0];
         if (cur instanceof CelError) return cur;
         const v = elem(ctx, scope);
         if (v instanceof CelError) return v;
-        charge(ctx.st, 10 + 1);
+        charge(ctx, 10 + 1);
         (cur as Value[]).push(v);
         return cur;
       };
@@ -421,7 +422,7 @@ class Planner {
 
     // constant folding of type conversions (cel-go's decOptimize)
     if (TYPE_CONVERSIONS.has(name) && argExprs.length === 1 && argExprs[0].kind === 'const') {
-      const v = call({ act: { resolve: () => undefined }, st: { cost: 0, limit: Infinity } }, undefined);
+      const v = call({ act: { resolve: () => undefined }, cost: 0, limit: Infinity }, undefined);
       if (!(v instanceof CelError)) return () => v;
     }
     // the checker resolved the call to a single overload: bind it now (its runtime type check stays)
@@ -473,9 +474,9 @@ class Planner {
 
   private free(i: Interp): Interp {
     return (ctx, scope) => {
-      const before = ctx.st.cost;
+      const before = ctx.cost;
       const v = i(ctx, scope);
-      ctx.st.cost = before;
+      ctx.cost = before;
       return v;
     };
   }
@@ -507,7 +508,7 @@ class Planner {
     return (ctx, scope) => {
       const o = operand(ctx, scope);
       const i = index(ctx, scope);
-      charge(ctx.st, extra);
+      charge(ctx, extra);
       if (o instanceof CelError) return o;
       if (i instanceof CelError) return i;
       return indexValue(o, i);
@@ -553,12 +554,12 @@ function bindOverload(o: Overload, argExprs: Expr[], args: Interp[], freeIn: boo
     for (let i = 0; i < vals.length; i++) {
       const t = checks[i];
       if (t !== undefined && !matchesRuntimeType(t, vals[i])) {
-        charge(ctx.st, 1);
+        charge(ctx, 1);
         return new CelError('no such overload');
       }
     }
-    const r = impl(vals, ctx.st);
-    if (!freeIn) charge(ctx.st, cost ? cost(vals, r) : 1);
+    const r = impl(vals, ctx);
+    if (!freeIn) charge(ctx, cost ? cost(vals, r) : 1);
     return r;
   };
   switch (args.length) {
@@ -569,7 +570,7 @@ function bindOverload(o: Overload, argExprs: Expr[], args: Interp[], freeIn: boo
       return (ctx, scope) => {
         const v0 = a0(ctx, scope);
         if (v0 instanceof CelError) {
-          charge(ctx.st, 1);
+          charge(ctx, 1);
           return v0;
         }
         return finish(ctx, [v0]);
@@ -582,11 +583,11 @@ function bindOverload(o: Overload, argExprs: Expr[], args: Interp[], freeIn: boo
         const v0 = a0(ctx, scope);
         const v1 = a1(ctx, scope);
         if (v0 instanceof CelError) {
-          charge(ctx.st, 1);
+          charge(ctx, 1);
           return v0;
         }
         if (v1 instanceof CelError) {
-          charge(ctx.st, 1);
+          charge(ctx, 1);
           return v1;
         }
         return finish(ctx, [v0, v1]);
@@ -638,6 +639,11 @@ function indexValue(o: Value, i: Value): Val {
 
 function selectField(operand: Val, field: string, st: EvalState): Val {
   charge(st, 1);
+  // objects first: the commonest operand (the kinds below are disjoint)
+  if (isObjectValue(operand)) {
+    const v = operand.field(field);
+    return v === undefined ? new CelError(`no such key: ${field}`) : v;
+  }
   if (operand instanceof CelError) return operand;
   if (operand instanceof Optional) {
     if (!operand.hasValue) return Optional.NONE;
@@ -648,10 +654,6 @@ function selectField(operand: Val, field: string, st: EvalState): Val {
   if (operand instanceof CelMap) {
     const v = operand.get(field);
     if (v instanceof CelError) return v;
-    return v === undefined ? new CelError(`no such key: ${field}`) : v;
-  }
-  if (isObjectValue(operand)) {
-    const v = operand.field(field);
     return v === undefined ? new CelError(`no such key: ${field}`) : v;
   }
   return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);
@@ -680,8 +682,8 @@ function presence(operand: Val, field: string): Val {
 export function planExpr(expr: Expr, env: InterpreterEnv, checked?: CheckedAst): Plan {
   const root = new Planner(env, checked).plan(expr);
   return {
-    eval(act: Activation, st: EvalState): Val {
-      return root({ act, st }, undefined);
+    eval(ev: Evaluation): Val {
+      return root(ev, undefined);
     },
   };
 }

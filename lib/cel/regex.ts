@@ -22,9 +22,29 @@ export function compileRE2(pattern: string): RE2JS | string {
   return compiled;
 }
 
+/** The instances re2Tester made, by the instance compileRE2 returned. */
+const testers = new WeakMap<RE2JS, RE2JS>();
+
+/**
+ * The instance to answer yes/no questions with: the same pattern without its one-pass program. re2js answers with
+ * its one-pass engine whenever a pattern is one-pass (as `^[a-z0-9-]+$` is) — several times slower than its DFA, which
+ * answers otherwise (re2js falls back to its other engines where the DFA gives up). All of re2js' engines accept the
+ * same strings: only the speed changes. The one-pass program stays on the shared instance, where it finds submatches.
+ */
+export function re2Tester(re: RE2JS): RE2JS {
+  let t = testers.get(re);
+  if (!t) {
+    t = RE2JS.compile(re.pattern(), re.flags());
+    const impl = (t as unknown as { re2Input?: { onepass?: unknown } }).re2Input;
+    if (impl && 'onepass' in impl) impl.onepass = null;
+    testers.set(re, t);
+  }
+  return t;
+}
+
 /** Go's regexp.MatchString: an unanchored search. */
 export function re2Test(re: RE2JS, input: string): boolean {
-  return re.test(input);
+  return re2Tester(re).test(input);
 }
 
 /** The first match (Go's FindString), or undefined. */

@@ -3,7 +3,7 @@
  * runtime semantics, error texts and per-call costs.
  */
 import { FunctionRegistry, global, member, noSuchOverload, type EstimateArg, type Overload, type Range } from './functions.js';
-import { compileRE2, constantRegex } from './regex.js';
+import { compileRE2, constantRegex, re2Test, re2Tester } from './regex.js';
 import { parseGoDuration } from '../go/duration.js';
 import { civilTime, formatDuration, formatRFC3339, parseRFC3339 } from './time.js';
 import { T, type Type } from './types.js';
@@ -534,7 +534,7 @@ export function registerStdlib(r: FunctionRegistry): void {
   );
   const matches = (a: Value[]): Val => {
     const re = compileRE2(a[1] as string);
-    return typeof re === 'string' ? new CelError(re) : re.test(a[0] as string);
+    return typeof re === 'string' ? new CelError(re) : re2Test(re, a[0] as string);
   };
   const regexCost = (a: Value[]): number => traversalCost(1 + actualSize(a[0])) * Math.ceil(actualSize(a[1]) * REGEX_STRING_LENGTH_COST_FACTOR);
   const regexEstimate = (a: EstimateArg[]): { cost: Range } => ({
@@ -544,8 +544,9 @@ export function registerStdlib(r: FunctionRegistry): void {
   const matchesSpecialize = (c: (Value | undefined)[]): Pick<Overload, 'impl' | 'cost'> | undefined => {
     const re = constantRegex(c[1]);
     if (!re) return undefined;
+    const tester = re2Tester(re);
     const factor = Math.ceil(actualSize(c[1] as string) * REGEX_STRING_LENGTH_COST_FACTOR);
-    return { impl: (a) => re.test(a[0] as string), cost: (a) => traversalCost(1 + actualSize(a[0])) * factor };
+    return { impl: (a) => tester.test(a[0] as string), cost: (a) => traversalCost(1 + actualSize(a[0])) * factor };
   };
   r.add(
     'matches',

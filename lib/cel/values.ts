@@ -181,7 +181,8 @@ export class LiteralMap extends CelMap {
 
 /** A map over a JSON object with string keys; values are converted on first access. */
 export class StringKeyMap extends CelMap {
-  private readonly cache = new Map<string, Value>();
+  /** Converted values that are objects (a primitive is as quick to convert again as to look up). */
+  private cache: Map<string, Value> | undefined;
   constructor(
     private readonly raw: Record<string, unknown>,
     private readonly convert: (v: unknown) => Value,
@@ -197,10 +198,10 @@ export class StringKeyMap extends CelMap {
       return undefined;
     }
     if (!Object.prototype.hasOwnProperty.call(this.raw, k)) return undefined;
-    let v = this.cache.get(k);
+    let v = this.cache?.get(k);
     if (v === undefined) {
       v = this.convert(this.raw[k]);
-      this.cache.set(k, v);
+      if (typeof v === 'object' && v !== null) (this.cache ??= new Map()).set(k, v);
     }
     return v;
   }
@@ -277,8 +278,12 @@ export function typeNameOf(v: Val): string {
   return 'unknown';
 }
 
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+
 /** Number of code points of a string (CEL's string size). */
 export function codePointLength(s: string): number {
+  // most strings have no surrogate pair: the native scan is quicker than counting
+  if (!SURROGATE_PAIR.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -17,6 +17,7 @@ import type { CheckedAst } from '../../lib/cel/checker.js';
 import { estimateCost } from '../../lib/cel/cost.js';
 import { FieldPath, pathString, validFieldPath } from './field-path.js';
 import type { Env, Program } from '../../lib/cel/env.js';
+import type { Activation } from '../../lib/cel/interpreter.js';
 import { regexProgramError } from '../../lib/cel/k8s-regex.js';
 import { kubernetesEnv } from '../../lib/cel/libraries.js';
 import { celTypeOf, declAtPath, schemaDeclType, type DeclType } from './schema-decl.js';
@@ -31,6 +32,8 @@ type ValidationRule = NonNullable<JSONSchemaProps['x-kubernetes-validations']>[n
 
 /** Cost limit of one expression evaluation (celconfig.PerCallLimit). */
 export const PER_CALL_LIMIT = 1_000_000;
+/** The evaluation options of every rule and messageExpression. */
+const PER_CALL_EVAL = { costLimit: PER_CALL_LIMIT };
 /** Cost budget of all rules of one object (celconfig.RuntimeCELCostBudget). */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 /** Estimated cost limit of one expression (StaticEstimatedCostLimit). */
@@ -466,29 +469,48 @@ function errorText(c: StatusCause): string {
   return `${c.field}: ${c.message}`;
 }
 
+/**
+ * The variables of one node's rules: `self`, and `oldSelf` as the rule being run sees it (set before each run), the
+ * old value converted only when a rule reads it.
+ */
+class RuleActivation implements Activation {
+  oldSelf: Value | undefined;
+  private oldValue: Value | undefined;
+
+  constructor(
+    readonly self: Value,
+    private readonly old: unknown,
+    private readonly node: RuleNode,
+  ) {}
+
+  resolve(name: string): Value | undefined {
+    return name === 'self' ? this.self : name === 'oldSelf' ? this.oldSelf : undefined;
+  }
+
+  oldSelfValue(): Value {
+    return (this.oldValue ??= toCel(this.old, this.node.decl!, this.node.typeName) as Value);
+  }
+}
+
 /** Evaluates one node's rules; false when the budget is exhausted (no further rules run). */
 function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: unknown, oldObj: unknown, ratchet: Ratchet, ctx: EvalContext): boolean {
   if (obj === null || obj === undefined || !node.rules.length || !node.decl) return true;
   const type = node.schema.type ?? '';
-  const field = pathString(path);
   if (ctx.budget <= 0) {
-    ctx.errs.push(invalidCause(field, goQuote(type), 'validation failed due to running out of cost budget, no further validation rules will be run'));
+    ctx.errs.push(invalidCause(pathString(path), goQuote(type), 'validation failed due to running out of cost budget, no further validation rules will be run'));
     ctx.budget = -1;
     return false;
   }
   const old = oldObj === null ? undefined : oldObj;
-  const self = toCel(obj, node.decl, node.typeName) as Value;
-  let oldSelf: Value | undefined;
-  const oldSelfValue = (): Value => (oldSelf ??= toCel(old, node.decl!, node.typeName) as Value);
+  const act = new RuleActivation(toCel(obj, node.decl, node.typeName) as Value, old, node);
   for (const r of node.rules) {
     if (!r.program) continue;
     if (r.usesOldSelf && old === undefined && !r.optionalOldSelf) continue;
-    const vars: Record<string, Value> = { self };
-    if (r.optionalOldSelf) vars.oldSelf = old === undefined ? Optional.NONE : Optional.of(oldSelfValue());
-    else if (old !== undefined) vars.oldSelf = oldSelfValue();
-    const res = r.program.eval(vars, { costLimit: PER_CALL_LIMIT });
+    if (r.optionalOldSelf) act.oldSelf = old === undefined ? Optional.NONE : Optional.of(act.oldSelfValue());
+    else act.oldSelf = old === undefined ? undefined : act.oldSelfValue();
+    const res = r.program.eval(act, PER_CALL_EVAL);
     if (res.cost > ctx.budget) {
-      ctx.errs.push(invalidCause(field, goQuote(type), 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      ctx.errs.push(invalidCause(pathString(path), goQuote(type), 'validation failed due to running out of cost budget, no further validation rules will be run'));
       ctx.budget = -1;
       return false;
     }
@@ -496,7 +518,7 @@ function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: u
     if (res.costLimitExceeded) {
       ctx.errs.push(
         invalidCause(
-          field,
+          pathString(path),
           goQuote(type),
           `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r.rule)}`,
         ),
@@ -508,14 +530,14 @@ function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: u
     if (v instanceof CelError) {
       if (v.message.startsWith('no such overload')) {
         ctx.errs.push(
-          invalidCause(field, goQuote(type), `'${v.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r.rule)}`),
+          invalidCause(pathString(path), goQuote(type), `'${v.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r.rule)}`),
         );
-      } else ctx.errs.push(invalidCause(field, goQuote(type), `${v.message} evaluating rule: ${ruleErrorString(r.rule)}`));
+      } else ctx.errs.push(invalidCause(pathString(path), goQuote(type), `${v.message} evaluating rule: ${ruleErrorString(r.rule)}`));
       continue;
     }
     if (v === true) continue;
 
-    const current = r.normalizedFieldPath ? (path ? `${path.toString()}.${r.normalizedFieldPath}` : r.normalizedFieldPath) : field;
+    const current = r.normalizedFieldPath ? (path ? `${path.toString()}.${r.normalizedFieldPath}` : r.normalizedFieldPath) : pathString(path);
     const addErr = (c: StatusCause): void => {
       if (!r.usesOldSelf && shouldRatchet(ratchet)) ctx.warnings?.push(errorText(c));
       else ctx.errs.push(c);
@@ -523,9 +545,8 @@ function validateExpressions(node: RuleNode, path: FieldPath | undefined, obj: u
     let detail: string | undefined;
     if (r.messageProgram && r.rule.messageExpression) {
       // kube evaluates messageExpression with the plain activation, even for optionalOldSelf rules
-      const mvars: Record<string, Value> = { self };
-      if (old !== undefined) mvars.oldSelf = oldSelfValue();
-      const m = r.messageProgram.eval(mvars, { costLimit: PER_CALL_LIMIT });
+      act.oldSelf = old === undefined ? undefined : act.oldSelfValue();
+      const m = r.messageProgram.eval(act, PER_CALL_EVAL);
       if (m.cost > ctx.budget) {
         addErr(invalidCause(current, goQuote(type), 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
         ctx.budget = -1;
@@ -564,16 +585,18 @@ function validateNode(node: RuleNode, path: FieldPath | undefined, obj: unknown,
   }
   if (isObject(obj)) {
     const oldMap = isObject(oldObj) ? oldObj : undefined;
+    // for-in over a JSON object visits its own keys in Object.keys order, without allocating the entries
     if (node.additionalProperties) {
-      for (const [k, v] of Object.entries(obj)) {
-        if (!validateNode(node.additionalProperties, FieldPath.key(path, k), v, oldMap?.[k], ratchetKey(ratchet, k), ctx)) return false;
+      for (const k in obj) {
+        if (!hasOwn(obj, k)) continue;
+        if (!validateNode(node.additionalProperties, FieldPath.key(path, k), obj[k], oldMap?.[k], ratchetKey(ratchet, k), ctx)) return false;
       }
     }
     if (node.properties.size) {
-      for (const [k, v] of Object.entries(obj)) {
+      for (const k in obj) {
         const sub = node.properties.get(k);
-        if (!sub) continue;
-        if (!validateNode(sub, FieldPath.child(path, k), v, oldMap?.[k], ratchetKey(ratchet, k), ctx)) return false;
+        if (!sub || !hasOwn(obj, k)) continue;
+        if (!validateNode(sub, FieldPath.child(path, k), obj[k], oldMap?.[k], ratchetKey(ratchet, k), ctx)) return false;
       }
     }
   }
@@ -612,7 +635,7 @@ export function compileCrdRules(
     errors: [],
     program: {
       validate(obj, oldObj, opts = {}) {
-        const ctx: EvalContext = { errs: [], budget: RUNTIME_CEL_COST_BUDGET, ...(opts.warnings ? { warnings: opts.warnings } : {}) };
+        const ctx: EvalContext = { errs: [], budget: RUNTIME_CEL_COST_BUDGET, warnings: opts.warnings };
         const ratchet: Ratchet = oldObj !== undefined && oldObj !== null ? { current: new Correlation(obj, oldObj, schema) } : {};
         validateNode(root, undefined, obj, oldObj ?? undefined, ratchet, ctx);
         return ctx.errs;

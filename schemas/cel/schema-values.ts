@@ -15,41 +15,118 @@ export function parseDateTime(s: string): Timestamp | undefined {
   return parseRFC3339(s) ?? parseRFC3339(s.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
 }
 
+/** A declared field of an object type as CEL reads it: its slot in the object's cache and its own type name. */
+interface ShapeField {
+  readonly index: number;
+  /** The escaped name CEL sees. */
+  readonly name: string;
+  /** The property name in the JSON object. */
+  readonly property: string;
+  readonly decl: DeclType;
+  readonly typeName: string;
+  /** The field's named declaration, once a value of it was converted. */
+  named?: NamedDecl;
+}
+
+/**
+ * A declaration under one type name, worked out once: an object's fields (found by escaped name, and by a reserved
+ * word for its escaped property, as `fieldKey` finds them) and the type name of list items and map values.
+ */
+interface NamedDecl {
+  readonly decl: DeclType;
+  readonly typeName: string;
+  readonly nullable: boolean;
+  readonly intOrString: boolean;
+  readonly fields: ShapeField[];
+  readonly byName: Map<string, ShapeField>;
+  readonly byProperty: Map<string, ShapeField>;
+  /** List items or map values, named when first needed. */
+  elem?: NamedDecl;
+  /** Converts a map value (one function for every map of this declaration). */
+  convertElem?: (v: unknown) => Value;
+}
+
+const named = new WeakMap<DeclType, Map<string, NamedDecl>>();
+
+function namedDecl(decl: DeclType, typeName: string): NamedDecl {
+  let byTypeName = named.get(decl);
+  if (!byTypeName) {
+    byTypeName = new Map();
+    named.set(decl, byTypeName);
+  }
+  let nd = byTypeName.get(typeName);
+  if (!nd) {
+    nd = buildNamedDecl(decl, typeName);
+    byTypeName.set(typeName, nd);
+  }
+  return nd;
+}
+
+function buildNamedDecl(decl: DeclType, typeName: string): NamedDecl {
+  const fields: ShapeField[] = [];
+  const byName = new Map<string, ShapeField>();
+  const byProperty = new Map<string, ShapeField>();
+  for (const [name, f] of decl.fields ?? []) {
+    const sf: ShapeField = { index: fields.length, name, property: f.property, decl: f.decl, typeName: `${typeName}.${name}` };
+    fields.push(sf);
+    byName.set(name, sf);
+    byProperty.set(f.property, sf);
+  }
+  for (const sf of fields) {
+    const word = /^__(.+)__$/.exec(sf.name)?.[1];
+    if (word !== undefined && fieldKey(decl, word) === sf.name) byName.set(word, sf);
+  }
+  return { decl, typeName, nullable: !!decl.schema.nullable, intOrString: !!decl.schema['x-kubernetes-int-or-string'], fields, byName, byProperty };
+}
+
+function elemOf(nd: NamedDecl, suffix: '@idx' | '@elem'): NamedDecl {
+  return (nd.elem ??= namedDecl(nd.decl.elem!, `${nd.typeName}.${suffix}`));
+}
+
 class SchemaObject implements ObjectValue {
   readonly isCelObject = true as const;
-  private readonly cache = new Map<string, Val>();
+  /** Converted field values by field index (sized once: an empty array would grow on the first write). */
+  private readonly values: (Val | undefined)[];
 
   constructor(
-    readonly typeName: string,
-    private readonly decl: DeclType,
+    private readonly nd: NamedDecl,
     private readonly raw: Record<string, unknown>,
-  ) {}
+  ) {
+    this.values = new Array<Val | undefined>(nd.fields.length);
+  }
+
+  get typeName(): string {
+    return this.nd.typeName;
+  }
 
   /** Kubernetes treats a field set to null as absent. */
   field(name: string): Value | undefined {
-    const key = fieldKey(this.decl, name);
-    if (key === undefined) return undefined;
-    name = key;
-    const f = this.decl.fields!.get(key);
-    if (!f || !Object.prototype.hasOwnProperty.call(this.raw, f.property) || this.raw[f.property] === null) return undefined;
-    let v = this.cache.get(name);
+    const f = this.nd.byName.get(name);
+    return f ? this.value(f) : undefined;
+  }
+
+  private value(f: ShapeField): Value | undefined {
+    const raw = this.raw;
+    if (!Object.prototype.hasOwnProperty.call(raw, f.property) || raw[f.property] === null) return undefined;
+    let v = this.values[f.index];
     if (v === undefined) {
-      v = toCel(this.raw[f.property], f.decl, `${this.typeName}.${name}`);
-      this.cache.set(name, v);
+      v = convert(raw[f.property], (f.named ??= namedDecl(f.decl, f.typeName)));
+      this.values[f.index] = v;
     }
     // a field whose value cannot be converted reads as an error value
     return v as Value;
   }
 
   propertyField(property: string): Value | undefined {
-    for (const [name, f] of this.decl.fields!) if (f.property === property) return this.field(name);
+    const f = this.nd.byProperty.get(property);
+    if (f) return this.value(f);
     const v = this.raw[property];
     return typeof v === 'string' || typeof v === 'boolean' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
   }
 
   fieldNames(): string[] {
     const out: string[] = [];
-    for (const [name, f] of this.decl.fields!) if (this.raw[f.property] !== undefined && this.raw[f.property] !== null && hasOwn(this.raw, f.property)) out.push(name);
+    for (const f of this.nd.fields) if (this.raw[f.property] !== undefined && this.raw[f.property] !== null && hasOwn(this.raw, f.property)) out.push(f.name);
     return out;
   }
 
@@ -63,11 +140,9 @@ class SchemaObject implements ObjectValue {
     const keys = Object.keys(this.raw).filter((k) => this.raw[k] !== null);
     const otherKeys = Object.keys(other.raw).filter((k) => other.raw[k] !== null);
     if (keys.length !== otherKeys.length) return false;
-    const byProperty = new Map<string, string>();
-    for (const [name, f] of this.decl.fields!) byProperty.set(f.property, name);
     for (const k of keys) {
       if (!hasOwn(other.raw, k) || other.raw[k] === null) return false;
-      const declared = byProperty.get(k);
+      const declared = this.nd.byProperty.get(k)?.name;
       if (declared !== undefined) {
         const a = this.field(declared);
         const b = other.field(declared);
@@ -95,22 +170,34 @@ const NOT_AN_ARRAY = 'invalid data, expected an array for the provided schema wi
  * schema (which schema validation rejects before any rule runs) reads as Kubernetes' "invalid data" errors.
  */
 export function toCel(raw: unknown, decl: DeclType, typeName: string): Val {
+  return convert(raw, namedDecl(decl, typeName));
+}
+
+function convert(raw: unknown, nd: NamedDecl): Val {
+  const decl = nd.decl;
   if (raw === null || raw === undefined) {
-    return decl.schema.nullable || raw === undefined ? null : new CelError('invalid data, got null for schema with nullable=false');
+    return nd.nullable || raw === undefined ? null : new CelError('invalid data, got null for schema with nullable=false');
   }
-  if (decl.schema['x-kubernetes-int-or-string'] && !(typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw)))) {
+  if (nd.intOrString && !(typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw)))) {
     return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
   }
   switch (decl.kind) {
     case 'object':
       if (typeof raw !== 'object' || Array.isArray(raw)) return new CelError(NOT_A_MAP);
-      return new SchemaObject(typeName, decl, raw as Record<string, unknown>);
-    case 'map':
+      return new SchemaObject(nd, raw as Record<string, unknown>);
+    case 'map': {
       if (typeof raw !== 'object' || Array.isArray(raw)) return new CelError(NOT_A_MAP);
-      return new StringKeyMap(raw as Record<string, unknown>, (v) => toCel(v, decl.elem!, `${typeName}.@elem`) as Value);
+      if (!nd.convertElem) {
+        const elem = elemOf(nd, '@elem');
+        nd.convertElem = (v) => convert(v, elem) as Value;
+      }
+      return new StringKeyMap(raw as Record<string, unknown>, nd.convertElem);
+    }
     case 'list': {
       if (!Array.isArray(raw)) return new CelError(NOT_AN_ARRAY);
-      const items = raw.map((x) => toCel(x, decl.elem!, `${typeName}.@idx`) as Value);
+      const elem = elemOf(nd, '@idx');
+      const items: Value[] = new Array<Value>(raw.length);
+      for (let i = 0; i < raw.length; i++) items[i] = convert(raw[i], elem) as Value;
       const lt = decl.schema['x-kubernetes-list-type'];
       if (lt === 'set') setListSemantics(items, { type: 'set' });
       else if (lt === 'map') setListSemantics(items, { type: 'map', keys: decl.schema['x-kubernetes-list-map-keys'] ?? [] });
