@@ -210,20 +210,20 @@ export class QueueSet {
   }
 
   /**
-   * Advances the virtual clock R: each active queue (waiting or executing) earns an equal share of the seats in
-   * demand, up to the limit, per second of real time.
+   * Advances the virtual clock R: each active queue (waiting or executing) earns an equal share of the seats in use,
+   * per second of real time. kube's share is of the seats requested (waiting and executing, up to the limit): the
+   * same while its queues have waiting requests, since kube dispatches the moment a seat is free and its seats are
+   * then all in use. Here waiting requests are dispatched after the loop turn (dispatchSoon), and seats sit free in
+   * between: counted as service, they would move R ahead of what the backlogged queues are really served, and a queue
+   * that becomes active (starting at R) would wait behind them until they caught up.
    */
   private advanceVirtualTime(): void {
     const now = performance.now();
     const elapsed = (now - this.lastRealMs) / 1000;
     this.lastRealMs = now;
+    if (this.seatsInUse === 0) return;
     let active = 0;
-    let demand = 0;
-    for (const q of this.queues) {
-      if (q.idle) continue;
-      active++;
-      demand += q.waitingSeats + q.executingSeats;
-    }
-    if (active > 0) this.currentR += (elapsed * Math.min(demand, Math.max(this.config.concurrencyLimit, 1))) / active;
+    for (const q of this.queues) if (!q.idle) active++;
+    if (active > 0) this.currentR += (elapsed * Math.min(this.seatsInUse, Math.max(this.config.concurrencyLimit, 1))) / active;
   }
 }

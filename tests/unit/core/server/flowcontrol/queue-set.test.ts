@@ -52,3 +52,15 @@ test('requests that arrive in one event-loop turn are dispatched in fair order, 
   await Promise.all(tickets);
   t.is(granted.length, 5);
 });
+
+test('a flow that becomes active behind a long backlog of another is served at its next turn, not after the backlog', async (t) => {
+  const queues = new QueueSet({ concurrencyLimit: 1, queuing: { queues: 64, handSize: 1, queueLengthLimit: 5000 } }, 60_000);
+  const order: string[] = [];
+  const backlog = Array.from({ length: 3000 }, (_, i) => serve(queues, order, `a${i}`, 1));
+  await new Promise((resolve) => setTimeout(resolve, 30)); // real time passes while the backlog is served, a request a turn
+  const servedBefore = order.length;
+  const quiet = serve(queues, order, 'quiet', 2);
+  await quiet;
+  t.true(order.indexOf('quiet') <= servedBefore + 2, `quiet was served after ${order.indexOf('quiet') - servedBefore} more of the backlog`);
+  await Promise.all(backlog);
+});
