@@ -256,6 +256,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
     ...(parts.authz ? { authz: parts.authz } : {}),
     ...(parts.aggregation ? { aggregation: parts.aggregation } : {}),
     ...(parts.overload ? { overload: parts.overload } : {}),
+    ...(parts.crds ? { crds: parts.crds } : {}),
     verdicts,
   };
 }

@@ -4,6 +4,7 @@ import type { Controller } from '../../core/contracts/controller.js';
 import type { Informer } from '../../core/contracts/informer.js';
 import type { ResourceClient } from '../../core/contracts/object-client.js';
 import type { RegistryChange, ResourceRegistry } from '../../core/contracts/resource-registry.js';
+import { qualifiedName, type ResourceType } from '../../core/contracts/resource-type.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { RuntimeConfigError } from '../../core/contracts/runtime-config.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
@@ -29,6 +30,8 @@ export class LocalAPIServiceController implements Controller {
   private informer!: Informer;
   private client!: ResourceClient<APIService>;
   private desired = new Map<string, DesiredAPIService>();
+  /** The served types by group, in the registry's order, so a change is judged against its group alone. */
+  private readonly served = new Map<string, Map<string, ResourceType>>();
   private readonly synced = new Set<string>();
   /** The APIServices stored when the server started. */
   private atStart = new Set<string>();
@@ -49,6 +52,7 @@ export class LocalAPIServiceController implements Controller {
     this.client = this.container.resolve(Tokens.Objects).forResource<APIService>(apiServiceResourceRef, { fieldManager: 'kube-apiserver' });
     this.informer = this.container.resolve(Tokens.Informers).forResource(apiServiceResource());
     this.unsubscribe.push(this.informer.subscribe((events) => this.enqueue(events.map((e) => e.object.metadata?.name ?? ''))));
+    for (const rt of this.registry.all()) this.index(rt.group, qualifiedName(rt), rt);
     this.unsubscribe.push(this.registry.onChange((change) => this.refreshGroupVersionsOf(change)));
     await this.informer.synced();
     this.atStart = new Set(this.informer.current().keys());
@@ -71,10 +75,21 @@ export class LocalAPIServiceController implements Controller {
 
   /** Recomputes the desired APIServices of the group-versions of the type that changed only (from its group's types). */
   private refreshGroupVersionsOf({ previous, current }: RegistryChange): void {
-    const group = (current ?? previous)!.group;
+    const changed = (current ?? previous)!;
+    const group = changed.group;
+    this.index(group, qualifiedName(changed), current);
     const names = new Set([...(previous?.versions ?? []), ...(current?.versions ?? [])].map((v) => `${v.name}.${group}`));
-    const next = desiredLocalAPIServices(this.registry.all().filter((rt) => rt.group === group));
+    const next = desiredLocalAPIServices([...(this.served.get(group)?.values() ?? [])]);
     this.enqueue(this.replaceDesired([...names], next));
+  }
+
+  /** Keeps `served` as the registry has it: `rt` under `key` in `group` (undefined: no longer served). */
+  private index(group: string, key: string, rt: ResourceType | undefined): void {
+    let types = this.served.get(group);
+    if (rt) {
+      if (!types) this.served.set(group, (types = new Map()));
+      types.set(key, rt);
+    } else if (types?.delete(key) && types.size === 0) this.served.delete(group);
   }
 
   /** Takes the desired APIServices `names` from `next` (absent there: none desired); returns those that changed. */

@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../core/contracts/controller.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
+import { turnShare } from '../../lib/async/turn-share.js';
 import type { ObjectClients, ResourceClient } from '../../core/contracts/object-client.js';
 import type { InformerEvent } from '../../core/contracts/informer.js';
 import type { ResourceRegistry } from '../../core/contracts/resource-registry.js';
@@ -98,9 +99,9 @@ export class CrdController implements Controller {
 
   /**
    * Starts reconciles of queued CRDs, up to `workers` at once, so that their status writes share storage commits; one
-   * CRD of a group at a time, as names are judged against the group's other CRDs. Each starts in a turn of the event
-   * loop of its own: a reconcile that writes nothing does not wait for I/O, and thousands of them in a row would hold
-   * the loop for seconds.
+   * CRD of a group at a time, as names are judged against the group's other CRDs. Each starts on its share of a turn
+   * of the event loop (turnShare): a reconcile that writes nothing does not wait for I/O, and thousands of them in a
+   * row would hold the loop for seconds.
    */
   private pump(): void {
     while (this.active < workers && !this.timers.stopped) {
@@ -134,7 +135,7 @@ export class CrdController implements Controller {
   }
 
   private async work(name: string): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turnShare();
     try {
       if (!(await this.reconcile(name))) this.later(name);
     } catch (err) {

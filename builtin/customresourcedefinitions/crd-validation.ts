@@ -62,8 +62,9 @@ function withoutNulls(x: unknown): unknown {
  * reported under `spec.validation.openAPIV3Schema`; otherwise each under `spec.versions[i].schema.openAPIV3Schema`.
  */
 function sharedSchema(versions: CrdVersion[]): boolean {
+  if (versions.length < 2) return true;
   const first = withoutNulls(versions[0]?.schema);
-  return versions.every((v) => isDeepStrictEqual(withoutNulls(v?.schema), first));
+  return versions.slice(1).every((v) => isDeepStrictEqual(withoutNulls(v?.schema), first));
 }
 
 function hasStatus(v: CrdVersion | undefined): boolean {

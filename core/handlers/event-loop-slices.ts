@@ -1,10 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import { sliceMs, turnShare } from '../../lib/async/turn-share.js';
 
-/**
- * How long one piece of a large response's work may hold the event loop before other requests get a turn: short
- * enough that a slice, the write that follows it and a garbage collection together stay well under 50 ms.
- */
-export const sliceMs = 10;
+export { sliceMs };
 
 /**
  * Resolves on a later turn of the event loop, after the loop has polled for I/O (other requests) at least once. One
@@ -35,14 +32,11 @@ export async function mapInSlices<T, U>(items: readonly T[], fn: (item: T) => U)
 }
 
 /**
- * For work that is not one `map`: a function to await after each step, which lets the event loop run (nextTurn) once
- * ~10 ms of work have passed since it last did, and otherwise returns at once.
+ * For work that is not one `map`: a function to await after each step, which lets the event loop run once this
+ * turn's shares of such work (turnShare: requests' bodies too) took ~10 ms, and otherwise returns at once.
  */
 export function slicer(): () => Promise<void> {
-  let started = performance.now();
   return async () => {
-    if (performance.now() - started < sliceMs) return;
-    await nextTurn();
-    started = performance.now();
+    await turnShare();
   };
 }

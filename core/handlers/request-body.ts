@@ -8,14 +8,20 @@ import type { Codec, TypeMeta } from '../contracts/codec.js';
 import { discardBodyThenClose, refuseRestOfStream } from '../server/lingering-close.js';
 import { isHttp2 } from '../server/http2-requests.js';
 import { auditRequestBody, auditRequestObject } from '../audit/request-audit.js';
+import { turnShare } from '../../lib/async/turn-share.js';
 
-/** Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. */
+/**
+ * Reads the raw request body, refusing more than `maxBytes` with 413 without buffering the rest. It returns on a turn
+ * of the event loop with time left for the work on the body (decoding, validation, admission): when many bodies arrive
+ * together, that work is spread over turns rather than done for all of them in one.
+ */
 export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || '0');
   if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
   const body = await readUpTo(ctx.req, maxBytes);
   if (!body) throw tooLarge(ctx, maxBytes);
   auditRequestBody(ctx, body);
+  await turnShare();
   return body;
 }
 

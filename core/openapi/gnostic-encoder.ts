@@ -1,9 +1,12 @@
 import { Worker } from 'node:worker_threads';
+import { turnShare } from '../../lib/async/turn-share.js';
 
+/** One part of a document's JSON; the worker encodes the document once it has the last. */
 export interface GnosticRequest {
   id: number;
   kind: 'v2' | 'v3';
-  json: string;
+  part: string;
+  last: boolean;
 }
 
 export interface GnosticReply {
@@ -17,16 +20,22 @@ let nextId = 0;
 const pending = new Map<number, { resolve: (b: Buffer) => void; reject: (e: Error) => void }>();
 
 /**
- * The OpenAPI JSON as gnostic protobuf (`openapi_v2.Document` for Swagger, `openapi_v3.Document` for a group-version),
- * encoded on a worker thread (gnostic-worker.ts), started on first use and not keeping the process alive.
+ * The OpenAPI JSON (in parts, their concatenation) as gnostic protobuf (`openapi_v2.Document` for Swagger,
+ * `openapi_v3.Document` for a group-version), encoded on a worker thread (gnostic-worker.ts), started on first use and
+ * not keeping the process alive. The parts go to the worker one by one, each copied on its share of a turn of the event
+ * loop: joining, or copying in one message, the tens of MiB of the Swagger document of thousands of CRDs would hold the
+ * loop for over 100 ms.
  */
-export function encodeGnostic(kind: 'v2' | 'v3', json: string): Promise<Buffer> {
+export async function encodeGnostic(kind: 'v2' | 'v3', parts: readonly string[]): Promise<Buffer> {
   const w = (worker ??= startWorker());
   const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, kind, json } satisfies GnosticRequest);
-  });
+  const encoded = new Promise<Buffer>((resolve, reject) => pending.set(id, { resolve, reject }));
+  const last = Math.max(parts.length - 1, 0);
+  for (let i = 0; i <= last; i++) {
+    if (i > 0) await turnShare();
+    w.postMessage({ id, kind, part: parts[i] ?? '', last: i === last } satisfies GnosticRequest);
+  }
+  return encoded;
 }
 
 function startWorker(): Worker {

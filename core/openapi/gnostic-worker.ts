@@ -6,9 +6,17 @@ import { parentPort } from 'node:worker_threads';
 import { openapiV3Protobuf, swaggerProtobuf } from './gnostic-protobuf.js';
 import type { GnosticReply, GnosticRequest } from './gnostic-encoder.js';
 
-parentPort!.on('message', ({ id, kind, json }: GnosticRequest) => {
+/** The parts received so far of the documents still arriving. */
+const arriving = new Map<number, string[]>();
+
+parentPort!.on('message', ({ id, kind, part, last }: GnosticRequest) => {
+  const parts = arriving.get(id) ?? [];
+  parts.push(part);
+  if (!last) return void arriving.set(id, parts);
+  arriving.delete(id);
   let reply: GnosticReply;
   try {
+    const json = parts.join('');
     const bytes = kind === 'v2' ? swaggerProtobuf(json) : openapiV3Protobuf(json);
     reply = { id, bytes };
   } catch (err) {

@@ -13,7 +13,7 @@ export interface SerializedDocument {
    */
   readonly parts: readonly string[];
   hash: string;
-  /** The JSON as gnostic protobuf; encoded on first use (off the event loop) and kept with the document. */
+  /** The JSON as gnostic protobuf; encoded on first use (off the event loop, from the parts) and kept with the document. */
   protobuf(): Promise<Buffer>;
 }
 
@@ -45,7 +45,7 @@ export function serializedParts(parts: readonly string[], hash: string, kind: 'v
     parts,
     hash,
     protobuf: () =>
-      (protobuf ??= encodeGnostic(kind, (json ??= parts.join(''))).catch((err: unknown) => {
+      (protobuf ??= encodeGnostic(kind, parts).catch((err: unknown) => {
         protobuf = undefined; // tried again on the next request
         throw err;
       })),

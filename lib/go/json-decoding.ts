@@ -39,8 +39,14 @@ export const goTypes = {
   unmarshaler: (name: string, decodeAs: (value: unknown) => GoType | string | undefined): GoType => ({ kind: 'unmarshaler', name, decodeAs }),
 };
 
+const resolvedFields = new WeakMap<GoStructType, Record<string, GoType>>();
+
+/** A struct's fields; those of a self-containing type are made once (a CRD's schema has a JSONSchemaProps per node). */
 function fieldsOf(type: GoStructType): Record<string, GoType> {
-  return typeof type.fields === 'function' ? type.fields() : type.fields;
+  if (typeof type.fields !== 'function') return type.fields;
+  let fields = resolvedFields.get(type);
+  if (!fields) resolvedFields.set(type, (fields = type.fields()));
+  return fields;
 }
 
 const shortNames = new WeakMap<GoType, string>();

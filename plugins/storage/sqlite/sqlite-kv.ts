@@ -16,6 +16,7 @@ import {
 import { compareKeys, prefixEnd } from '../keys.js';
 import { WatchHub } from '../watch-hub.js';
 import { makePrivateDatabaseFile } from './private-database-file.js';
+import { turnShare } from '../../../lib/async/turn-share.js';
 
 /**
  * Schema (kine-style revision log):
@@ -41,8 +42,8 @@ import { makePrivateDatabaseFile } from './private-database-file.js';
  * holds anyway. Each value is kept as its own exact-size ArrayBuffer, without a Uint8Array over it (another ~96 bytes
  * of heap per key): reads hand out a fresh view.
  *
- * Group commit: writes are queued and committed on `setImmediate`, so every write issued in the same event-loop turn
- * shares ONE transaction (one fsync), at most `maxBatch` per transaction. Inside it the writes are applied in arrival
+ * Group commit: writes are queued and committed on `setImmediate` (on the turn's share, see flushOnImmediate), so
+ * every write issued in the same event-loop turn shares ONE transaction (one fsync), at most `maxBatch` per transaction. Inside it the writes are applied in arrival
  * order, each compare-and-swap against the state including the batch's earlier writes, each successful write taking
  * the next revision. Only after COMMIT returns are the in-memory state and revision advanced, watch events published
  * (in revision order) and the callers' promises resolved — a write is never acknowledged before it is durable, and a
@@ -168,7 +169,17 @@ export class SqliteKV implements KVStore {
 
   private readonly compactBatch: number;
   private readonly maxBatch: number;
+  /**
+   * The commit (its fsync, the watch events, the callers' work once acknowledged) takes its share of a turn of the
+   * event loop with the requests' work (turnShare): in a turn that already did its share, it waits for the next, and
+   * the writes arriving meanwhile join it.
+   */
   private readonly flushOnImmediate = (): void => {
+    const share = turnShare();
+    if (share) return void share.then(this.flushNow);
+    this.flushNow();
+  };
+  private readonly flushNow = (): void => {
     this.flushScheduled = false;
     this.flush(false);
   };

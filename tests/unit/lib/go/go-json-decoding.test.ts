@@ -60,3 +60,15 @@ test("as kube's strict decoder, the first 100 distinct unknown fields are report
   ava.is(unknownFields?.[99], 'f99');
   ava.deepEqual(obj, {});
 });
+
+test("a self-containing struct's fields are made once, not per node decoded (a CRD schema has one per property)", (ava) => {
+  let made = 0;
+  const node: ReturnType<typeof t.struct> = t.struct('v1.Node', () => {
+    made++;
+    return { name: t.string(), children: t.map(node) };
+  });
+  const tree = (depth: number): object => ({ name: `d${depth}`, ...(depth ? { children: { a: tree(depth - 1), b: tree(depth - 1) } } : {}) });
+  ava.deepEqual(goDecode(tree(4), node), { unknownFields: [] });
+  ava.deepEqual(goDecode({ children: { x: { name: 1 } } }, node), { error: 'json: cannot unmarshal number into Go struct field Node.children.name of type string' });
+  ava.is(made, 1);
+});
