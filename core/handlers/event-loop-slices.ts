@@ -1,8 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sliceMs, turnShare } from '../../lib/async/turn-share.js';
 
-export { sliceMs };
-
 /**
  * Resolves on a later turn of the event loop, after the loop has polled for I/O (other requests) at least once. One
  * setImmediate is not enough: called from an I/O callback (a request's handler, a drained socket) it runs in the same

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { nextTurn, sliceMs } from './event-loop-slices.js';
+import { nextTurn } from './event-loop-slices.js';
+import { sliceMs } from '../../lib/async/turn-share.js';
 
 /** Lists with at least this many items are written piece by piece; smaller ones in one go, with a Content-Length. */
 export const pacedListItems = 500;
