@@ -19,12 +19,16 @@ export function connectionSocket(req: IncomingMessage | Http2ServerRequest): TLS
 /**
  * Gives an HTTP/2 request `headersDistinct` (every value of each header, by lower-case name), which node:http2's
  * compatibility request lacks and HTTP/1.1 requests have: impersonation and request-header authentication read
- * repeated headers from it.
+ * repeated headers from it. Built on first read, as Node builds HTTP/1.1's: most requests never read it.
  */
 export function addHeadersDistinct(req: Http2ServerRequest): void {
   if ('headersDistinct' in req) return;
+  let distinct: NodeJS.Dict<string[]> | undefined;
+  Object.defineProperty(req, 'headersDistinct', { get: () => (distinct ??= distinctHeaders(req.rawHeaders)) });
+}
+
+function distinctHeaders(raw: readonly string[]): NodeJS.Dict<string[]> {
   const distinct: NodeJS.Dict<string[]> = Object.create(null);
-  const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) (distinct[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
-  Object.defineProperty(req, 'headersDistinct', { value: distinct });
+  return distinct;
 }
