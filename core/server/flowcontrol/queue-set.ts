@@ -54,7 +54,8 @@ class FairQueue {
  * flow's shuffle-sharded hand; the queues take turns by virtual finish time (fair queuing: each active queue earns
  * the same share of the level's seats per unit of real time, charged for the seats its requests held and how long),
  * and a request is dispatched when its seats fit under the limit (or nothing runs: a request wider than the level
- * still gets served, alone), once the event loop has read what else arrived (see dispatchSoon). A full queue rejects, and a request that waited `waitLimitMs` gives up (both 429).
+ * still gets served, alone), once the event loop has read what else arrived (see dispatchSoon). A full queue
+ * rejects, and a request that waited `waitLimitMs` gives up (both 429).
  */
 export class QueueSet {
   private queues: FairQueue[] = [];
