@@ -43,8 +43,8 @@ import { turnShare } from '../../../lib/async/turn-share.js';
  * of heap per key): reads hand out a fresh view.
  *
  * Group commit: writes are queued and committed on `setImmediate` (on the turn's share, see flushOnImmediate), so
- * every write issued in the same event-loop turn shares ONE transaction (one fsync), at most `maxBatch` per transaction. Inside it the writes are applied in arrival
- * order, each compare-and-swap against the state including the batch's earlier writes, each successful write taking
+ * every write issued in the same event-loop turn shares ONE transaction (one fsync), at most `maxBatch` per
+ * transaction. Inside it the writes are applied in arrival order, each compare-and-swap against the state including the batch's earlier writes, each successful write taking
  * the next revision. Only after COMMIT returns are the in-memory state and revision advanced, watch events published
  * (in revision order) and the callers' promises resolved — a write is never acknowledged before it is durable, and a
  * read issued after the acknowledgement sees it. If the transaction fails, every write in it fails with that error,
