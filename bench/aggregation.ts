@@ -16,17 +16,27 @@ import type { KapiServerSettings } from './kapi-server.js';
 import { measure, type Figures } from './load.js';
 import { startServerProcess, withServer, type ServerProbe } from './server-process.js';
 import { createWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetPath } from './widgets.js';
+import { median } from './median.js';
 
 export interface AggregationResults {
   direct: Figures;
   throughFront: Figures;
-  /** throughFront.reqPerSec ÷ direct.reqPerSec. */
+  /**
+   * Through the front ÷ direct req/s of each pair measured back to back: the long pair (direct, throughFront), then
+   * `alternations` short ones. This host's speed drifts by up to 2× between runs and within one; a pair shares it.
+   */
+  pairRatios: number[];
+  /** The median of pairRatios: the verdict's figure. */
   ratio: number;
   /** Server CPU per GET direct ÷ through the front (front and backend), when both were measured. */
   ratioByServerCpu?: number;
   /** The front's own CPU per proxied GET, µs (through the front, the backend's part left out). */
   frontCpuMicrosPerOk?: number;
 }
+
+/** Short pairs (direct, then through the front) measured after the long one, and how long each half runs. */
+const alternations = 4;
+const alternationSeconds = 2;
 
 /** The backend's Service: the name its serving certificate is for (`<name>.<namespace>.svc`, what the front verifies). */
 const service = { namespace: 'bench-aggregation', name: 'backend' };
@@ -65,18 +75,29 @@ export async function runAggregation(ctx: BenchContext): Promise<AggregationResu
         await registerBackend(c, address, port, backendPki.caCertPem);
         await waitForProxied(c);
       });
+      const directSpec = { title: 'kapi GET, direct to the backend', url: backend.url, okStatus: 200, path: widgetPath, headers };
+      const frontSpec = { title: 'kapi GET, through the front', url: frontUrl, okStatus: 200, path: widgetPath, headers };
       log('aggregation: GET w1 direct to the backend');
-      const direct = await measure({ title: 'kapi GET, direct to the backend', url: backend.url, okStatus: 200, path: widgetPath, headers }, cfg, backend, ctx.profilePath('aggregation-backend-direct'));
+      const direct = await measure(directSpec, cfg, backend, ctx.profilePath('aggregation-backend-direct'));
       log('aggregation: GET w1 through the front');
       const frontAlone: number[] = [];
-      const throughFront = await measure({ title: 'kapi GET, through the front', url: frontUrl, okStatus: 200, path: widgetPath, headers }, cfg, bothServers(front, backend, frontAlone), ctx.profilePath('aggregation-front'));
+      const throughFront = await measure(frontSpec, cfg, bothServers(front, backend, frontAlone), ctx.profilePath('aggregation-front'));
+      log(`aggregation: ${alternations} more pairs of ${alternationSeconds} s, direct then through the front`);
+      const pairRatios = [throughFront.reqPerSec / direct.reqPerSec];
+      const short = { ...cfg, seconds: alternationSeconds, warmupSeconds: 1 };
+      for (let i = 0; i < alternations; i++) {
+        const d = await measure(directSpec, short);
+        const f = await measure(frontSpec, short);
+        pairRatios.push(f.reqPerSec / d.reqPerSec);
+      }
       const directCpu = direct.serverCpu?.microsPerOk;
       const bothCpu = throughFront.serverCpu?.microsPerOk;
       const frontCpu = frontAlone.length === 2 && throughFront.ok ? (frontAlone[1]! - frontAlone[0]!) / throughFront.ok : undefined;
       return {
         direct,
         throughFront,
-        ratio: throughFront.reqPerSec / direct.reqPerSec,
+        pairRatios,
+        ratio: median(pairRatios),
         ...(directCpu && bothCpu ? { ratioByServerCpu: directCpu / bothCpu } : {}),
         ...(frontCpu !== undefined ? { frontCpuMicrosPerOk: frontCpu } : {}),
       };
@@ -147,3 +168,4 @@ async function waitForProxied(c: HttpsClient): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+

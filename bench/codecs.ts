@@ -22,6 +22,7 @@ import { startHelperChild, type HelperChild } from './helper-child.js';
 import type { CodecWatchClientsCall, CodecWatchClientsSettings, Received } from './codec-watch-clients.js';
 import { benchFormats, countItems, installCodecWidgets, type BenchFormat } from './codec-objects.js';
 import { widgetPath } from './widgets.js';
+import { median } from './median.js';
 
 export interface CodecListFigures {
   format: string;
@@ -230,8 +231,3 @@ async function drain(clients: Clients, expected: number): Promise<Received> {
 
 type Clients = HelperChild<CodecWatchClientsCall>;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -20,6 +20,7 @@ import type { BenchContext } from './context.js';
 import { expectStatus, httpsClient, type HttpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
 import { withServer, type ServerProcess } from './server-process.js';
+import { median } from './median.js';
 
 export interface CrdsResults {
   crds: number;
@@ -326,10 +327,6 @@ async function rssBytes(pid: number): Promise<number> {
   return Number(kib) * 1024;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -25,6 +25,7 @@ import { expectStatus, httpsClient, type HttpsClient } from './https-client.js';
 import type { KapiServerSettings } from './kapi-server.js';
 import { withServer, type ServerProbe } from './server-process.js';
 import { installWidgetsCrd, waitForWidgetsServed, widget, widgetsCollectionPath } from './widgets.js';
+import { median } from './median.js';
 
 export interface ListTiming {
   title: string;
@@ -318,7 +319,3 @@ async function timed(title: string, runs: number, list: () => Promise<OneList>, 
   };
 }
 
-function median(sorted: number[]): number {
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
