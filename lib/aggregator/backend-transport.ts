@@ -3,7 +3,7 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { requestStream } from './http2-request.js';
+import { requestStream } from '../http2/client-request.js';
 
 /** What an APIService with a `service` says about reaching its aggregated API server. */
 export interface AggregatedBackend {

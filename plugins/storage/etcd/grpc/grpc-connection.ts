@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import { GrpcCode, GrpcError, statusError } from './grpc-error.js';
 import { GrpcFrames } from './grpc-frames.js';
+import { requestStream } from '../../../../lib/http2/client-request.js';
 
 /** TLS material for an `https://` endpoint (PEM contents). */
 export interface GrpcTls {
@@ -86,7 +87,7 @@ export class GrpcConnection {
       let stream: http2.ClientHttp2Stream;
       try {
         session = this.connect();
-        stream = session.http2.request(requestHeaders(path, deadline));
+        stream = requestStream(session.http2, requestHeaders(path, deadline));
       } catch (err) {
         return reject(err);
       }
@@ -147,7 +148,7 @@ export class GrpcConnection {
     let stream: http2.ClientHttp2Stream;
     try {
       session = this.connect();
-      stream = session.http2.request(streamHeaders(path));
+      stream = requestStream(session.http2, streamHeaders(path));
     } catch (err) {
       queueMicrotask(() => end(err as Error));
       return { write: () => undefined, cancel: () => undefined };

@@ -2,7 +2,7 @@ import test from 'ava';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
-import { requestStream } from '../../../../lib/aggregator/http2-request.js';
+import { requestStream } from '../../../../lib/http2/client-request.js';
 
 const nodeBind = AsyncResource.prototype.bind;
 
