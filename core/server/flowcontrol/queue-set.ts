@@ -178,8 +178,9 @@ export class QueueSet {
     });
   }
 
+  /** Called right after advanceVirtualTime: the service is timed from the clock reading R was advanced to. */
   private dispatch(queue: FairQueue, seats: Seats): SeatTicket {
-    const started = performance.now();
+    const started = this.lastRealMs;
     queue.executingSeats += seats.width;
     this.seatsInUse += seats.width;
     this.requestsExecuting++;
@@ -187,8 +188,9 @@ export class QueueSet {
     let released = false;
     const free = () => {
       this.advanceVirtualTime();
-      // charge the queue for the service its request really took instead of the estimate
-      const servedSeconds = (performance.now() - started) / 1000;
+      // charge the queue for the service its request really took instead of the estimate, over the same clock
+      // readings R advanced by while it held its seats (else R drifts ahead of the queues it serves)
+      const servedSeconds = (this.lastRealMs - started) / 1000;
       queue.nextDispatchR += (servedSeconds - estimatedServiceSeconds) * seats.width;
       queue.executingSeats -= seats.width;
       this.seatsInUse -= seats.width;
