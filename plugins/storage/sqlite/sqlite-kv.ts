@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { closeSync, fdatasync, fsyncSync, fdatasyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   CompactedError,
   FutureRevisionError,
@@ -43,12 +45,21 @@ import { turnShare } from '../../../lib/async/turn-share.js';
  * of heap per key): reads hand out a fresh view.
  *
  * Group commit: writes are queued and committed on `setImmediate` (on the turn's share, see flushOnImmediate), so
- * every write issued in the same event-loop turn shares ONE transaction (one fsync), at most `maxBatch` per
- * transaction. Inside it the writes are applied in arrival order, each compare-and-swap against the state including the batch's earlier writes, each successful write taking
- * the next revision. Only after COMMIT returns are the in-memory state and revision advanced, watch events published
- * (in revision order) and the callers' promises resolved — a write is never acknowledged before it is durable, and a
- * read issued after the acknowledgement sees it. If the transaction fails, every write in it fails with that error,
- * nothing is published and nothing in memory changes.
+ * every write issued in the same event-loop turn shares ONE transaction, at most `maxBatch` per transaction. Inside it
+ * the writes are applied in arrival order, each compare-and-swap against the state including the batch's earlier
+ * writes, each successful write taking the next revision. If the transaction fails, every write in it fails with that
+ * error, nothing is published and nothing in memory changes.
+ *
+ * Durability off the event loop: the database runs with `synchronous = NORMAL`, so COMMIT writes the transaction to
+ * the WAL without waiting for the disk — it already survives the process being killed (the OS holds the WAL). The
+ * store then syncs the WAL file itself with an asynchronous `fdatasync` (libuv's thread pool), which is what
+ * `synchronous = FULL` would have done inside COMMIT while blocking every request; checkpoints still sync the WAL
+ * before and the database after (NORMAL keeps that). Only once the sync that covers a transaction has returned are
+ * its watch events published (in revision order) and its callers' promises resolved — a write is never acknowledged,
+ * nor seen by a watcher, before it is durable. The in-memory state and revision advance at COMMIT, so reads and the
+ * next transactions see the write at once (a read may thus see a write whose acknowledgement is still on its way, as
+ * with any committed-but-unacknowledged write). One sync is in flight at a time; transactions committed meanwhile
+ * share the next one.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -126,6 +137,12 @@ interface PendingWrite {
   readonly reject: (err: unknown) => void;
 }
 
+/** A committed transaction waiting for the WAL sync that makes it durable. */
+interface CommittedBatch {
+  readonly writes: readonly PendingWrite[];
+  readonly outcome: BatchOutcome;
+}
+
 /** What one group-commit transaction produced; applied to memory only once it has committed. */
 interface BatchOutcome {
   /** One per write, in the batch's order. */
@@ -146,6 +163,14 @@ export class SqliteKV implements KVStore {
   private readonly latest = new Map<string, Latest>();
   /** The latest committed revision. */
   private rev: number;
+  /** The revision through which the WAL is synced: watch events and acknowledgements have gone out through it. */
+  private syncedRev: number;
+  /** Committed transactions not yet covered by a WAL sync, in commit order. */
+  private unsynced: CommittedBatch[] = [];
+  /** The WAL sync in flight, if any. */
+  private syncing: Promise<void> | undefined;
+  /** A descriptor of the WAL file, for the store's own syncs. */
+  private readonly walFd: number;
   private compactRev: number;
   private compacting: Promise<void> = Promise.resolve();
   private closed = false;
@@ -190,15 +215,20 @@ export class SqliteKV implements KVStore {
     makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath);
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
+      const mode = this.db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') throw new Error(`sqlite storage: ${filePath} cannot use a write-ahead log (journal mode ${mode})`);
+      this.db.pragma('synchronous = NORMAL');
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('temp_store = MEMORY');
       this.db.exec(SCHEMA);
+      this.walFd = openSync(`${filePath}-wal`, 'r');
     } catch (err) {
       this.db.close();
       throw err;
     }
+    // The WAL file and its directory entry are durable before any write is acknowledged through it.
+    fdatasyncSync(this.walFd);
+    syncDirectory(dirname(filePath));
     const db = this.db;
 
     const meta = db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE key = ?');
@@ -206,6 +236,7 @@ export class SqliteKV implements KVStore {
     const seq = db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'kv'").get()?.seq ?? 0;
     const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM kv').get()?.id ?? 0;
     this.rev = Math.max(seq, maxId, this.compactRev);
+    this.syncedRev = this.rev;
     const live = db.prepare<[], Row>(
       'SELECT c.name, k.id, k.create_revision, k.value FROM kv_current c JOIN kv k ON k.id = c.id',
     );
@@ -299,7 +330,7 @@ export class SqliteKV implements KVStore {
     this.hub = new WatchHub(
       {
         readEvents: (prefix, after, max) => this.readEvents(prefix, after, max),
-        currentRevision: () => this.rev,
+        currentRevision: () => this.syncedRev,
         compactedRevision: () => this.compactRev,
       },
       Math.max(1, options.replayChunk ?? 1_000),
@@ -407,11 +438,14 @@ export class SqliteKV implements KVStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Writes already accepted are committed (and acknowledged) rather than left hanging.
+    // Writes already accepted are committed, synced and acknowledged rather than left hanging.
     this.flush(true);
     this.closed = true;
+    // Every commit starts or joins the sync in flight, which runs until nothing committed is left unsynced.
+    await this.syncing;
     this.hub.close();
     this.db.close();
+    closeSync(this.walFd);
     this.latest.clear();
   }
 
@@ -471,14 +505,44 @@ export class SqliteKV implements KVStore {
       for (const w of batch) w.reject(err);
       return;
     }
-    // Committed (durable): advance memory, then notify watchers in revision order, then acknowledge.
+    // Committed: advance memory now; watchers and callers hear of it once the WAL sync covering it returns.
     for (const [key, kv] of out.changes) {
       if (kv) this.latest.set(key, kv);
       else this.latest.delete(key);
     }
     this.rev = out.revision;
-    for (const event of out.events) this.hub.publish(event);
-    for (let i = 0; i < batch.length; i++) batch[i]!.resolve(out.results[i]!);
+    // A failed compare-and-swap wrote nothing: its caller may retry on the state it was given right away.
+    for (let i = 0; i < batch.length; i++) if (!out.results[i]!.succeeded) batch[i]!.resolve(out.results[i]!);
+    this.unsynced.push({ writes: batch, outcome: out });
+    if (!this.syncing) this.syncing = this.syncWal();
+  }
+
+  /** Sync the WAL for every committed transaction, one sync after another, until none is left unsynced. */
+  private async syncWal(): Promise<void> {
+    while (this.unsynced.length > 0) {
+      const done = this.unsynced;
+      this.unsynced = [];
+      const error = await new Promise<unknown>((resolve) => fdatasync(this.walFd, resolve));
+      this.acknowledge(done, error ?? undefined);
+    }
+    this.syncing = undefined;
+  }
+
+  /**
+   * Synced: notify watchers in revision order, then acknowledge. A failed sync fails the writes it covered (their
+   * durability is unknown) while watchers still hear of them: they are committed and visible to reads.
+   */
+  private acknowledge(done: readonly CommittedBatch[], error: unknown): void {
+    for (const { writes, outcome } of done) {
+      this.syncedRev = outcome.revision;
+      for (const event of outcome.events) this.hub.publish(event);
+      for (let i = 0; i < writes.length; i++) {
+        const result = outcome.results[i]!;
+        if (!result.succeeded) continue; // answered at commit
+        if (error) writes[i]!.reject(error);
+        else writes[i]!.resolve(result);
+      }
+    }
   }
 
   private async compactTo(revision: number): Promise<void> {
@@ -522,7 +586,7 @@ export class SqliteKV implements KVStore {
   }
 
   private readEvents(prefix: string, after: number, max: number): { events: KVEvent[]; through: number } {
-    const through = Math.max(after, Math.min(this.rev, after + max));
+    const through = Math.max(after, Math.min(this.syncedRev, after + max));
     if (through <= after) return { events: [], through };
     const rows = this.stEvents.all({ after, through, prefix, end: prefixEnd(prefix) ?? null });
     const events: KVEvent[] = rows.map((r) => {
@@ -569,4 +633,14 @@ function keyValue(key: string, cur: Latest): KeyValue {
 /** A fresh KeyValue for a caller or watcher, sharing the (never mutated) value bytes, as the memory engine does. */
 function copyKV(kv: KeyValue): KeyValue {
   return { key: kv.key, value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
+}
+
+/** Make a file's creation or removal in `dir` durable. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
