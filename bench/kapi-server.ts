@@ -1,5 +1,5 @@
 /**
- * Child process: the kapi server under test, as `kapi serve` builds it — SQLite storage (WAL, synchronous=FULL; or etcd), the
+ * Child process: the kapi server under test, as `kapi serve` builds it — SQLite storage (or etcd), the
  * admin bearer token (and `users`' tokens), AlwaysAllow authorization unless `authorization` says RBAC — over HTTPS with the serving certificate from `ensurePki`; with
  * `admissionPlugins`, that many trivial admission plugins besides (bench/admission-throughput.ts); as a front or a
  * backend of aggregation with `proxyClient` or `requestHeaderCaFile` (bench/aggregation.ts).

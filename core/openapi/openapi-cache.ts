@@ -9,12 +9,20 @@ import { swaggerPiece, type SwaggerPiece } from './openapi-v2.js';
 import { openapiV3Document } from './openapi-v3.js';
 import { sortedByKey } from './sorted-by-key.js';
 import { assembleSwagger } from './swagger-assembly.js';
+import { contentHash } from '../../lib/k8s/content-hash.js';
 
 /** A group-version as the documents publish it, under its path below /openapi/v3/ (`api/v1`, `apis/GROUP/VERSION`). */
 interface GroupVersion {
   key: string;
   resources: ServedResource[];
   remote?: RemoteAPIService;
+}
+
+/** The /openapi/v3 index: its JSON, the hash its ETag carries, and when it last changed. */
+export interface OpenApiIndex {
+  json: string;
+  hash: string;
+  lastModified: Date;
 }
 
 /** What is kept of a group-version: its OpenAPI v3 document and its share of the Swagger document, and what they were built from. */
@@ -45,7 +53,7 @@ type Stamp = readonly number[];
 export class OpenApiCache {
   private readonly entries = new Map<string, Entry>();
   private layout?: { stamp: Stamp; groupVersions: GroupVersion[] };
-  private v3Root?: { stamp: Stamp; json: string };
+  private v3Root?: { stamp: Stamp; index: OpenApiIndex };
   private v2?: { stamp: Stamp; doc: SerializedDocument };
   private running?: Promise<void>;
   /** A request waits for the Swagger document, or the sources have been quiet: the rebuild under way merges it. */
@@ -69,10 +77,10 @@ export class OpenApiCache {
   }
 
   /** /openapi/v3: every group-version's document URL, with its hash. */
-  async root(): Promise<string> {
+  async root(): Promise<OpenApiIndex> {
     const wanted = this.stamp();
     while (!this.v3Root || !covers(this.v3Root.stamp, wanted)) await this.rebuild();
-    return this.v3Root.json;
+    return this.v3Root.index;
   }
 
   /** The Swagger 2.0 document of everything served, with the backends' specs merged in. */
@@ -133,7 +141,9 @@ export class OpenApiCache {
         return doc ? [[gv.key, { serverRelativeURL: `/openapi/v3/${gv.key}?hash=${doc.hash}` }]] : [];
       }),
     );
-    this.v3Root = { stamp, json: JSON.stringify({ paths: sortedByKey(paths) }) };
+    const json = JSON.stringify({ paths: sortedByKey(paths) });
+    const unchanged = this.v3Root?.index.json === json;
+    this.v3Root = { stamp, index: unchanged ? this.v3Root!.index : { json, hash: contentHash(json), lastModified: new Date() } };
 
     if (!this.v2Wanted) return;
     this.v2Wanted = false;

@@ -4,7 +4,7 @@ import type { ServerRoute } from '../contracts/route.js';
 import { Tokens } from '../contracts/tokens.js';
 import type { DocumentInfo } from './document-info.js';
 import { OpenApiCache } from './openapi-cache.js';
-import { respondGroupVersion, respondSwagger } from './openapi-responses.js';
+import { respondGroupVersion, respondIndex, respondSwagger } from './openapi-responses.js';
 
 /**
  * The OpenAPI documents kubectl reads for `explain`, `apply` validation and field-validation support: /openapi/v3
@@ -36,13 +36,7 @@ export function openapiModule(): Module {
     container.register(Tokens.Controller, { useValue: builder });
     const routes: ServerRoute[] = [
       { path: '/openapi/v2', handle: async (ctx) => respondSwagger(ctx, () => cache.swagger()) },
-      {
-        path: '/openapi/v3',
-        async handle(ctx) {
-          ctx.set('Content-Type', 'application/json');
-          ctx.body = await cache.root();
-        },
-      },
+      { path: '/openapi/v3', handle: async (ctx) => respondIndex(ctx, await cache.root()) },
       { path: '/openapi/v3/*', handle: (ctx) => respondGroupVersion(ctx, (key) => cache.groupVersion(key)) },
     ];
     for (const route of routes) container.register(Tokens.Route, { useValue: route });

@@ -3,6 +3,7 @@ import type { RouteContext } from '../contracts/route.js';
 import { pacedBody } from '../handlers/paced-body.js';
 import { ifNoneMatch } from '../../lib/k8s/content-hash.js';
 import type { SerializedDocument } from './openapi-documents.js';
+import type { OpenApiIndex } from './openapi-cache.js';
 import type { OpenApiEncoding } from './openapi-encodings.js';
 import { negotiateOpenApi } from './openapi-encodings.js';
 
@@ -15,6 +16,27 @@ export async function respondSwagger(ctx: RouteContext, doc: () => Promise<Seria
   const encoding = negotiateOpenApi(ctx.get('Accept'), 'v2');
   if (!encoding) return empty(ctx, 406);
   await respondDocument(ctx, await doc(), encoding);
+}
+
+/**
+ * GET /openapi/v3, as kube-openapi serves the index (through Go's http.ServeContent): with its ETag and Last-Modified,
+ * and 304 (with the ETag only) when If-None-Match names the ETag or, without If-None-Match, If-Modified-Since is not
+ * older than the index.
+ */
+export function respondIndex(ctx: RouteContext, index: OpenApiIndex): void {
+  const etag = `"${index.hash}"`;
+  ctx.set('ETag', etag);
+  const ifNoneMatchHeader = ctx.get('If-None-Match');
+  const modifiedSince = Date.parse(ctx.get('If-Modified-Since'));
+  const lastModifiedSeconds = Math.floor(index.lastModified.getTime() / 1000);
+  if (ifNoneMatchHeader ? ifNoneMatch(ifNoneMatchHeader, etag) : lastModifiedSeconds <= Math.floor(modifiedSince / 1000)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.set('Last-Modified', index.lastModified.toUTCString());
+  ctx.set('Content-Type', 'application/json');
+  ctx.status = 200;
+  ctx.body = index.json;
 }
 
 /**

@@ -35,7 +35,7 @@ async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
 
 test('a changed type rebuilds its group-version\'s document only; the index follows', async (t) => {
   const { registry, cache } = cacheOf([kind(0), kind(10)]);
-  const root = JSON.parse(await cache.root()) as { paths: Record<string, { serverRelativeURL: string }> };
+  const root = JSON.parse((await cache.root()).json) as { paths: Record<string, { serverRelativeURL: string }> };
   const g0 = cache.groupVersion('apis/g0.example.com/v1');
   const g1 = cache.groupVersion('apis/g1.example.com/v1');
   t.truthy(g0);
@@ -45,7 +45,7 @@ test('a changed type rebuilds its group-version\'s document only; the index foll
   const changed = cache.groupVersion('apis/g1.example.com/v1')!;
   t.not(changed.hash, g1!.hash);
   t.true(changed.json.includes('"Changed."'));
-  const after = JSON.parse(await cache.root()) as typeof root;
+  const after = JSON.parse((await cache.root()).json) as typeof root;
   t.is(after.paths['apis/g0.example.com/v1']!.serverRelativeURL, root.paths['apis/g0.example.com/v1']!.serverRelativeURL);
   t.is(after.paths['apis/g1.example.com/v1']!.serverRelativeURL, `/openapi/v3/apis/g1.example.com/v1?hash=${changed.hash}`);
 });
@@ -55,7 +55,7 @@ test('a removed type\'s group-version is gone from the index, its document and t
   t.true((await cache.swagger()).json.includes('/apis/g1.example.com/v1/'));
   registry.remove('g1.example.com', 'kind10s');
   t.is(cache.groupVersion('apis/g1.example.com/v1'), undefined);
-  t.false(Object.keys((JSON.parse(await cache.root()) as { paths: object }).paths).includes('apis/g1.example.com/v1'));
+  t.false(Object.keys((JSON.parse((await cache.root()).json) as { paths: object }).paths).includes('apis/g1.example.com/v1'));
   t.false((await cache.swagger()).json.includes('/apis/g1.example.com/v1/'));
 });
 

@@ -86,6 +86,32 @@ test('a group-version document asked for with its hash is immutable JSON with an
   t.is(await cached.text(), '');
 });
 
+test('/openapi/v3 carries an ETag and Last-Modified and answers 304 to a client that has it, until the index changes', async (t) => {
+  const s = await serve();
+  t.teardown(s.close);
+  const res = await s.get('/openapi/v3');
+  const body = await res.text();
+  t.is(res.status, 200);
+  t.is(res.headers.get('content-type'), 'application/json');
+  t.is(res.headers.get('etag'), `"${sha512(body)}"`);
+  const lastModified = res.headers.get('last-modified')!;
+  t.regex(lastModified, /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+
+  const byEtag = await s.get('/openapi/v3', { 'If-None-Match': res.headers.get('etag')! });
+  t.is(byEtag.status, 304);
+  t.is(await byEtag.text(), '');
+  t.is(byEtag.headers.get('etag'), res.headers.get('etag'));
+  t.is((await s.get('/openapi/v3', { 'If-Modified-Since': lastModified })).status, 304);
+  // If-None-Match decides when both are sent, as in Go's http.ServeContent
+  t.is((await s.get('/openapi/v3', { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified })).status, 200);
+  t.is((await s.get('/openapi/v3', { 'If-Modified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status, 200);
+
+  s.registry.set({ ...widgets, versions: [{ ...widgets.versions[0]!, schema: { type: 'object', properties: { spec: { type: 'object' } } } }] });
+  const changed = await s.get('/openapi/v3', { 'If-None-Match': res.headers.get('etag')! });
+  t.is(changed.status, 200);
+  t.not(changed.headers.get('etag'), res.headers.get('etag'));
+});
+
 test('a stale hash redirects to the current document; a changed registry changes the hash', async (t) => {
   const s = await serve();
   t.teardown(s.close);
