@@ -86,6 +86,8 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
   const port = Number(endpoint.port) || 443;
   const headers = authProxyHeaders(user, forwardedHeaders(req.headers, isNotForwardedFromClient));
   headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+  // The request's audit ID goes with it, as kube's aggregator sends it: the backend logs and answers under the same one.
+  headers['audit-id'] = ctx.response.get('Audit-Id');
   const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`; // Go's, the port written even when it is 443
   const path = ctx.path + (encodedQuery ? `?${encodedQuery}` : '');
   const serverName = transport.serverName;

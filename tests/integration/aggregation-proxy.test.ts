@@ -75,6 +75,11 @@ test('a reachable backend is Available (Passed); requests reach it as the front\
   t.deepEqual(seen.headersDistinct['x-remote-group'], ['devs', 'system:masters', 'system:authenticated']);
   t.is(seen.headers.authorization, undefined);
   t.deepEqual(Object.keys(seen.headers).filter((h) => h.startsWith('impersonate-') || h.startsWith('x-remote-extra-')), []);
+  t.deepEqual(seen.headersDistinct['audit-id'], [res.headers['audit-id']], "the front's audit ID goes to the backend");
+
+  const withOwnId = await front.request('GET', path, { headers: { 'Audit-Id': 'client-chosen-id' } });
+  t.is(withOwnId.headers['audit-id'], 'client-chosen-id');
+  t.is(backend.requests.findLast((r) => r.url.startsWith(path))!.headers['audit-id'], 'client-chosen-id');
 });
 
 test('a request the front refuses never reaches the backend', async (t) => {
