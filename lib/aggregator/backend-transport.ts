@@ -46,6 +46,12 @@ export interface BackendCallHandlers {
   error(err: NodeJS.ErrnoException, socket: { localAddress?: string; localPort?: number } | null): void;
 }
 
+/**
+ * The backend did not process the request (HTTP/2: its stream was refused, past the last stream a GOAWAY let through,
+ * or the connection was already going away): it may be sent again.
+ */
+type OnUnprocessed = () => void;
+
 /** A backend endpoint reached over HTTP/2, or known to speak HTTP/1.1 only. */
 type Connection = { protocol: 'h2'; session: http2.ClientHttp2Session } | { protocol: 'http/1.1' };
 
@@ -103,15 +109,33 @@ export class BackendTransport {
    * for a request without a body.
    */
   request(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
+    if (body) return this.requestOnce(host, port, method, path, authority, headers, body, on, undefined);
+    // A request without a body that the backend did not process is sent once more, on a new connection, as Go's
+    // transport retries it (a backend shutting down gracefully refuses the streams that crossed its GOAWAY).
+    let current: BackendCall;
+    let aborted = false;
+    const again: OnUnprocessed = () => {
+      if (!aborted) current = this.requestOnce(host, port, method, path, authority, headers, undefined, on, undefined);
+    };
+    current = this.requestOnce(host, port, method, path, authority, headers, undefined, on, again);
+    return {
+      abort: () => {
+        aborted = true;
+        current.abort();
+      },
+    };
+  }
+
+  private requestOnce(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers, unprocessed: OnUnprocessed | undefined): BackendCall {
     const entry = this.connection(host, port);
-    if (entry.ready) return this.send(entry.ready, host, port, method, path, authority, headers, body, on);
+    if (entry.ready) return this.send(entry.ready, host, port, method, path, authority, headers, body, on, unprocessed);
     let aborted = false;
     let abortNow = () => {
       aborted = true;
     };
     entry.pending.then(
       (connection) => {
-        if (!aborted) abortNow = this.send(connection, host, port, method, path, authority, headers, body, on).abort;
+        if (!aborted) abortNow = this.send(connection, host, port, method, path, authority, headers, body, on, unprocessed).abort;
       },
       (err: NodeJS.ErrnoException) => {
         if (!aborted) on.error(err, null);
@@ -127,11 +151,11 @@ export class BackendTransport {
     this.agent.destroy();
   }
 
-  private send(connection: Connection, host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
-    return connection.protocol === 'h2' ? this.overHttp2(connection.session, method, path, authority, headers, body, on) : this.overHttp1(host, port, method, path, authority, headers, body, on);
+  private send(connection: Connection, host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers, unprocessed: OnUnprocessed | undefined): BackendCall {
+    return connection.protocol === 'h2' ? this.overHttp2(connection.session, method, path, authority, headers, body, on, unprocessed) : this.overHttp1(host, port, method, path, authority, headers, body, on);
   }
 
-  private overHttp2(session: http2.ClientHttp2Session, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers): BackendCall {
+  private overHttp2(session: http2.ClientHttp2Session, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, body: Readable | undefined, on: BackendCallHandlers, unprocessed: OnUnprocessed | undefined): BackendCall {
     let stream: http2.ClientHttp2Stream;
     try {
       headers[':method'] = method;
@@ -141,11 +165,18 @@ export class BackendTransport {
       stream = requestStream(session, headers, body ? headersThenBody : headersOnly);
     } catch (err) {
       // the session went away meanwhile (its end is noticed a tick later): answered as the caller expects, not before it has the call
-      process.nextTick(() => on.error(err as NodeJS.ErrnoException, null));
+      process.nextTick(() => (unprocessed ? unprocessed() : on.error(err as NodeJS.ErrnoException, null)));
       return { abort: () => undefined };
     }
-    stream.once('response', (h) => on.response({ status: Number(h[':status']), headers: h, body: stream }));
-    stream.on('error', (err: NodeJS.ErrnoException) => on.error(err, null));
+    let answered = false;
+    stream.once('response', (h) => {
+      answered = true;
+      on.response({ status: Number(h[':status']), headers: h, body: stream });
+    });
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (unprocessed && !answered && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM) unprocessed();
+      else on.error(err, null);
+    });
     body?.pipe(stream);
     return {
       abort: () => {

@@ -292,3 +292,35 @@ test('to a backend that offers HTTP/2, the front multiplexes requests and watche
   await backendWatchClosed;
   watches[1]!.close();
 });
+
+test('a request the backend refuses unprocessed (its stream past a GOAWAY) is sent again on a new connection, once', async (t) => {
+  const h2 = await startAggregatedBackend(frontProxyCa.certPem, { http2: true });
+  t.teardown(() => h2.close());
+  const service = `goaway-${suffix()}`;
+  const group = `${service}.example.com`;
+  h2.handle(`/apis/${group}/v1`, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [] }));
+  });
+  await routeServiceToBackend(front, h2, service);
+  t.is((await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: h2.caBundle }) })).status, 201);
+  await availableWith(front, `v1.${group}`, 'Passed');
+
+  // The backend's GOAWAY lets through only the streams before the request's: as a server shutting down gracefully, it
+  // has not processed the request.
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  const refuseOn = new WeakSet<object>();
+  h2.handle(path, (req, res) => {
+    const stream = (req as unknown as http2.Http2ServerRequest).stream;
+    const session = stream.session!;
+    if (refuseOn.has(session)) return void session.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id! - 2);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'FlunderList', items: [] }));
+    refuseOn.add(session); // the next request on this connection is refused
+  });
+  t.is((await front.request('GET', path)).status, 200);
+  const sessionsBefore = h2.http2Sessions;
+  const refused = await front.request('GET', path);
+  t.is(refused.status, 200, refused.text);
+  t.deepEqual(refused.body, { kind: 'FlunderList', items: [] });
+  t.is(h2.http2Sessions, sessionsBefore + 1, 'sent again on a new connection');
+  t.is(h2.requests.filter((r) => r.url === path).length, 3);
+});
