@@ -11,6 +11,7 @@ import { resolveServerConfig, type ServerConfig } from '../contracts/server-conf
 import type { ApiServer, ApiServerOptions, ListenOptions } from './api-server.js';
 import { createHttpApp } from './http-app.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
+import { http1HeaderLimits } from './request-header-limits.js';
 import { createSecureServer } from './secure-server.js';
 import { Http2Sessions } from './http2-sessions.js';
 import { addHeadersDistinct, isHttp2 } from './http2-requests.js';
@@ -171,7 +172,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (isHttp2(req)) addHeadersDistinct(req);
         return callback(req as http.IncomingMessage, res as http.ServerResponse);
       };
-      server = opts.tls ? createSecureServer(opts.tls, config, handler) : http.createServer(connectionTimeoutOptions(config), handler);
+      server = opts.tls ? createSecureServer(opts.tls, config, handler) : http.createServer({ ...connectionTimeoutOptions(config), ...http1HeaderLimits }, handler);
       server.on('clientError', answerClientError); // HTTP/1.1's; an HTTP/2 session's protocol errors are node:http2's
       server.on('session', (session) => sessions.add(session));
       // Track connections so close() can end long-running watches instead of waiting for them.

@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerConfig } from '../contracts/server-config.js';
 import { connectionTimeoutOptions } from './connection-timeouts.js';
+import { http1HeaderLimits, http2HeaderLimits } from './request-header-limits.js';
 import { tlsServerOptions, type TlsProfile } from './tls-profile.js';
 
 /** kube's MaxConcurrentStreams when `--http2-max-streams-per-connection` is 0 (k8s.io/apiserver's secure serving). */
@@ -24,7 +25,7 @@ const clientCertificateRequest = { requestCert: true, rejectUnauthorized: false 
 export function http2Limits(maxStreamsPerConnection: number): { settings: http2.Settings; connectionWindowBytes: number } {
   const maxConcurrentStreams = maxStreamsPerConnection > 0 ? maxStreamsPerConnection : defaultMaxStreams;
   return {
-    settings: { maxConcurrentStreams, initialWindowSize: streamWindowBytes, maxFrameSize: streamWindowBytes },
+    settings: { maxConcurrentStreams, initialWindowSize: streamWindowBytes, maxFrameSize: streamWindowBytes, maxHeaderListSize: http2HeaderLimits.maxHeaderListSize },
     // kube's MaxUploadBufferPerConnection: every stream's window at once.
     connectionWindowBytes: Math.min(2 ** 31 - 1, streamWindowBytes * maxConcurrentStreams),
   };
@@ -34,8 +35,9 @@ type Handler = (req: IncomingMessage | http2.Http2ServerRequest, res: ServerResp
 
 /**
  * The HTTPS server: HTTP/2 and HTTP/1.1 on one port, the protocol chosen by ALPN (h2 preferred), as kube-apiserver
- * serves. HTTP/1.1 connections get kube's connection timeouts (core/server/connection-timeouts.ts; Node's http2 server
- * applies its own defaults to them unless they are set on the server); the TLS handshake is bounded for both.
+ * serves. HTTP/1.1 connections get kube's connection timeouts (core/server/connection-timeouts.ts) and header limits
+ * (Node's http2 server applies its own defaults to them unless they are set on the server); the TLS handshake is
+ * bounded for both.
  */
 export function createSecureServer(
   tls: { cert: string; key: string } & TlsProfile,
@@ -56,12 +58,13 @@ export function createSecureServer(
       handshakeTimeout,
       allowHTTP1: true,
       settings: limits.settings,
+      maxHeaderListPairs: http2HeaderLimits.maxHeaderListPairs,
       // Nagle's algorithm off, as Node's http server and Go's net/http set it: a small answer goes out at once
       noDelay: true,
     },
     handler,
   );
-  Object.assign(server, http1Timeouts);
+  Object.assign(server, http1Timeouts, http1HeaderLimits);
   server.on('session', (session: http2.ServerHttp2Session) => session.setLocalWindowSize(limits.connectionWindowBytes));
   return server;
 }

@@ -92,6 +92,13 @@ test.serial('kubectl --as acts as the impersonated user', async (t) => {
   t.is(asGroup.code, 0, describe(asGroup));
 });
 
+test.serial('kubectl --as-group with hundreds of groups: the header is within kube\'s 1 MiB limit, over HTTP/2 too', async (t) => {
+  const groups = Array.from({ length: 400 }, (_, i) => ['--as-group', `group-number-${i}`]).flat();
+  const res = await kubectl(['auth', 'can-i', 'list', 'widgets', '-n', 'y', '--token', tokens.admin, '--as', 'bob', '--as-group', 'g', ...groups]);
+  t.is(res.code, 0, describe(res));
+  t.is(res.stdout, 'yes\n', describe(res));
+});
+
 test.serial('kubectl explain describes the reviews from OpenAPI', async (t) => {
   const res = await kubectl(['explain', 'selfsubjectaccessreviews.spec.resourceAttributes']);
   t.is(res.code, 0, describe(res));

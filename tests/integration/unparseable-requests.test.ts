@@ -61,9 +61,9 @@ test('a refused request line right behind a request being answered, its body sti
   t.is(error, undefined);
 });
 
-test('a request header over the limit is answered with Go\'s plain-text 431', async (t) => {
+test('a request header over kube\'s 1 MiB limit is answered with Go\'s plain-text 431', async (t) => {
   const socket = await connect();
   const received = readToClose(socket);
-  socket.write(head(`/api/v1/namespaces/${'a'.repeat(20_000)}`));
+  socket.write(head(`/api/v1/namespaces/${'a'.repeat(1100 * 1024)}`));
   t.deepEqual(await received, { text: goHeaderTooLarge });
 });
