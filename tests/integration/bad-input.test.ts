@@ -30,6 +30,10 @@ test('malformed JSON is 400', async (t) => {
   const { ns, keep } = await setUp();
   const res = await server.request('POST', widgetsPath(ns), { rawBody: '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"x"', contentType: 'application/json' });
   expectStatus(t, res, { code: 400, reason: 'BadRequest' });
+  // kube's text: Go's syntax error, and the body's first 30 bytes
+  t.is(res.body.message, 'the object provided is unrecognized (must be of type Widget): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"example.com/v1" ...)');
+  const badCharacter = await server.request('POST', widgetsPath(ns), { rawBody: '{"kind":"Widget",}', contentType: 'application/json' });
+  t.is(badCharacter.body.message, 'the object provided is unrecognized (must be of type Widget): couldn\'t get version/kind; json parse error: invalid character \'}\' looking for beginning of object key string ({"kind":"Widget",})');
   await assertUnharmed(t, ns, keep);
 });
 

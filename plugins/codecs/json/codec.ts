@@ -1,6 +1,8 @@
-import type { Codec, ListArrayField, ListObject, WatchFraming } from '../../../core/contracts/codec.js';
+import type { Codec, ListArrayField, ListObject, TypeMeta, WatchFraming } from '../../../core/contracts/codec.js';
 import { errors } from '../../../core/contracts/api-error.js';
 import { duplicateFields } from '../../../lib/codec/duplicate-fields.js';
+import { summarizeBody } from '../../../lib/codec/summarize-body.js';
+import { goJsonParseError } from '../../../lib/go/json-errors.js';
 
 /** Watch events as JSON lines `{"type":…,"object":…}\n`, with Content-Type application/json as kube sends them. */
 const jsonLines: WatchFraming = {
@@ -34,11 +36,15 @@ export class JsonCodec implements Codec {
     yield ']}';
   }
 
-  decode(raw: Buffer): unknown {
+  /** A body that is not JSON gets kube's 400 text, Go's syntax error and the body's first bytes in it. */
+  decode(raw: Buffer, expected: TypeMeta): unknown {
+    const text = raw.toString('utf8');
     try {
-      return JSON.parse(raw.toString('utf8'));
-    } catch (err) {
-      throw errors.badRequest(`the object provided is unrecognized or malformed: ${(err as Error).message}`);
+      return JSON.parse(text);
+    } catch {
+      throw errors.badRequest(
+        `the object provided is unrecognized (must be of type ${expected.kind}): couldn't get version/kind; json parse error: ${goJsonParseError(text)} (${summarizeBody(raw)})`,
+      );
     }
   }
 
