@@ -1,7 +1,7 @@
 import type { ResourceScope } from './request-scope.js';
 import { errors } from '../contracts/api-error.js';
 import { patchResultError } from './patch-result-error.js';
-import { unmarshalValueError } from '../../lib/go/json-errors.js';
+import { goJsonSyntaxError, unmarshalValueError } from '../../lib/go/json-errors.js';
 import { parseDryRun, parseFieldValidation } from './query-options.js';
 import { decodeForWrite } from './schema-stage.js';
 import { readRawBody } from './request-body.js';
@@ -41,6 +41,22 @@ export function patchTypesFor(rt: ResourceType): string[] {
 }
 
 
+/**
+ * The patch document. One that is not JSON is kube's 400 for its patch type: Go's syntax error as the patch decoder
+ * reports it (a JSON merge patch under fieldValidation Warn or Strict is decoded strictly first: `error decoding
+ * patch: …`; under Ignore it is json-patch's `Invalid JSON Patch`).
+ */
+function decodePatch(scope: ResourceScope, raw: Buffer, mediaType: string): unknown {
+  try {
+    return decodeBody(scope.codecs.json, raw, expectedTypeMeta(scope));
+  } catch (err) {
+    const syntax = goJsonSyntaxError(raw.toString('utf8'));
+    if (syntax === undefined) throw err; // JSON, refused for its structure (nesting, __proto__)
+    if (mediaType !== mergePatch) throw errors.badRequest(syntax);
+    throw errors.badRequest(parseFieldValidation(scope.query) === 'Ignore' ? 'Invalid JSON Patch' : `error decoding patch: ${syntax}`);
+  }
+}
+
 /** Applies the request's patch to a document; returns the patched JSON object. */
 export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 
@@ -48,7 +64,7 @@ export type PatchFn = (doc: Record<string, unknown>) => Record<string, unknown>;
 export async function readPatch(scope: ResourceScope, maxBodyBytes: number): Promise<PatchFn> {
   const mediaType = baseMediaType(scope.ctx.get('content-type'));
   if (!jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(jsonPatchTypes); // apply has its own handler
-  const patch = decodeBody(scope.codecs.json, await readRawBody(scope.ctx, maxBodyBytes), expectedTypeMeta(scope));
+  const patch = decodePatch(scope, await readRawBody(scope.ctx, maxBodyBytes), mediaType);
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
   // A JSON merge patch that is no JSON document at all is evanphx/json-patch's ErrBadJSONPatch in kube.
   if (mediaType === mergePatch && (patch === null || typeof patch !== 'object')) throw errors.badRequest('Invalid JSON Patch');

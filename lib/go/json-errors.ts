@@ -48,6 +48,9 @@ export function goJsonSyntaxError(text: string): string | undefined {
 
 class SyntaxFailure extends Error {}
 
+/** Go's encoding/json maxNestingDepth. */
+const maxNestingDepth = 10_000;
+
 /** strconv.Quote of one character, in single quotes as Go's quoteChar writes it (`'\''`, `'"'`, `'\x01'`). */
 function quoteChar(c: string): string {
   if (c === "'") return `'\\''`;
@@ -72,10 +75,61 @@ class Scanner {
     return this.text[this.pos] ?? '';
   }
 
+  /**
+   * One JSON value, without recursion: the containers open around the current position are an explicit stack, at
+   * most Go's maxNestingDepth deep (deeper, Go's scanner stops with `exceeded max depth`).
+   */
   value(): void {
+    const open: string[] = [];
+    for (;;) {
+      const c = this.peek();
+      if (c === '{' || c === '[') {
+        if (open.length >= maxNestingDepth) this.fail('exceeded max depth');
+        this.pos++;
+        this.skipSpace();
+        const close = c === '{' ? '}' : ']';
+        if (this.peek() === close) {
+          this.pos++;
+        } else {
+          open.push(close);
+          if (close === '}') this.key();
+          continue;
+        }
+      } else {
+        this.scalar();
+      }
+      // A value is complete: close the containers it completes, up to the next element.
+      for (;;) {
+        if (open.length === 0) return;
+        this.skipSpace();
+        const close = open[open.length - 1]!;
+        const next = this.peek();
+        if (next === close) {
+          this.pos++;
+          open.pop();
+          continue;
+        }
+        if (next !== ',') this.fail(close === '}' ? 'after object key:value pair' : 'after array element');
+        this.pos++;
+        this.skipSpace();
+        if (close === '}') this.key();
+        break;
+      }
+    }
+  }
+
+  /** An object's key and its colon, up to its value. */
+  private key(): void {
+    if (this.peek() !== '"') this.fail('looking for beginning of object key string');
+    this.string();
+    this.skipSpace();
+    if (this.peek() !== ':') this.fail('after object key');
+    this.pos++;
+    this.skipSpace();
+  }
+
+  private scalar(): void {
     const c = this.peek();
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9')) return this.number();
     for (const literal of ['true', 'false', 'null']) {
@@ -88,54 +142,6 @@ class Scanner {
     this.pos++;
     for (let i = 1; i < word.length; i++, this.pos++) {
       if (this.peek() !== word[i]) this.fail(`in literal ${word} (expecting ${quoteChar(word[i])})`);
-    }
-  }
-
-  private object(): void {
-    this.pos++;
-    this.skipSpace();
-    if (this.peek() === '}') {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      if (this.peek() !== '"') this.fail('looking for beginning of object key string');
-      this.string();
-      this.skipSpace();
-      if (this.peek() !== ':') this.fail('after object key');
-      this.pos++;
-      this.skipSpace();
-      this.value();
-      this.skipSpace();
-      const c = this.peek();
-      if (c === '}') {
-        this.pos++;
-        return;
-      }
-      if (c !== ',') this.fail('after object key:value pair');
-      this.pos++;
-      this.skipSpace();
-    }
-  }
-
-  private array(): void {
-    this.pos++;
-    this.skipSpace();
-    if (this.peek() === ']') {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.value();
-      this.skipSpace();
-      const c = this.peek();
-      if (c === ']') {
-        this.pos++;
-        return;
-      }
-      if (c !== ',') this.fail('after array element');
-      this.pos++;
-      this.skipSpace();
     }
   }
 

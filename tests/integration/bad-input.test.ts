@@ -37,6 +37,16 @@ test('malformed JSON is 400', async (t) => {
   await assertUnharmed(t, ns, keep);
 });
 
+test('a patch that is not JSON: kube\'s 400 for each patch type', async (t) => {
+  const { ns, keep } = await setUp();
+  const path = `${widgetsPath(ns)}/keep`;
+  const patch = (contentType: string, query = '') => server.request('PATCH', path + query, { rawBody: '{"spec":', contentType });
+  t.like((await patch('application/merge-patch+json')).body, { code: 400, reason: 'BadRequest', message: 'error decoding patch: unexpected end of JSON input' });
+  t.like((await patch('application/merge-patch+json', '?fieldValidation=Ignore')).body, { code: 400, message: 'Invalid JSON Patch' });
+  t.like((await patch('application/json-patch+json')).body, { code: 400, message: 'unexpected end of JSON input' });
+  await assertUnharmed(t, ns, keep);
+});
+
 test('a JSON body that is not an object is 400', async (t) => {
   const { ns, keep } = await setUp();
   for (const rawBody of ['[]', '"widget"', '42', 'null']) {
