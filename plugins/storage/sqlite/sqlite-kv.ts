@@ -214,6 +214,7 @@ export class SqliteKV implements KVStore {
     this.maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 256));
     makePrivateDatabaseFile(filePath);
     this.db = new Database(filePath);
+    let walFd: number | undefined;
     try {
       const mode = this.db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new Error(`sqlite storage: ${filePath} cannot use a write-ahead log (journal mode ${mode})`);
@@ -221,14 +222,16 @@ export class SqliteKV implements KVStore {
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('temp_store = MEMORY');
       this.db.exec(SCHEMA);
-      this.walFd = openSync(`${filePath}-wal`, 'r');
+      walFd = openSync(`${filePath}-wal`, 'r');
+      // The WAL file and its directory entry are durable before any write is acknowledged through it.
+      fdatasyncSync(walFd);
+      syncDirectory(dirname(filePath));
     } catch (err) {
+      if (walFd !== undefined) closeSync(walFd);
       this.db.close();
       throw err;
     }
-    // The WAL file and its directory entry are durable before any write is acknowledged through it.
-    fdatasyncSync(this.walFd);
-    syncDirectory(dirname(filePath));
+    this.walFd = walFd;
     const db = this.db;
 
     const meta = db.prepare<[string], { value: number }>('SELECT value FROM meta WHERE key = ?');
