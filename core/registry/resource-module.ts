@@ -29,12 +29,21 @@ export interface ResourceModuleOptions {
   storage: RestStorage;
   /** Subresources served by storages of their own, by name (`/<plural>/<name>/<subresource>`). */
   subresources?: Record<string, RestStorage>;
+  /**
+   * A `status` subresource, as a CRD's `subresources: {status: {}}`, served through the storage's `get` and `update`
+   * (both required): writes of the resource keep the stored `.status` (a create stores none), writes of `/status`
+   * change only `.status`, and metadata.generation counts changes of everything but the status.
+   */
+  statusSubresource?: boolean;
 }
 
 /** The ResourceType of a resource served from its own storage. */
 function storageResourceType(o: ResourceModuleOptions): ResourceType {
   if (!o.group) throw new TypeError('resourceModule: a group is required (the core group is kube\'s own)');
   if (o.versions.length === 0) throw new TypeError(`resourceModule ${o.plural}.${o.group}: at least one version is required`);
+  if (o.statusSubresource && !(o.storage.get && o.storage.update)) {
+    throw new TypeError(`resourceModule ${o.plural}.${o.group}: a status subresource needs the storage's get and update`);
+  }
   return {
     group: o.group,
     names: {
@@ -52,6 +61,7 @@ function storageResourceType(o: ResourceModuleOptions): ResourceType {
       storage: i === 0,
       ...(o.schema ? { schema: o.schema } : {}),
       ...(o.printerColumns ? { printerColumns: o.printerColumns } : {}),
+      ...(o.statusSubresource ? { subresources: { status: true } } : {}),
     })),
     // As for custom resources: a PUT must name the resourceVersion it replaces.
     allowUnconditionalUpdate: false,

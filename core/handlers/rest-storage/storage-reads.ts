@@ -12,12 +12,12 @@ export async function storageGet(scope: StorageScope): Promise<void> {
 }
 
 /**
- * Responds with an object from the storage: the resource's in the addressed version, a subresource's as it is (its
- * kind is its own).
+ * Responds with an object from the storage: the resource's in the addressed version (its status too), a subresource
+ * storage's as it is (its kind is its own).
  */
 export function respondStored(scope: StorageScope, code: number, obj: KubeObject): void | Promise<void> {
   const typed = withTypeMeta(obj, scope);
-  return scope.info.subresource ? respondUnconverted(scope, code, typed) : respondObject(scope, code, typed);
+  return scope.storage !== scope.rt.storage ? respondUnconverted(scope, code, typed) : respondObject(scope, code, typed);
 }
 
 /** LIST from the storage; kapi applies the selectors when the storage did not. */
