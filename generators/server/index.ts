@@ -8,7 +8,7 @@ import { renderDeploy } from './render-deploy.js';
 import { renderGitignore, renderPackageJson, renderTsconfig } from './render-project.js';
 import { renderReadme } from './render-readme.js';
 import { renderAdmission, renderMain, renderResources } from './render-server.js';
-import { renderCrds, renderServerInfo, renderSqliteStorage } from './render-storage.js';
+import { renderCrds, renderResourceEvents, renderServerInfo, renderSqliteStorage } from './render-storage.js';
 import { renderServerTest } from './render-tests.js';
 import { renderTypes } from './render-types.js';
 import { serverModel, type GenServerInput } from './server-model.js';
@@ -33,6 +33,7 @@ export function generateServer(input: GenServerInput): GeneratedFile[] {
     { path: 'src/admission.ts', text: renderAdmission(m) },
     { path: 'src/crds.ts', text: renderCrds(m) },
     { path: 'src/main.ts', text: renderMain(m) },
+    { path: 'src/resource-events.ts', text: renderResourceEvents() },
     { path: 'src/resources.ts', text: renderResources(m) },
     { path: 'src/server-info.ts', text: renderServerInfo(m) },
     { path: 'src/sqlite-storage.ts', text: renderSqliteStorage() },

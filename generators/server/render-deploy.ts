@@ -106,8 +106,8 @@ spec:
     },
     {
       name: '40-viewer-role.yaml',
-      text: `# Reading the server's resources, aggregated into the front's view, edit and admin ClusterRoles: whoever holds one
-# of those may read them through the front.
+      text: `# Reading (and watching) the server's resources, aggregated into the front's view, edit and admin ClusterRoles:
+# whoever holds one of those may read them through the front.
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -119,7 +119,7 @@ metadata:
 rules:
 - apiGroups: [${m.group}]
   resources: [${resources}]
-  verbs: [get, list]
+  verbs: [get, list, watch]
 `,
     },
   ];

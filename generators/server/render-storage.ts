@@ -3,7 +3,7 @@ import type { ServerModel } from './server-model.js';
 /** src/crds.ts: what the server serves of each kind, read from the CRDs `npm run build` generates from src/types.ts. */
 export function renderCrds(m: ServerModel): string {
   return `/**
- * What the server serves of each kind — names, scope, schema, printer columns — read from the
+ * What the server serves of each kind — names, scope, schema, printer columns, status subresource — read from the
  * CustomResourceDefinitions \`npm run build\` generates from src/types.ts into crds/, so that types.ts is the one
  * description of the kinds.
  */
@@ -15,7 +15,7 @@ interface Crd {
   spec: {
     names: { kind: string; plural: string; singular?: string; shortNames?: string[]; categories?: string[] };
     scope: Scope;
-    versions: { name: string; schema: { openAPIV3Schema: JSONSchemaProps }; additionalPrinterColumns?: PrinterColumn[] }[];
+    versions: { name: string; schema: { openAPIV3Schema: JSONSchemaProps }; additionalPrinterColumns?: PrinterColumn[]; subresources?: { status?: object } }[];
   };
 }
 
@@ -35,6 +35,8 @@ export function crdResource(plural: string) {
     scope,
     schema: served.schema.openAPIV3Schema,
     ...(served.additionalPrinterColumns ? { printerColumns: served.additionalPrinterColumns } : {}),
+    // +kubebuilder:subresource:status: /status writes the status, writes of the object keep it
+    ...(served.subresources?.status ? { statusSubresource: true } : {}),
   };
 }
 `;
@@ -45,11 +47,14 @@ export function renderSqliteStorage(): string {
   return `/**
  * The objects of every kind, in one SQLite table: a row per object (the object as JSON, the revision it was last
  * written at). The database's user_version is the last revision handed out, and an object's resourceVersion is its
- * revision. kapi decodes, defaults, validates (the CRD's schema) and admits every write before the storage sees it;
- * the storage stores, and refuses a write over a state that changed meanwhile (409 Conflict).
+ * revision. kapi decodes, defaults, validates (the CRD's schema) and admits every write before the storage sees it,
+ * and keeps the status apart (the status subresource); the storage stores, refuses a write over a state that changed
+ * meanwhile (409 Conflict), and tells the resource's watches what it stored (src/resource-events.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import Database from 'better-sqlite3';
 import { errors, type KubeObject, type RestContext, type RestStorage } from 'kapi';
+import { ResourceEvents } from './resource-events.js';
 
 interface Row {
   object: string;
@@ -72,63 +77,146 @@ export function countObjects(db: Database.Database): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.resource, r.count]));
 }
 
-/** The storage of the namespaced resource \`resource\` of \`group\`. */
+/** The storage of the namespaced resource \`resource\` of \`group\`, with get, list, watch, create, update and delete. */
 export function sqliteStorage(db: Database.Database, group: string, resource: string): RestStorage {
-  const nextRevision = db.transaction(() => {
-    const next = (db.pragma('user_version', { simple: true }) as number) + 1;
-    db.pragma('user_version = ' + next);
-    return next;
-  });
+  const revisionNow = () => db.pragma('user_version', { simple: true }) as number;
   const row = db.prepare<[string, string, string], Row>('SELECT object, revision FROM objects WHERE resource = ? AND namespace = ? AND name = ?');
   const all = db.prepare<[string], Row>('SELECT object, revision FROM objects WHERE resource = ? ORDER BY namespace, name');
   const inNamespace = db.prepare<[string, string], Row>('SELECT object, revision FROM objects WHERE resource = ? AND namespace = ? ORDER BY name');
   const insert = db.prepare('INSERT INTO objects (resource, namespace, name, revision, object) VALUES (?, ?, ?, ?, ?)');
   const replace = db.prepare('UPDATE objects SET revision = ?, object = ? WHERE resource = ? AND namespace = ? AND name = ? AND revision = ?');
   const remove = db.prepare('DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ? AND revision = ?');
+  // Complete from now: a watch from a revision written before this process started is told to list again (410).
+  const events = new ResourceEvents(revisionNow());
 
   const qualified = (name: string) => ({ group, resource, name });
   const stored = (ctx: RestContext, name: string): KubeObject => {
-    const found = row.get(resource, ctx.namespace ?? '', name);
+    const found = row.get(resource, ctx.namespace, name);
     if (!found) throw errors.notFound(qualified(name));
     return JSON.parse(found.object) as KubeObject;
   };
-  const withRevision = (obj: KubeObject, revision: number): KubeObject => ({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } });
+  const revisionOf = (obj: KubeObject) => Number(obj.metadata!.resourceVersion);
+  /**
+   * \`object\` at the next revision, written by \`write\` in the transaction that takes the revision; a write that
+   * changes no row (the object changed meanwhile) takes none and is a 409.
+   */
+  const commit = db.transaction((name: string, object: KubeObject, write: (next: KubeObject) => Database.RunResult): KubeObject => {
+    const next = { ...object, metadata: { ...object.metadata, resourceVersion: String(revisionNow() + 1) } };
+    if (write(next).changes === 0) throw errors.modified(qualified(name));
+    db.pragma('user_version = ' + revisionOf(next));
+    return next;
+  });
 
   return {
     async get(ctx, name) {
       return stored(ctx, name);
     },
+    // Selectors are left to kapi, for lists and watches.
     async list(ctx) {
       const rows = ctx.namespace ? inNamespace.all(resource, ctx.namespace) : all.all(resource);
-      const revision = db.pragma('user_version', { simple: true }) as number;
-      return { items: rows.map((r) => JSON.parse(r.object) as KubeObject), resourceVersion: String(revision) };
+      return { items: rows.map((r) => JSON.parse(r.object) as KubeObject), resourceVersion: String(revisionNow()) };
+    },
+    watch(ctx, options) {
+      // No resourceVersion or "0": from now (kapi sends the listed objects first, then watches from the list's).
+      const rv = options.resourceVersion;
+      return events.watch(ctx, rv === '' || rv === '0' ? revisionNow() : Number(rv));
     },
     async create(ctx, obj) {
       const name = obj.metadata!.name!;
-      if (row.get(resource, ctx.namespace ?? '', name)) throw errors.alreadyExists(qualified(name));
+      if (row.get(resource, ctx.namespace, name)) throw errors.alreadyExists(qualified(name));
       if (ctx.dryRun) return obj;
-      const created = withRevision(obj, nextRevision());
-      insert.run(resource, ctx.namespace ?? '', name, Number(created.metadata!.resourceVersion), JSON.stringify(created));
+      const created = commit(name, obj, (next) => insert.run(resource, ctx.namespace, name, revisionOf(next), JSON.stringify(next)));
+      events.publish('ADDED', created);
       return created;
     },
     async update(ctx, name, update) {
       const old = stored(ctx, name);
       const next = await update(old);
-      if (ctx.dryRun) return next;
-      const updated = withRevision(next, nextRevision());
+      // As kube's storage: a write that changes nothing keeps the object as it is (no new revision, no event).
+      if (ctx.dryRun || isDeepStrictEqual(next, old)) return next;
       // Only over the revision \`update\` saw: a write in between makes this one a conflict.
-      const { changes } = replace.run(Number(updated.metadata!.resourceVersion), JSON.stringify(updated), resource, ctx.namespace ?? '', name, Number(old.metadata!.resourceVersion));
-      if (changes === 0) throw errors.modified(qualified(name));
+      const updated = commit(name, next, (n) => replace.run(revisionOf(n), JSON.stringify(n), resource, ctx.namespace, name, revisionOf(old)));
+      events.publish('MODIFIED', updated);
       return updated;
     },
     async delete(ctx, name, admit) {
       const old = stored(ctx, name);
       await admit(old);
       if (ctx.dryRun) return old;
-      if (remove.run(resource, ctx.namespace ?? '', name, Number(old.metadata!.resourceVersion)).changes === 0) throw errors.modified(qualified(name));
-      return old;
+      // As kube answers a delete (and watches see it): the last state, at the delete's revision.
+      const deleted = commit(name, old, () => remove.run(resource, ctx.namespace, name, revisionOf(old)));
+      events.publish('DELETED', deleted);
+      return deleted;
     },
   };
+}
+`;
+}
+
+/** src/resource-events.ts: a resource's changes, fanned out to its watches, the most recent kept for resuming. */
+export function renderResourceEvents(): string {
+  return `/**
+ * The changes of one resource, handed in this process to each of its watches. The last \`capacity\` changes are kept,
+ * so that a watch from a resourceVersion (a client resuming after a cut) gets every change after it, without a gap;
+ * a watch from before that is ended with kube's 410 Gone "too old resource version", and the client lists again.
+ */
+import { errors, type KubeObject, type RestContext, type RestWatchEvent } from 'kapi';
+
+type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+interface Change {
+  type: ChangeType;
+  object: KubeObject;
+  revision: number;
+}
+
+export class ResourceEvents {
+  /** The most recent changes, oldest first. */
+  private readonly history: Change[] = [];
+  private readonly watches = new Set<(change: Change) => void>();
+
+  constructor(
+    /** Every change after this revision is in the history. */
+    private complete: number,
+    private readonly capacity = 1000,
+  ) {}
+
+  /** A change just stored; \`object\` as stored, at its new resourceVersion. */
+  publish(type: ChangeType, object: KubeObject): void {
+    const change = { type, object, revision: Number(object.metadata!.resourceVersion) };
+    this.history.push(change);
+    if (this.history.length > this.capacity) this.complete = this.history.shift()!.revision;
+    for (const watch of this.watches) watch(change);
+  }
+
+  /**
+   * The changes after revision \`after\` in the namespace of \`ctx\` (all namespaces for ''), in order, until
+   * \`ctx.signal\` aborts. The selectors are kapi's to apply.
+   */
+  async *watch(ctx: RestContext, after: number): AsyncGenerator<RestWatchEvent> {
+    if (after < this.complete) throw errors.expired('too old resource version: ' + after + ' (' + this.complete + ')');
+    const seen = (c: Change) => !ctx.namespace || c.object.metadata?.namespace === ctx.namespace;
+    const pending = this.history.filter((c) => c.revision > after && seen(c));
+    let wake = () => {};
+    const watch = (c: Change) => {
+      if (!seen(c)) return;
+      pending.push(c);
+      wake();
+    };
+    const abort = () => wake();
+    this.watches.add(watch);
+    ctx.signal.addEventListener('abort', abort);
+    try {
+      while (!ctx.signal.aborted) {
+        const next = pending.shift();
+        if (next) yield { type: next.type, object: next.object };
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      this.watches.delete(watch);
+      ctx.signal.removeEventListener('abort', abort);
+    }
+  }
 }
 `;
 }

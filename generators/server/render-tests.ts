@@ -12,12 +12,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiClient, ApiError, type KubeObject } from 'kapi';
+import { ApiClient, ApiError, TypedStatusClient, type KubeObject, type ObjectMeta } from 'kapi';
 import { admittedByLabel } from '../src/admission.js';
 import { group, version } from '../src/crds.js';
 
 const kinds = [
 ${kinds}];
+
+/** An object of any of the kinds (they have the same fields). */
+interface Item {
+  apiVersion: string;
+  kind: string;
+  metadata?: ObjectMeta;
+  spec: { message: string; size?: number };
+  status?: { phase?: string; observedGeneration?: number };
+}
 const dataDir = mkdtempSync(join(tmpdir(), '${m.name}-test-'));
 let server: ChildProcess;
 let api: ApiClient;
@@ -46,6 +55,24 @@ test.after.always(async () => {
   }
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** A typed client of \`plural\` in the namespace default. */
+function client(kind: string, plural: string): TypedStatusClient<Item> {
+  return new TypedStatusClient<Item>(api, { group, version, kind, plural, namespaced: true }, 'default');
+}
+
+/**
+ * The first \`n\` events of a watch from \`resourceVersion\` (then it is closed) as type, name, resourceVersion; fewer when
+ * the server ends the watch first (after 10 seconds).
+ */
+async function watched(items: TypedStatusClient<Item>, resourceVersion: string, n: number): Promise<string[][]> {
+  const events: string[][] = [];
+  for await (const e of items.watch({ resourceVersion, timeoutSeconds: 10 })) {
+    events.push([e.type, e.object.metadata?.name ?? '', e.object.metadata?.resourceVersion ?? '']);
+    if (events.length === n) break;
+  }
+  return events;
+}
 
 /** The Status code a request is refused with. */
 async function refusedWith(request: Promise<unknown>): Promise<{ code: number; message: string }> {
@@ -90,7 +117,58 @@ for (const { kind, plural } of kinds) {
     t.is(forbidden.code, 422);
     t.regex(forbidden.message, /spec\\.message: Forbidden: this message is not allowed/);
   });
+
+  test.serial(kind + ': a watch sees creates, updates and deletes in order, at their resourceVersions, and resumes from one', async (t) => {
+    const items = client(kind, plural);
+    const from = (await items.list()).metadata.resourceVersion!;
+    const live = watched(items, from, 3); // open while the object is created, changed and deleted
+    const created = await items.create({ apiVersion: group + '/' + version, kind, metadata: { name: 'watched' }, spec: { message: 'hello' } });
+    const updated = await items.patch('watched', { spec: { message: 'changed' } });
+    const deleted = (await items.delete('watched')) as Item;
+    const rv = (o: Item) => o.metadata!.resourceVersion!;
+    t.true(Number(rv(deleted)) > Number(rv(updated)), 'a delete has a resourceVersion of its own');
+    t.deepEqual(await live, [
+      ['ADDED', 'watched', rv(created)],
+      ['MODIFIED', 'watched', rv(updated)],
+      ['DELETED', 'watched', rv(deleted)],
+    ]);
+    t.deepEqual(await watched(items, rv(created), 2), [
+      ['MODIFIED', 'watched', rv(updated)],
+      ['DELETED', 'watched', rv(deleted)],
+    ]);
+  });
+
+  test.serial(kind + ': the status subresource writes only the status; writes of the object keep it', async (t) => {
+    const items = client(kind, plural);
+    const created = await items.create({ apiVersion: group + '/' + version, kind, metadata: { name: 'reported' }, spec: { message: 'hello' }, status: { phase: 'Ready' } });
+    t.is(created.status, undefined, 'a create stores no status');
+    const reported = await items.patchStatus('reported', { spec: { message: 'ignored' }, status: { phase: 'Ready', observedGeneration: 1 } });
+    t.deepEqual(reported.status, { phase: 'Ready', observedGeneration: 1 });
+    t.is(reported.spec.message, 'hello');
+    const changed = await items.patch('reported', { spec: { message: 'changed' }, status: { phase: 'Failed' } });
+    t.is(changed.spec.message, 'changed');
+    t.deepEqual(changed.status, { phase: 'Ready', observedGeneration: 1 });
+    t.is(changed.metadata?.generation, 2, 'generation counts spec changes');
+    const invalid = await refusedWith(items.patchStatus('reported', { status: { phase: 'Lost' } }));
+    t.is(invalid.code, 422);
+    t.regex(invalid.message, /status\\.phase: Unsupported value: "Lost": supported values: "Pending", "Ready", "Failed"/);
+    await items.delete('reported');
+  });
 }
+
+test.serial(kinds[0]!.kind + ': a watch from before the last 1,000 changes is 410 Gone (too old resource version): list again', async (t) => {
+  const { kind, plural } = kinds[0]!;
+  const items = client(kind, plural);
+  const from = (await items.list()).metadata.resourceVersion!;
+  const created = await items.create({ apiVersion: group + '/' + version, kind, metadata: { name: 'busy' }, spec: { message: 'hello', size: 0 } });
+  for (let size = 1; size <= 1000; size++) await items.patch('busy', { spec: { size: size % 100 } });
+  // the 1,000 changes kept are those after the create: a watch resumes from its resourceVersion, not from before
+  t.deepEqual((await watched(items, created.metadata!.resourceVersion!, 1))[0]?.slice(0, 2), ['MODIFIED', 'busy']);
+  const gone = await refusedWith(watched(items, from, 1));
+  t.is(gone.code, 410);
+  t.is(gone.message, 'too old resource version: ' + from + ' (' + created.metadata!.resourceVersion + ')');
+  await items.delete('busy');
+});
 
 test.serial('${m.info.plural}: computed when read, read-only', async (t) => {
   const path = '/apis/' + group + '/' + version + '/${m.info.plural}';

@@ -18,9 +18,21 @@ export interface ${kind}Spec {
   size?: Int32;
 }
 
+/** What a ${kind} is, as its controller reports it through the status subresource. */
+export interface ${kind}Status {
+  /**
+   * Where it is.
+   * +kubebuilder:validation:Enum=Pending;Ready;Failed
+   */
+  phase?: string;
+  /** The metadata.generation this status was written for. */
+  observedGeneration?: Int64;
+}
+
 /** A ${kind}, kept in SQLite by the server. */
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:path=${plural},scope=Namespaced
+// +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Message",type=string,JSONPath=".spec.message"
 // +kubebuilder:printcolumn:name="Size",type=integer,JSONPath=".spec.size"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"
@@ -29,6 +41,7 @@ export interface ${kind} {
   kind?: string;
   metadata?: ObjectMeta;
   spec: ${kind}Spec;
+  status?: ${kind}Status;
 }
 `;
 }

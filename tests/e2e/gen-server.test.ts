@@ -13,6 +13,7 @@ import { installProjectOffline, npm, packKapi } from '../helpers/consumer-projec
 import { freePort } from '../helpers/etcd-process.js';
 import { runKapiCommand } from '../helpers/kapi-command.js';
 import { describe, removeDir, table, tempDir, tempFile, useKapi, type KapiProcess } from '../helpers/kapi-process.js';
+import { killAllKubectlStreams, spawnKubectl } from '../helpers/kubectl-stream.js';
 
 const front = useKapi({ args: ['--storage', 'memory'] });
 const root = tempDir('kapi-gen-server-');
@@ -36,6 +37,7 @@ test.serial.before(async (t) => {
 });
 
 test.after.always(async () => {
+  await killAllKubectlStreams();
   // npm start runs the server in a process group of its own: stop the group
   if (server?.pid !== undefined && server.exitCode === null && server.signalCode === null) {
     process.kill(-server.pid, 'SIGTERM');
@@ -47,7 +49,7 @@ test.after.always(async () => {
 test.serial("the generated project's own npm test builds it and passes (the server standalone, over HTTPS)", async (t) => {
   t.timeout(600_000);
   const out = await npm(project, ['test']);
-  t.regex(out, /^\s*5 tests passed$/m);
+  t.regex(out, /^\s*10 tests passed$/m);
 });
 
 /** `npm start` with FRONT_KUBECONFIG; resolves once the server printed its URL. */
@@ -95,4 +97,44 @@ test.serial('npm start, kubectl apply -f deploy/ at the front: the APIService is
   t.deepEqual(info[0], ['NAME', 'STARTED', 'UPTIME']);
   t.is(info[1]?.[0], 'server');
   t.is(await ok(front, ['get', 'serverinfo', 'server', '-o', 'jsonpath={.status.objects.orders}']), '2');
+});
+
+test.serial('kubectl get -w --output-watch-events through the front shows the changes made meanwhile', async (t) => {
+  t.timeout(120_000);
+  const w = spawnKubectl(front, ['get', 'boxes', '-n', 'default', '-w', '--output-watch-events']);
+  try {
+    // no boxes yet: kubectl prints its header with the first event
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await ok(front, ['create', '-n', 'default', '-f', '-'], 'apiVersion: shop.example.com/v1alpha1\nkind: Box\nmetadata: {name: watched}\nspec: {message: hello}\n');
+    await w.waitForLine(/^ADDED\s+watched\s+hello\s+1\s/);
+    let mark = w.lines.length;
+    await ok(front, ['patch', 'box', 'watched', '-n', 'default', '--type=merge', '-p', '{"spec":{"size":7}}']);
+    await w.waitForLine(/^MODIFIED\s+watched\s+hello\s+7\s/, { from: mark });
+    mark = w.lines.length;
+    await ok(front, ['delete', 'box', 'watched', '-n', 'default']);
+    await w.waitForLine(/^DELETED\s+watched\s+hello\s+7\s/, { from: mark });
+    t.deepEqual(
+      w.lines.map((l) => l.split(/\s+/).slice(0, 2).join(' ')),
+      ['EVENT NAME', 'ADDED watched', 'MODIFIED watched', 'DELETED watched'],
+      w.describe(),
+    );
+  } finally {
+    await w.kill();
+  }
+});
+
+test.serial('kubectl patch --subresource=status changes the status; a plain patch of the status does not', async (t) => {
+  const status = () => ok(front, ['get', 'order', 'first', '-n', 'default', '-o', 'jsonpath={.status.phase}']);
+  t.is(await status(), '');
+  await ok(front, ['patch', 'order', 'first', '-n', 'default', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Ready"}}']);
+  t.is(await status(), 'Ready');
+  await ok(front, ['patch', 'order', 'first', '-n', 'default', '--type=merge', '-p', '{"status":{"phase":"Failed"}}']);
+  t.is(await status(), 'Ready');
+  const refused = await front.kubectl(['patch', 'order', 'first', '-n', 'default', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Lost"}}']);
+  t.is(refused.code, 1, describe(refused));
+  t.regex(refused.stderr, /status\.phase: Unsupported value: "Lost": supported values: "Pending", "Ready", "Failed"/);
+  const discovery = JSON.parse(await ok(front, ['get', '--raw', '/apis/shop.example.com/v1alpha1']));
+  const verbsOf = (name: string) => discovery.resources.find((r: { name: string }) => r.name === name)?.verbs;
+  t.deepEqual(verbsOf('orders/status'), ['get', 'patch', 'update']);
+  t.deepEqual(verbsOf('orders'), ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
 });

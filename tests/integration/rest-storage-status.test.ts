@@ -101,12 +101,23 @@ test.serial('PATCH and PUT of /status change only the status, without bumping ge
   t.like(main.body, { spec: { watts: 60 }, status: { on: false } });
 });
 
+test.serial('server-side apply of /status (forced over the earlier writer) sets the status only, owned by its manager for the status subresource', async (t) => {
+  const res = await server.request('PATCH', `${path}/desk/status?fieldManager=lamp-controller&force=true`, {
+    contentType: 'application/apply-patch+yaml',
+    body: { apiVersion: `${group}/v1`, kind: 'Lamp', metadata: { name: 'desk' }, spec: { watts: 5 }, status: { on: true } },
+  });
+  t.is(res.status, 200, res.text);
+  t.like(res.body, { spec: { watts: 60 }, status: { on: true } });
+  const entry = res.body.metadata.managedFields.find((f: { manager: string }) => f.manager === 'lamp-controller');
+  t.like(entry, { operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:on': {} } } });
+});
+
 test.serial('a status write is validated by the schema (422) and stores nothing', async (t) => {
   const res = await server.request('PATCH', `${path}/desk/status`, { contentType: merge, body: { status: { on: 'yes' } } });
   expectStatus(t, res, { code: 422, reason: 'Invalid' });
   // kube validates /status writes by the status schema alone: the field is named from there
   t.is(res.body.message, 'Lamp.status.example.com "desk" is invalid: status.on: Invalid value: "string": on in body must be of type boolean: "string"');
-  t.like((await server.request('GET', `${path}/desk`)).body, { status: { on: false } });
+  t.like((await server.request('GET', `${path}/desk`)).body, { status: { on: true } });
 });
 
 test('a status subresource needs the storage\'s get and update', (t) => {

@@ -36,6 +36,7 @@ test('the project: its files, in path order', (t) => {
       'src/admission.ts',
       'src/crds.ts',
       'src/main.ts',
+      'src/resource-events.ts',
       'src/resources.ts',
       'src/server-info.ts',
       'src/sqlite-storage.ts',
@@ -62,6 +63,12 @@ test('src/types.ts: a root type with markers per kind and the computed ServerInf
   }
 });
 
+test('src/types.ts: the stored kinds have a status subresource, the computed one has none', (t) => {
+  const types = file('src/types.ts');
+  for (const kind of ['Order', 'Box']) t.regex(types, new RegExp(`// \\+kubebuilder:subresource:status\\n(//.*\\n)*export interface ${kind} \\{[^}]*status\\?: ${kind}Status;`));
+  t.notRegex(types, /\+kubebuilder:subresource:status\n(\/\/.*\n)*export interface ServerInfo \{/);
+});
+
 test('deploy/: the Endpoints name the address and port, the APIService has the CA as caBundle', (t) => {
   const docs = (path: string) => parseAllDocuments(file(path)).map((d) => d.toJS());
   const [service, endpoints] = docs('deploy/20-service.yaml');
@@ -76,7 +83,7 @@ test('deploy/: the Endpoints name the address and port, the APIService has the C
     ['system:auth-delegator', [{ kind: 'ServiceAccount', name: 'shop', namespace: 'shop' }]],
     ['extension-apiserver-authentication-reader', [{ kind: 'ServiceAccount', name: 'shop', namespace: 'shop' }]],
   ]);
-  t.deepEqual(docs('deploy/40-viewer-role.yaml')[0].rules, [{ apiGroups: ['shop.example.com'], resources: ['orders', 'boxes', 'serverinfos'], verbs: ['get', 'list'] }]);
+  t.deepEqual(docs('deploy/40-viewer-role.yaml')[0].rules, [{ apiGroups: ['shop.example.com'], resources: ['orders', 'boxes', 'serverinfos'], verbs: ['get', 'list', 'watch'] }]);
 });
 
 const badInputs: [string, Partial<GenServerInput>, string][] = [
