@@ -1,7 +1,7 @@
 // `kapi gen server` end to end, as its README tells a user: a project generated into a temporary folder, kapi
 // installed into it from a packed tarball (offline), its own `npm test`, then `npm start` behind a front `kapi serve`
-// where `kubectl apply -f deploy/` registers it, and `kubectl get` through the front. One project for the whole file:
-// installing and compiling it is slow.
+// where `kubectl apply -f deploy/` registers it, and `kubectl get`, `kubectl get -w` and `kubectl patch
+// --subresource=status` through the front. One project for the whole file: installing and compiling it is slow.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
