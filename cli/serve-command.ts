@@ -53,11 +53,14 @@ export async function serve(args: string[]): Promise<number> {
     return 0;
   }
   if (opts.logging) configureLogging(opts.logging);
-  const server = await start(opts, effectiveFlags(args));
-  await new Promise<NodeJS.Signals>((resolve) => {
+  // Listened for before the server says it is serving: a signal sent as soon as it has must not meet Node's default
+  // (the process killed at once, no graceful shutdown) in the moment before a listener would be in place.
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  const server = await start(opts, effectiveFlags(args));
+  await signalled;
   // A second signal exits at once, as kube-apiserver does.
   const exitNow = () => process.exit(1);
   process.once('SIGINT', exitNow);
