@@ -77,6 +77,13 @@ const idleTimeoutMs = 90_000;
  * through the proxy wait for a round trip per 64 KiB.
  */
 const streamWindowBytes = 4 * 1024 * 1024;
+/**
+ * Go's http2 Transport takes answers whose header list is up to 10 MiB, and sends requests' as large as the server
+ * allows (a kube backend: 1 MiB). Node's client would refuse to send more than 64 KiB of header block (a user with
+ * thousands of groups, in X-Remote-Group) or to read an answer of more than 128 header fields (hundreds of warnings).
+ * Each field counts 32 bytes besides its name and value.
+ */
+const headerListBytes = 10 * 1024 * 1024;
 const connectionWindowBytes = 1024 * 1024 * 1024;
 
 /**
@@ -227,7 +234,12 @@ export class BackendTransport {
           resolve({ protocol: 'http/1.1' });
           return;
         }
-        const session = http2.connect(`https://${key}`, { createConnection: () => socket, settings: { initialWindowSize: streamWindowBytes } });
+        const session = http2.connect(`https://${key}`, {
+          createConnection: () => socket,
+          settings: { initialWindowSize: streamWindowBytes, maxHeaderListSize: headerListBytes },
+          maxHeaderListPairs: Math.floor(headerListBytes / 32),
+          maxSendHeaderBlockLength: headerListBytes,
+        });
         session.once('connect', () => session.setLocalWindowSize(connectionWindowBytes));
         const self = this.connections.get(key);
         const forget = () => self && this.forget(key, self);

@@ -97,7 +97,8 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
     });
   };
   const server = opts.http2
-    ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+    ? // a kube backend's header limits (1 MiB, any number of fields), not Node's 64 KiB and 128 fields
+      http2.createSecureServer({ ...tlsOptions, allowHTTP1: true, settings: { maxHeaderListSize: (1 << 20) + 320 }, maxHeaderListPairs: 1 << 15 }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
     : https.createServer(tlsOptions, onRequest);
   server.on('session', () => http2Sessions++);
   server.on('secureConnection', (s: Socket) => {

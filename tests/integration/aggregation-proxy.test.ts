@@ -1,7 +1,7 @@
 // A front kapi proxying to an aggregated API server (an HTTPS test backend on a non-loopback address): the APIService
 // availability controller's conditions, the requests and headers the backend sees, and kube's answers when it cannot
 // be reached.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import http2 from 'node:http2';
 import { createCa, issueCert } from '../../plugins/auth/certificates.js';
 import { apiService, backendNamespace, routeServiceToBackend, startAggregatedBackend, type TestAggregatedBackend } from '../helpers/aggregated-backend.js';
@@ -238,10 +238,11 @@ test('a backend that hangs: the request times out as kube\'s do (504 Status), a 
   t.is(discovery.text, 'context deadline exceeded\n');
 });
 
-test('to a backend that offers HTTP/2, the front multiplexes requests and watches on one connection; bodies arrive; a client that goes away resets its stream', async (t) => {
+/** A backend offering HTTP/2, registered for a group of its own under an APIService that is Available. */
+async function availableHttp2Backend(t: ExecutionContext, prefix: string): Promise<{ h2: TestAggregatedBackend; group: string }> {
   const h2 = await startAggregatedBackend(frontProxyCa.certPem, { http2: true });
   t.teardown(() => h2.close());
-  const service = `h2-${suffix()}`;
+  const service = `${prefix}-${suffix()}`;
   const group = `${service}.example.com`;
   h2.handle(`/apis/${group}/v1`, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [] }));
@@ -249,6 +250,11 @@ test('to a backend that offers HTTP/2, the front multiplexes requests and watche
   await routeServiceToBackend(front, h2, service);
   t.is((await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: h2.caBundle }) })).status, 201);
   await availableWith(front, `v1.${group}`, 'Passed');
+  return { h2, group };
+}
+
+test('to a backend that offers HTTP/2, the front multiplexes requests and watches on one connection; bodies arrive; a client that goes away resets its stream', async (t) => {
+  const { h2, group } = await availableHttp2Backend(t, 'h2');
 
   const path = `/apis/${group}/v1/namespaces/default/flunders`;
   let watchClosed!: () => void;
@@ -294,16 +300,7 @@ test('to a backend that offers HTTP/2, the front multiplexes requests and watche
 });
 
 test('a request the backend refuses unprocessed (its stream past a GOAWAY) is sent again on a new connection, once', async (t) => {
-  const h2 = await startAggregatedBackend(frontProxyCa.certPem, { http2: true });
-  t.teardown(() => h2.close());
-  const service = `goaway-${suffix()}`;
-  const group = `${service}.example.com`;
-  h2.handle(`/apis/${group}/v1`, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [] }));
-  });
-  await routeServiceToBackend(front, h2, service);
-  t.is((await front.request('POST', apiServicesPath, { body: apiService(group, 'v1', service, { caBundle: h2.caBundle }) })).status, 201);
-  await availableWith(front, `v1.${group}`, 'Passed');
+  const { h2, group } = await availableHttp2Backend(t, 'goaway');
 
   // The backend's GOAWAY lets through only the streams before the request's: as a server shutting down gracefully, it
   // has not processed the request.
@@ -323,4 +320,20 @@ test('a request the backend refuses unprocessed (its stream past a GOAWAY) is se
   t.deepEqual(refused.body, { kind: 'FlunderList', items: [] });
   t.is(h2.http2Sessions, sessionsBefore + 1, 'sent again on a new connection');
   t.is(h2.requests.filter((r) => r.url === path).length, 3);
+});
+
+test('over HTTP/2 to the backend: a user with thousands of groups reaches it, an answer with hundreds of warnings comes back', async (t) => {
+  const { h2, group } = await availableHttp2Backend(t, 'headers');
+  const path = `/apis/${group}/v1/namespaces/default/flunders`;
+  const warnings = Array.from({ length: 300 }, (_, i) => `299 - "warning ${i}"`);
+  h2.handle(path, (_req, res) => {
+    res.setHeader('warning', warnings);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"kind":"FlunderList","items":[]}');
+  });
+  const groups = ['system:masters', ...Array.from({ length: 3000 }, (_, i) => `group-number-${i}`)];
+  const res = await front.request('GET', path, { headers: { 'Impersonate-User': 'alice', 'Impersonate-Group': groups } });
+  t.is(res.status, 200, res.text);
+  t.is(res.headers.warning?.split(', 299').length, 300);
+  const seen = h2.requests.findLast((r) => r.url === path)!;
+  t.is(String(seen.headers['x-remote-group']).split(', ').length, 3002, 'and system:authenticated'); // repeated HTTP/2 fields, joined by Node
 });
