@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** At most this many results are kept (kube's token cache keeps 4096 too); the oldest go first. */
 const maxEntries = 4096;
@@ -18,7 +18,7 @@ export class TokenResultCache<T> {
   ) {}
 
   get(token: string, audiences: readonly string[], lookUp: () => Promise<T | null>): Promise<T | null> {
-    const key = createHash('sha256').update(JSON.stringify([audiences, token])).digest('base64');
+    const key = hash('sha256', JSON.stringify([audiences, token]), 'base64');
     const now = Date.now();
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > now) return Promise.resolve(entry.value);

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A flow's identity as a 48-bit number: enough entropy to deal a hand of up to 6 queues from a deck of 128 without
  * bias worth noticing (kube hashes the FlowSchema's name and the distinguisher with FNV-64a the same way).
  */
 export function flowHash(flowSchema: string, distinguisher: string): number {
-  return createHash('md5').update(flowSchema).update('\0').update(distinguisher).digest().readUIntBE(0, 6);
+  return hash('md5', `${flowSchema}\0${distinguisher}`, 'buffer').readUIntBE(0, 6);
 }
 
 /**
