@@ -54,10 +54,12 @@ export interface Figures {
    * and client): well above 0 means other work competed with this measurement. Only known with `server`.
    */
   otherCoreShare?: number;
+  /** Measured in alternating windows (measureAlternating): each window's rate of `okStatus` responses, in order. */
+  windowReqPerSec?: number[];
 }
 
 /** What a load generator reports of one run: the figures but the CPU shares, and the CPU time it used itself. */
-export type LoadRun = Omit<Figures, 'serverCpu' | 'clientCoreShare' | 'otherCoreShare' | 'cpuPinning'> & { clientCpuMicros: number };
+export type LoadRun = Omit<Figures, 'serverCpu' | 'clientCoreShare' | 'otherCoreShare' | 'cpuPinning' | 'windowReqPerSec'> & { clientCpuMicros: number };
 
 /** Drives `spec` for `seconds` and reports what it saw. */
 export interface LoadGenerator {
@@ -80,21 +82,81 @@ export async function measure(
 ): Promise<Figures> {
   await generator.run(spec, cfg, 'warmup', cfg.warmupSeconds);
   if (profilePath) await server?.startProfile();
+  const window = await measureWindow(spec, cfg, cfg.seconds, server, generator);
+  if (profilePath) await server?.stopProfile(profilePath);
+  return figuresOf([window], generator);
+}
+
+/** One of the loads `measureAlternating` takes turns with: its server (probed for CPU time) and optional profile. */
+export interface AlternatingLoad {
+  spec: LoadSpec;
+  server: ServerProbe;
+  profilePath?: string;
+}
+
+/**
+ * Two or more loads, each warmed up once, then measured in `rounds` short windows taken in turn (A B A B …) that add up
+ * to the configured time each: this machine's speed drifts by up to 2× within minutes, so loads measured one after the
+ * other can differ by the drift alone; in turns, each window of one has a neighbour of the other. Each load's figures
+ * sum its windows (latencies: those of its median window) and list the windows' rates (`windowReqPerSec`), so that a
+ * ratio can be taken window by window. A profile covers all of its load's windows.
+ */
+export async function measureAlternating(loads: AlternatingLoad[], cfg: BenchConfig, rounds: number, generator: LoadGenerator): Promise<Figures[]> {
+  for (const l of loads) await generator.run(l.spec, cfg, 'warmup', cfg.warmupSeconds);
+  for (const l of loads) if (l.profilePath) await l.server.startProfile();
+  const windows: MeasuredWindow[][] = loads.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < loads.length; i++) windows[i]!.push(await measureWindow(loads[i]!.spec, cfg, cfg.seconds / rounds, loads[i]!.server, generator));
+  }
+  for (const l of loads) if (l.profilePath) await l.server.stopProfile(l.profilePath);
+  return windows.map((w) => figuresOf(w, generator));
+}
+
+/** A load generator's run, with the CPU time of the server and of the machine over it. */
+interface MeasuredWindow {
+  run: LoadRun;
+  serverCpuMicros?: number;
+  machineBusyMs: number;
+}
+
+async function measureWindow(spec: LoadSpec, cfg: BenchConfig, seconds: number, server: ServerProbe | undefined, generator: LoadGenerator): Promise<MeasuredWindow> {
   const cpuBefore = await server?.cpuMicros();
   const machineBefore = machineCpuMs();
-  const { clientCpuMicros, ...r } = await generator.run(spec, cfg, 'measure', cfg.seconds);
-  const machine = machineCpuMs().busy - machineBefore.busy;
+  const run = await generator.run(spec, cfg, 'measure', seconds);
+  const machineBusyMs = machineCpuMs().busy - machineBefore.busy;
   const cpuAfter = await server?.cpuMicros();
-  if (profilePath) await server?.stopProfile(profilePath);
+  return { run, machineBusyMs, ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMicros: cpuAfter - cpuBefore } : {}) };
+}
+
+/** One window's figures, or several windows' summed (latencies and autocannon's mean: those of the median window by rate). */
+function figuresOf(windows: MeasuredWindow[], generator: LoadGenerator): Figures {
+  const sum = (f: (w: MeasuredWindow) => number) => windows.reduce((a, w) => a + f(w), 0);
+  const byRate = [...windows].sort((a, b) => a.run.reqPerSec - b.run.reqPerSec);
+  const { clientCpuMicros: _, ...median } = byRate[Math.floor((byRate.length - 1) / 2)]!.run;
+  const durationSeconds = sum((w) => w.run.durationSeconds);
+  const ok = sum((w) => w.run.ok);
+  const statusCodes: Record<string, number> = {};
+  for (const w of windows) for (const [code, n] of Object.entries(w.run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const clientCpuMicros = sum((w) => w.run.clientCpuMicros);
+  const serverCpuMicros = windows.every((w) => w.serverCpuMicros !== undefined) ? sum((w) => w.serverCpuMicros!) : undefined;
   return {
-    ...r,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined
+    ...median,
+    reqPerSec: ok / durationSeconds,
+    durationSeconds,
+    ok,
+    total: sum((w) => w.run.total),
+    non2xx: sum((w) => w.run.non2xx),
+    errors: sum((w) => w.run.errors),
+    timeouts: sum((w) => w.run.timeouts),
+    statusCodes,
+    ...(windows.length > 1 ? { windowReqPerSec: windows.map((w) => w.run.reqPerSec) } : {}),
+    ...(serverCpuMicros !== undefined
       ? {
-          serverCpu: { coreShare: (cpuAfter - cpuBefore) / 1e6 / r.durationSeconds, microsPerOk: r.ok ? (cpuAfter - cpuBefore) / r.ok : 0 },
-          otherCoreShare: Math.max(0, (machine * 1000 - (cpuAfter - cpuBefore) - clientCpuMicros) / 1e6 / r.durationSeconds),
+          serverCpu: { coreShare: serverCpuMicros / 1e6 / durationSeconds, microsPerOk: ok ? serverCpuMicros / ok : 0 },
+          otherCoreShare: Math.max(0, (sum((w) => w.machineBusyMs) * 1000 - serverCpuMicros - clientCpuMicros) / 1e6 / durationSeconds),
         }
       : {}),
-    clientCoreShare: clientCpuMicros / 1e6 / r.durationSeconds,
+    clientCoreShare: clientCpuMicros / 1e6 / durationSeconds,
     ...(generator.cpuPinning ? { cpuPinning: generator.cpuPinning } : {}),
   };
 }

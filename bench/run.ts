@@ -4,9 +4,11 @@
  *   1. baseline — a bare koa 3 app answering the exact bytes kapi answers for GET of one widget;
  *   2. kapi GET  — GET /apis/example.com/v1/namespaces/default/widgets/w1 (SQLite storage, bearer token), a ~1 KiB
  *      widget created as `kubectl apply` creates it (last-applied-configuration annotation, managedFields); 1 and 2 are
- *      driven by wrk (its own process, pinned to another CPU than the server's) when it is installed, else by autocannon;
- *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, synchronous=FULL); only 201s count; the
- *      server's CPU per create is judged against its target;
+ *      driven by wrk (its own process, pinned to another CPU than the server's) when it is installed, else by autocannon,
+ *      in turns of short windows with both servers up (bench/load.ts measureAlternating); the verdict is the median of
+ *      the window-by-window ratios;
+ *   3. kapi create — POST of widgets with unique names, durable (SQLite WAL, each acknowledged after its fdatasync);
+ *      only 201s count; the server's CPU per create is judged against its target;
  *   4. kapi create Plain — the same for a CRD without x-kubernetes-validations rules (bench/cel-crds.ts);
  *   5. kapi create Ruled — the same for the same CRD with ten rules: 1 - Ruled/Plain is the rules' cost.
  *   6. watch fan-out (bench/watch-fanout.ts) — delivery latency of MODIFIED events to 1,000 watches while one widget
@@ -64,7 +66,7 @@ import { benchConfig, benchPhases } from './config.js';
 import type { BenchContext } from './context.js';
 import { describeEnvironment } from './environment.js';
 import { httpsClient } from './https-client.js';
-import { measure } from './load.js';
+import { measure, measureAlternating, type AlternatingLoad, type LoadSpec } from './load.js';
 import { formatProfileSummary, summarizeProfile } from './profile-summary.js';
 import { checkCelRulesEnforced, installCelCrds, waitForCelServed } from './cel-setup.js';
 import { celCollectionPath, celObject, type CelKind } from './cel-crds.js';
@@ -92,6 +94,8 @@ const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url
 const profileDir = join(resultsDir, 'profiles');
 
 const cfg = benchConfig();
+/** The GET windows of baseline and kapi taken in turns: 5 (of 2 s with the default 10 s), fewer for a short BENCH_SECONDS. */
+const getRounds = Math.max(1, Math.min(5, Math.floor(cfg.seconds)));
 const root = await mkdtemp(join(tmpdir(), 'kapi-bench-'));
 try {
   const pkiDir = join(root, 'pki');
@@ -171,25 +175,25 @@ try {
       return fetchWidgetW1(c);
     });
     const getLoad = await getLoadGenerator(log);
-    /** The baseline's and kapi's GET of w1, by the same load generator; the server pinned apart from it when wrk is. */
-    const measureGet = async (title: string, url: string, server: ServerProcess, profileName: string) => {
-      if (getLoad.cpuPinning) await pinProcess(server.pid, getLoad.cpuPinning.server);
-      return measure({ title, url, okStatus: 200, path: widgetPath, headers }, cfg, server, profile(profileName), getLoad);
-    };
+    const getSpec = (title: string, url: string): LoadSpec => ({ title, url, okStatus: 200, path: widgetPath, headers });
 
-    log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1`);
+    // Both servers run throughout, their GETs measured in turns (see measureAlternating), pinned apart from wrk.
+    log(`baseline: bare koa serving the ${Buffer.byteLength(w1.body)} bytes of w1; kapi GET widget w1, measured in turns with it`);
     const baselineSettings: BaselineServerSettings = { pkiDir, path: widgetPath, body: w1.body, contentType: w1.contentType };
-    const baseline = await withServer('./baseline-server.js', baselineSettings, async (url, server) => {
-      await expectSameBytes(client(url), w1.body, 'baseline');
-      return measureGet('baseline', url, server, 'baseline');
-    });
-
-    log('kapi GET widget w1');
-    const get = await withServer('./kapi-server.js', kapi, async (url, server) => {
-      await waitForWidgetsServed(client(url));
-      await expectSameBytes(client(url), w1.body, 'kapi');
-      return measureGet('kapi GET', url, server, 'kapi-get');
-    });
+    const [baseline, get] = await withServer('./baseline-server.js', baselineSettings, (baselineUrl, baselineServer) =>
+      withServer('./kapi-server.js', kapi, async (url, server) => {
+        await expectSameBytes(client(baselineUrl), w1.body, 'baseline');
+        await waitForWidgetsServed(client(url));
+        await expectSameBytes(client(url), w1.body, 'kapi');
+        if (getLoad.cpuPinning) for (const s of [baselineServer, server]) await pinProcess(s.pid, getLoad.cpuPinning.server);
+        const load = (spec: LoadSpec, s: ServerProcess, profileName: string): AlternatingLoad => {
+          const profilePath = profile(profileName);
+          return { spec, server: s, ...(profilePath ? { profilePath } : {}) };
+        };
+        const loads = [load(getSpec('baseline', baselineUrl), baselineServer, 'baseline'), load(getSpec('kapi GET', url), server, 'kapi-get')];
+        return measureAlternating(loads, cfg, getRounds, getLoad);
+      }),
+    );
 
     log('kapi create widgets');
     const create = await withServer('./kapi-server.js', kapi, async (url, server) => {

@@ -56,3 +56,12 @@ test('figures from autocannon are not judged: the verdict says wrk is needed', (
   t.is(verdict.note, 'measured with autocannon, not wrk: install wrk for the judged figure');
   t.regex(text, /GET \/ baseline +80\.0% +target ≥ 60\.0% +MISS \(measured with autocannon, not wrk/);
 });
+
+test('measured in turns, GET / baseline is the median of the window-by-window ratios, not the ratio of the rates', (t) => {
+  // The machine slowed down 2× after two rounds; the two rates given would make 0.55, the windows say 0.60–0.64.
+  const baseline = { ...figures('baseline', 37_500, 'wrk', 0.97), windowReqPerSec: [50_000, 50_000, 25_000, 25_000, 25_000] };
+  const get = { ...figures('kapi GET', 20_625, 'wrk', 0.98), windowReqPerSec: [30_000, 31_000, 15_000, 16_000, 15_500] };
+  const { verdict, text } = getVerdict(core(baseline, get));
+  t.like(verdict, { value: 0.62, pass: true });
+  t.regex(text, /GET \/ baseline 62\.0% \(median of 5 windows in turns: 60\.0%, 62\.0%, 60\.0%, 64\.0%, 62\.0%\)/);
+});
