@@ -170,6 +170,17 @@ test.serial(kinds[0]!.kind + ': a watch from before the last 1,000 changes is 41
   await items.delete('busy');
 });
 
+test.serial(kinds[0]!.kind + ': a watch from a resourceVersion not reached yet is 504 Too large resource version after 3 s', async (t) => {
+  const { kind, plural } = kinds[0]!;
+  const items = client(kind, plural);
+  const current = Number((await items.list()).metadata.resourceVersion);
+  const started = Date.now();
+  const refused = await refusedWith(watched(items, String(current + 100), 1));
+  t.true(Date.now() - started >= 2900, 'refused only after the 3 s wait');
+  t.is(refused.code, 504);
+  t.is(refused.message, 'Timeout: Too large resource version: ' + (current + 100) + ', current: ' + current);
+});
+
 test.serial('${m.info.plural}: computed when read, read-only', async (t) => {
   const path = '/apis/' + group + '/' + version + '/${m.info.plural}';
   const info = await api.request<KubeObject & { status: { uptimeSeconds: number; objects: Record<string, number> } }>({ method: 'GET', path: path + '/server' });
