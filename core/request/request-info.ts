@@ -1,4 +1,5 @@
 import { queryBool } from './query-bool.js';
+import { parseFieldSelector } from '../selectors/field-selector.js';
 
 /**
  * What a request is about, parsed from its method and URL the way k8s.io/apiserver's RequestInfoFactory does:
@@ -18,6 +19,12 @@ export interface RequestInfo {
   resource: string;
   subresource: string;
   name: string;
+  /**
+   * A list, watch or deletecollection's `fieldSelector` and `labelSelector` query parameters as sent (first value), for
+   * authorizers (kube's AuthorizeWithSelectors); not for a watch through the deprecated /watch/ path.
+   */
+  fieldSelector?: string;
+  labelSelector?: string;
 }
 
 const specialVerbs = new Set(['watch']);
@@ -74,7 +81,38 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (namespaceItself) info.namespace = ''; // a Namespace is cluster-scoped: /namespaces/{name} names it
 
   info.verb = verbFor(method, info, query, watchPrefix);
+  if ((info.verb === 'list' || info.verb === 'watch') && !watchPrefix && !info.name) info.name = selectedName(query);
+  if (!watchPrefix && verbsWithSelectors.has(info.verb)) {
+    const fieldSelector = query.get('fieldSelector');
+    const labelSelector = query.get('labelSelector');
+    if (fieldSelector !== null) info.fieldSelector = fieldSelector;
+    if (labelSelector !== null) info.labelSelector = labelSelector;
+  }
   return info;
+}
+
+const verbsWithSelectors = new Set(['list', 'watch', 'deletecollection']);
+
+/**
+ * The name a list or watch selects with `fieldSelector=metadata.name=N`: kube authorizes (and audits) such a request
+ * as being about N, so that a role limited to resourceNames [N] lets `kubectl get KIND N -w` and single-object
+ * informers list and watch it. '' when there is none, the selector does not parse, or N is no valid path segment.
+ */
+function selectedName(query: URLSearchParams): string {
+  const text = query.get('fieldSelector');
+  if (!text) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(text).exactMatch('metadata.name');
+  } catch {
+    return ''; // the list or watch itself answers the 400
+  }
+  return name && isValidPathSegmentName(name) ? name : '';
+}
+
+/** apimachinery's path.IsValidPathSegmentName. */
+function isValidPathSegmentName(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
 }
 
 function verbFor(method: string, info: RequestInfo, query: URLSearchParams, watchPrefix: boolean): string {

@@ -3,6 +3,7 @@
 // with kube's texts, `kubectl auth can-i --list`, escalation refused, a labelled ClusterRole aggregated into `edit`.
 import test from 'ava';
 import { describe, eventually, row, table, useKapi, type KubectlResult } from '../helpers/kapi-process.js';
+import { spawnKubectl } from '../helpers/kubectl-stream.js';
 
 const kapi = useKapi({ widgets: true });
 
@@ -13,11 +14,11 @@ async function ok(args: string[], stdin?: string): Promise<KubectlResult> {
 }
 
 /** A ServiceAccount in a new namespace and a token for it: a user bound to nothing yet. */
-async function newUser(ns: string, name: string): Promise<{ user: string; as: (args: string[], stdin?: string) => Promise<KubectlResult> }> {
+async function newUser(ns: string, name: string): Promise<{ user: string; token: string; as: (args: string[], stdin?: string) => Promise<KubectlResult> }> {
   await ok(['create', 'namespace', ns]);
   await ok(['-n', ns, 'create', 'serviceaccount', name]);
   const token = (await ok(['-n', ns, 'create', 'token', name])).stdout.trim();
-  return { user: `system:serviceaccount:${ns}:${name}`, as: (args, stdin) => kapi.kubectl(['--token', token, ...args], { stdin }) };
+  return { user: `system:serviceaccount:${ns}:${name}`, token, as: (args, stdin) => kapi.kubectl(['--token', token, ...args], { stdin }) };
 }
 
 test('a RoleBinding grants its Role in its namespace only; the rest is refused with kube\'s text', async (t) => {
@@ -56,6 +57,29 @@ test('kubectl auth can-i and can-i --list answer from the bound roles', async (t
   // resourceNames: the named object only
   t.regex((await as(['-n', 'team-b', 'get', 'configmap', 'one'])).stderr, /NotFound/);
   t.regex((await as(['-n', 'team-b', 'get', 'configmap', 'two'])).stderr, /Forbidden.*configmaps "two" is forbidden/);
+});
+
+test('a Role limited to one name lets its user list that object by name and watch it (kubectl get NAME -w), as kube authorizes a metadata.name field selector', async (t) => {
+  const { user, token, as } = await newUser('team-f', 'erin');
+  await ok(['-n', 'team-f', 'create', 'configmap', 'one', '--from-literal=a=1']);
+  await ok(['-n', 'team-f', 'create', 'role', 'one-reader', '--verb=get,list,watch', '--resource=configmaps', '--resource-name=one']);
+  await ok(['-n', 'team-f', 'create', 'rolebinding', 'erin-one', '--role=one-reader', '--serviceaccount=team-f:erin']);
+
+  const listed = await eventually(() => as(['-n', 'team-f', 'get', 'configmaps', '--field-selector=metadata.name=one', '-o', 'name']), (r) => r.code === 0);
+  t.is(listed.stdout.trim(), 'configmap/one');
+  const all = await as(['-n', 'team-f', 'get', 'configmaps']);
+  t.is(all.stderr.trim(), `Error from server (Forbidden): configmaps is forbidden: User "${user}" cannot list resource "configmaps" in API group "" in the namespace "team-f"`);
+
+  const w = spawnKubectl(kapi, ['--token', token, '-n', 'team-f', 'get', 'configmap', 'one', '-w', '-o', 'custom-columns=NAME:.metadata.name,A:.data.a', '--no-headers']);
+  try {
+    await w.waitForLine(/^one\s+1\s*$/);
+    const mark = w.lines.length;
+    await ok(['-n', 'team-f', 'patch', 'configmap', 'one', '-p', '{"data":{"a":"2"}}']);
+    await w.waitForLine(/^one\s+2\s*$/, { from: mark });
+    t.is(w.stderr(), '', w.describe());
+  } finally {
+    await w.kill();
+  }
 });
 
 test('a Role granting more than its writer holds is refused (escalation), as is binding such a role', async (t) => {
