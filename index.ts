@@ -65,7 +65,7 @@ export type { RestStorage, RestContext, RestListOptions, RestList, RestWatchEven
 export { resourceModule, type ResourceModuleOptions } from './core/registry/resource-module.js';
 export type { Authenticator, AuthenticationRequest, UserInfo } from './core/contracts/authenticator.js';
 export { CredentialsRejected } from './core/contracts/authenticator.js';
-export type { Authorizer, AuthorizerAnswer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules } from './core/contracts/authorizer.js';
+export type { Authorizer, AuthorizerAnswer, AuthorizationAttributes, AuthorizationResult, Decision, AuthorizationChain, SubjectRules, SelectorRequirement } from './core/contracts/authorizer.js';
 export type { PolicyRule } from './lib/rbac/policy-rule.js';
 export type { HealthCheck } from './core/contracts/health-check.js';
 export type { Metrics } from './core/contracts/metrics.js';

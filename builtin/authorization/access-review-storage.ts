@@ -6,6 +6,7 @@ import { errors } from '../../core/contracts/api-error.js';
 import { goDecode, type GoStructType } from '../../lib/go/json-decoding.js';
 import type { AccessReview, NonResourceAttributes, ResourceAttributes } from './access-review-go-types.js';
 import { accessReviewCauses } from './access-review-validation.js';
+import { reviewSelectors } from './access-review-selectors.js';
 
 export type AccessReviewKind = 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview';
 
@@ -62,7 +63,7 @@ function decode(body: KubeObject, kind: AccessReviewKind, goType: GoStructType):
   return review as AccessReview;
 }
 
-/** kube's ResourceAttributesFrom: an empty version is any version. */
+/** kube's ResourceAttributesFrom: an empty version is any version; the selectors as reviewSelectors reads them. */
 function resourceAttributes(user: UserInfo, a: ResourceAttributes): AuthorizationAttributes {
   return {
     user,
@@ -75,6 +76,7 @@ function resourceAttributes(user: UserInfo, a: ResourceAttributes): Authorizatio
     resource: a.resource ?? '',
     subresource: a.subresource ?? '',
     name: a.name ?? '',
+    ...reviewSelectors(a),
   };
 }
 

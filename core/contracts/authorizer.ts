@@ -13,6 +13,21 @@ export interface AuthorizationAttributes {
   resource?: string;
   subresource?: string;
   name?: string;
+  /**
+   * What a list, watch or deletecollection selects, as requirements (kube's AuthorizeWithSelectors): the request's
+   * `fieldSelector` / `labelSelector` as far as they parse, or a SubjectAccessReview's. They only narrow the request:
+   * RBAC ignores them; webhook authorizers are sent them.
+   */
+  fieldSelector?: SelectorRequirement[];
+  labelSelector?: SelectorRequirement[];
+}
+
+/** One selector requirement as SubjectAccessReviews carry it (metav1's FieldSelectorRequirement and LabelSelectorRequirement). */
+export interface SelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** Absent for Exists and DoesNotExist. */
+  values?: string[];
 }
 
 export type Decision = 'allow' | 'deny' | 'no-opinion';

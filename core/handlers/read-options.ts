@@ -4,7 +4,9 @@ import type { ResourceScope } from './request-scope.js';
 import type { KubeObject } from '../contracts/resource-type.js';
 import { parseLabelSelector, type LabelSelector } from '../../lib/k8s/labels/label-selector.js';
 import { LabelSelectorError } from '../../lib/k8s/labels/label-selector-error.js';
-import { parseFieldSelector, validateFieldSelector } from '../selectors/field-selector.js';
+import { validateFieldSelector } from '../selectors/field-selector.js';
+import { parseFieldSelector, type FieldSelector } from '../../lib/k8s/fields/field-selector.js';
+import { FieldSelectorError } from '../../lib/k8s/fields/field-selector-error.js';
 import { objectFieldSet } from '../selectors/object-fields.js';
 
 const uint64Max = 2n ** 64n - 1n;
@@ -46,7 +48,7 @@ export function selectorFilter(scope: ResourceScope): ((obj: KubeObject) => bool
   const fieldText = scope.query.get('fieldSelector') ?? '';
   if (!labelText && !fieldText) return undefined;
   const labels = parsedLabels(labelText);
-  const fields = parseFieldSelector(fieldText);
+  const fields = parsedFields(fieldText);
   const supported = selectableFields(scope);
   validateFieldSelector(fields, supported, scope.rt.names.kind);
   const computed = Object.entries(scope.versionDef.fieldSelectorAttributes ?? {});
@@ -57,6 +59,16 @@ export function selectorFilter(scope: ResourceScope): ((obj: KubeObject) => bool
     return set;
   };
   return (obj) => labels.matches(obj.metadata?.labels) && (fields.isEmpty() || fields.matches(fieldSet(obj)));
+}
+
+/** fieldSelector as kube reads it: what does not parse is a 400 with fields.ParseSelector's text. */
+function parsedFields(text: string): FieldSelector {
+  try {
+    return parseFieldSelector(text);
+  } catch (err) {
+    if (err instanceof FieldSelectorError) throw errors.badRequest(err.message);
+    throw err;
+  }
 }
 
 /** labelSelector as kube reads it: what does not parse is a 400 with labels.Parse's text. */

@@ -1,5 +1,5 @@
 import { queryBool } from './query-bool.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
+import { parseFieldSelector } from '../../lib/k8s/fields/field-selector.js';
 
 /**
  * What a request is about, parsed from its method and URL the way k8s.io/apiserver's RequestInfoFactory does:

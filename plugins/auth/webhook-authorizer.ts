@@ -150,6 +150,9 @@ function reviewSpec(attrs: AuthorizationAttributes): Record<string, unknown> {
           ...str('resource', attrs.resource),
           ...str('subresource', attrs.subresource),
           ...str('name', attrs.name),
+          // kube's AuthorizeWithSelectors: a list, watch or deletecollection's selectors, as requirements
+          ...(attrs.fieldSelector?.length ? { fieldSelector: { requirements: attrs.fieldSelector } } : {}),
+          ...(attrs.labelSelector?.length ? { labelSelector: { requirements: attrs.labelSelector } } : {}),
         },
       }
     : { nonResourceAttributes: { ...str('path', attrs.path), ...str('verb', attrs.verb) } };

@@ -1,11 +1,15 @@
 import test from 'ava';
 import { ApiError } from '../../../../core/contracts/api-error.js';
-import { parseFieldSelector, validateFieldSelector, type FieldSelector } from '../../../../core/selectors/field-selector.js';
+import { validateFieldSelector } from '../../../../core/selectors/field-selector.js';
+import { parseFieldSelector, type FieldSelector } from '../../../../lib/k8s/fields/field-selector.js';
+import { FieldSelectorError } from '../../../../lib/k8s/fields/field-selector-error.js';
 
+/** The 400 text: a selector that does not parse (answered as a 400 with it), or validation's own 400. */
 function badRequest(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
+    if (e instanceof FieldSelectorError) return e.message;
     if (e instanceof ApiError && e.code === 400 && e.reason === 'BadRequest') return e.message;
     throw e;
   }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseFieldSelector } from '../../../../core/selectors/field-selector.js';
+import { parseFieldSelector } from '../../../../lib/k8s/fields/field-selector.js';
 import { objectFieldSet } from '../../../../core/selectors/object-fields.js';
 
 const widget = {

@@ -51,3 +51,21 @@ test('an authorizer that fails is an errored decision with its error', async (t)
   const checks = new AuthorizationChecks(() => authorization);
   t.deepEqual(await checks.settled(() => checks.authorize(check('explode'))), { decision: 'no-opinion', reason: '', error: 'backend down' });
 });
+
+test('a check\'s field and label selectors reach the authorizers as requirements; one that does not parse narrows nothing', async (t) => {
+  const seen: unknown[] = [];
+  const authorizer: Authorizer = {
+    name: 'recorder',
+    async authorize(attrs) {
+      seen.push([attrs.fieldSelector, attrs.labelSelector]);
+      return { decision: 'no-opinion' };
+    },
+  };
+  const checks = new AuthorizationChecks(() => new AuthorizationChain(() => [authorizer]));
+  const list = (fieldSelector: string, labelSelector: string) => checks.authorize({ ...check('list'), fieldSelector, labelSelector });
+  await checks.settled(() => [list('spec.nodeName=n1', 'app notin (a),x>1'), list('a=b=c', '')]);
+  t.deepEqual(seen, [
+    [[{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }], [{ key: 'app', operator: 'NotIn', values: ['a'] }]],
+    [undefined, undefined],
+  ]);
+});
