@@ -55,13 +55,15 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
   /**
    * Updates `name`: call `update` with the object as stored now; it resolves with the admitted new object (the
    * request's body or patch applied to it, admitted and validated; a resourceVersion other than the stored one is
-   * kube's 409 already). Store that unless the stored object changed in the meantime (throw `errors.modified`), and
-   * return it as stored. Store nothing when `ctx.dryRun`.
+   * kube's 409 already). Store that unless the stored object changed in the meantime, and return it as stored. If it
+   * did change, call `update` again with the new stored object, as kube's storage retries (a request that named a
+   * resourceVersion then gets its 409 from `update`), or throw `errors.modified`. Store nothing when `ctx.dryRun`.
    */
   update?(ctx: RestContext, name: string, update: (old: T) => Promise<T>): Promise<T>;
   /**
    * Deletes `name`: call `admit` with the object as stored now (admission may refuse the delete), then remove it
-   * (not when `ctx.dryRun`) and return the deleted object.
+   * (not when `ctx.dryRun`) and return the deleted object. If it changed in the meantime, call `admit` again with the
+   * new stored object, as kube retries a delete.
    */
   delete?(ctx: RestContext, name: string, admit: (old: T) => Promise<void>): Promise<T>;
 }

@@ -98,11 +98,11 @@ export function sqliteStorage(db: Database.Database, group: string, resource: st
   const revisionOf = (obj: KubeObject) => Number(obj.metadata!.resourceVersion);
   /**
    * \`object\` at the next revision, written by \`write\` in the transaction that takes the revision; a write that
-   * changes no row (the object changed meanwhile) takes none and is a 409.
+   * changes no row (the object changed meanwhile) takes none: undefined.
    */
-  const commit = db.transaction((name: string, object: KubeObject, write: (next: KubeObject) => Database.RunResult): KubeObject => {
+  const commit = db.transaction((object: KubeObject, write: (next: KubeObject) => Database.RunResult): KubeObject | undefined => {
     const next = { ...object, metadata: { ...object.metadata, resourceVersion: String(revisionNow() + 1) } };
-    if (write(next).changes === 0) throw errors.modified(qualified(name));
+    if (write(next).changes === 0) return undefined;
     db.pragma('user_version = ' + revisionOf(next));
     return next;
   });
@@ -125,28 +125,35 @@ export function sqliteStorage(db: Database.Database, group: string, resource: st
       const name = obj.metadata!.name!;
       if (row.get(resource, ctx.namespace, name)) throw errors.alreadyExists(qualified(name));
       if (ctx.dryRun) return obj;
-      const created = commit(name, obj, (next) => insert.run(resource, ctx.namespace, name, revisionOf(next), JSON.stringify(next)));
+      const created = commit(obj, (next) => insert.run(resource, ctx.namespace, name, revisionOf(next), JSON.stringify(next)))!;
       events.publish('ADDED', created);
       return created;
     },
     async update(ctx, name, update) {
-      const old = stored(ctx, name);
-      const next = await update(old);
-      // As kube's storage: a write that changes nothing keeps the object as it is (no new revision, no event).
-      if (ctx.dryRun || isDeepStrictEqual(next, old)) return next;
-      // Only over the revision \`update\` saw: a write in between makes this one a conflict.
-      const updated = commit(name, next, (n) => replace.run(revisionOf(n), JSON.stringify(n), resource, ctx.namespace, name, revisionOf(old)));
-      events.publish('MODIFIED', updated);
-      return updated;
+      // Only over the revision \`update\` saw. A write in between (while admission ran) makes it try again on the new
+      // one, as kube's storage does; a request that named a resourceVersion then gets its 409 from \`update\`.
+      for (;;) {
+        const old = stored(ctx, name);
+        const next = await update(old);
+        // As kube's storage: a write that changes nothing keeps the object as it is (no new revision, no event).
+        if (ctx.dryRun || isDeepStrictEqual(next, old)) return next;
+        const updated = commit(next, (n) => replace.run(revisionOf(n), JSON.stringify(n), resource, ctx.namespace, name, revisionOf(old)));
+        if (!updated) continue;
+        events.publish('MODIFIED', updated);
+        return updated;
+      }
     },
     async delete(ctx, name, admit) {
-      const old = stored(ctx, name);
-      await admit(old);
-      if (ctx.dryRun) return old;
-      // As kube answers a delete (and watches see it): the last state, at the delete's revision.
-      const deleted = commit(name, old, () => remove.run(resource, ctx.namespace, name, revisionOf(old)));
-      events.publish('DELETED', deleted);
-      return deleted;
+      for (;;) {
+        const old = stored(ctx, name);
+        await admit(old);
+        if (ctx.dryRun) return old;
+        // As kube answers a delete (and watches see it): the last state, at the delete's revision.
+        const deleted = commit(old, () => remove.run(resource, ctx.namespace, name, revisionOf(old)));
+        if (!deleted) continue; // changed while admission ran: admitted again as it is now
+        events.publish('DELETED', deleted);
+        return deleted;
+      }
     },
   };
 }

@@ -12,9 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiClient, ApiError, TypedStatusClient, type KubeObject, type ObjectMeta } from 'kapi';
+import { ApiClient, ApiError, TypedStatusClient, type KubeObject, type ObjectMeta, type RestContext } from 'kapi';
 import { admittedByLabel } from '../src/admission.js';
 import { group, version } from '../src/crds.js';
+import { openDatabase, sqliteStorage } from '../src/sqlite-storage.js';
 
 const kinds = [
 ${kinds}];
@@ -168,6 +169,24 @@ test.serial(kinds[0]!.kind + ': a watch from before the last 1,000 changes is 41
   t.is(gone.code, 410);
   t.is(gone.message, 'too old resource version: ' + from + ' (' + created.metadata!.resourceVersion + ')');
   await items.delete('busy');
+});
+
+test.serial(kinds[0]!.kind + ': an update another write overtook while it was admitted is made again on the new object, as in kube', async (t) => {
+  const { kind, plural } = kinds[0]!;
+  const db = openDatabase(join(dataDir, 'overtaken.db'));
+  const storage = sqliteStorage(db, group, plural);
+  const ctx: RestContext = { namespace: 'default', name: 'overtaken', user: { username: 'test', groups: [] }, signal: new AbortController().signal, dryRun: false };
+  await storage.create!(ctx, { apiVersion: group + '/' + version, kind, metadata: { name: 'overtaken', namespace: 'default' }, spec: { message: 'hello', size: 0 } });
+  const seen: string[] = [];
+  const updated = await storage.update!(ctx, 'overtaken', async (old) => {
+    seen.push(old.metadata!.resourceVersion!);
+    // the first time, another write is stored while this one waits (as for an admission webhook's answer)
+    if (seen.length === 1) await storage.update!(ctx, 'overtaken', async (o) => ({ ...o, spec: { ...(o as unknown as Item).spec, size: 5 } }));
+    return { ...old, metadata: { ...old.metadata, labels: { overtaken: 'yes' } } };
+  });
+  t.is(seen.length, 2);
+  t.like(updated as unknown as Item, { metadata: { labels: { overtaken: 'yes' } }, spec: { size: 5 } });
+  db.close();
 });
 
 test.serial(kinds[0]!.kind + ': a watch from a resourceVersion not reached yet is 504 Too large resource version after 3 s', async (t) => {

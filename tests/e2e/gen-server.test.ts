@@ -49,7 +49,7 @@ test.after.always(async () => {
 test.serial("the generated project's own npm test builds it and passes (the server standalone, over HTTPS)", async (t) => {
   t.timeout(600_000);
   const out = await npm(project, ['test']);
-  t.regex(out, /^\s*11 tests passed$/m);
+  t.regex(out, /^\s*12 tests passed$/m);
 });
 
 /** `npm start` with FRONT_KUBECONFIG; resolves once the server printed its URL. */
