@@ -25,6 +25,8 @@ export interface RequestInfo {
    */
   fieldSelector?: string;
   labelSelector?: string;
+  /** `name` came from `fieldSelector=metadata.name=…` (a list or watch), not from the path. */
+  nameSelected?: true;
 }
 
 const specialVerbs = new Set(['watch']);
@@ -81,7 +83,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (namespaceItself) info.namespace = ''; // a Namespace is cluster-scoped: /namespaces/{name} names it
 
   info.verb = verbFor(method, info, query, watchPrefix);
-  if ((info.verb === 'list' || info.verb === 'watch') && !watchPrefix && !info.name) info.name = selectedName(query);
+  if ((info.verb === 'list' || info.verb === 'watch') && !watchPrefix && !info.name) {
+    info.name = selectedName(query);
+    if (info.name) info.nameSelected = true;
+  }
   if (!watchPrefix && verbsWithSelectors.has(info.verb)) {
     const fieldSelector = query.get('fieldSelector');
     const labelSelector = query.get('labelSelector');
@@ -92,6 +97,15 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 }
 
 const verbsWithSelectors = new Set(['list', 'watch', 'deletecollection']);
+
+/**
+ * The namespace kube's RequestInfo gives a request, which authorization and flow control go by: for /namespaces/{name}
+ * (and its status and finalize), that name — kapi's `namespace` is '' there, a Namespace being cluster-scoped. A list
+ * or watch of namespaces selecting one by name stays at the cluster scope, as in kube.
+ */
+export function requestNamespace(info: RequestInfo): string {
+  return info.resource === 'namespaces' && !info.namespace && !info.nameSelected ? info.name : info.namespace;
+}
 
 /**
  * The name a list or watch selects with `fieldSelector=metadata.name=N`: kube authorizes (and audits) such a request

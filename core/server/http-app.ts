@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import { Readable } from 'node:stream';
 import { ApiError, errors } from '../contracts/api-error.js';
-import type { RequestInfo } from '../request/request-info.js';
+import { requestNamespace, type RequestInfo } from '../request/request-info.js';
 import { requestInfoOf, requestQueryOf } from './request-info-state.js';
 import { requestDeadlineMs } from '../request/request-deadline.js';
 import { instrumentRequests, markServed } from '../metrics/request-metrics.js';
@@ -170,7 +170,7 @@ function authorizationAttributes(user: UserInfo, info: RequestInfo): Authorizati
     apiGroup: info.apiGroup,
     apiVersion: info.apiVersion,
     // kube authorizes /namespaces/{name} in that namespace (a RoleBinding there may grant reading it)
-    namespace: info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace,
+    namespace: requestNamespace(info),
     resource: info.resource,
     subresource: info.subresource,
     name: info.name,

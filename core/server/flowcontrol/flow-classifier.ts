@@ -1,6 +1,6 @@
 import type { UserInfo } from '../../contracts/authenticator.js';
 import type { FlowSchema, FlowSubject, NonResourcePolicyRule, PolicyRulesWithSubjects, ResourcePolicyRule } from '../../contracts/flowcontrol.js';
-import type { RequestInfo } from '../../request/request-info.js';
+import { requestNamespace, type RequestInfo } from '../../request/request-info.js';
 
 const serviceAccountPrefix = 'system:serviceaccount:';
 
@@ -66,7 +66,3 @@ function nonResourceRuleMatches(rule: NonResourcePolicyRule, info: RequestInfo):
   return rule.nonResourceURLs.some((url) => url === '*' || url === info.path || (url.endsWith('/*') && info.path.startsWith(url.slice(0, -1))));
 }
 
-/** kube's RequestInfo puts a namespace's own name in Namespace for requests on /namespaces/{name}. */
-function requestNamespace(info: RequestInfo): string {
-  return info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace;
-}

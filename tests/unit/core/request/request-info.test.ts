@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseRequestInfo } from '../../../../core/request/request-info.js';
+import { parseRequestInfo, requestNamespace } from '../../../../core/request/request-info.js';
 
 const info = (method: string, url: string) => {
   const [path, query = ''] = url.split('?');
@@ -39,4 +39,13 @@ test('list, watch and deletecollection carry their selectors as sent (the first 
     t.is(i.labelSelector, undefined, url);
     t.is(i.fieldSelector, undefined, url);
   }
+});
+
+test('a namespace is authorized in itself when its path names it, at the cluster scope when a list or watch selects it by name', (t) => {
+  t.is(requestNamespace(info('GET', '/api/v1/namespaces/foo')), 'foo');
+  t.is(requestNamespace(info('PUT', '/api/v1/namespaces/foo/finalize')), 'foo');
+  t.is(requestNamespace(info('GET', '/api/v1/watch/namespaces/foo')), 'foo');
+  t.like(info('GET', '/api/v1/namespaces?watch=1&fieldSelector=metadata.name%3Dfoo'), { verb: 'watch', name: 'foo', namespace: '' });
+  t.is(requestNamespace(info('GET', '/api/v1/namespaces?watch=1&fieldSelector=metadata.name%3Dfoo')), '');
+  t.is(requestNamespace(info('GET', '/api/v1/namespaces/ns/configmaps?fieldSelector=metadata.name%3Done')), 'ns');
 });
