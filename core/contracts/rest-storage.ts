@@ -41,11 +41,8 @@ export interface RestStorage<T extends KubeObject = KubeObject> {
    * client allows bookmarks) the BOOKMARK marked `k8s.io/initial-events-end` with the list's resourceVersion, and
    * follows this watch from that resourceVersion. A watch from no resourceVersion or "0" starts with the listed
    * objects the same way (no end marker). Without `list`, the watch starts as asked, with no initial events.
-   * Return a promise of the events to check first: its rejection answers the request with the error's Status
-   * before the watch starts (kube's 504 "Too large resource version" for a resourceVersion not reached in time, say);
-   * an error thrown once the events flow ends the stream with an ERROR event (kube's 410 "too old resource version").
    */
-  watch?(ctx: RestContext, options: RestListOptions): AsyncIterable<RestWatchEvent<T>> | Promise<AsyncIterable<RestWatchEvent<T>>>;
+  watch?(ctx: RestContext, options: RestListOptions): AsyncIterable<RestWatchEvent<T>>;
   /**
    * Stores a new object, already decoded, defaulted, admitted and validated by kapi (system metadata set, no
    * resourceVersion); returns it as stored (with its resourceVersion). Store nothing when `ctx.dryRun`.

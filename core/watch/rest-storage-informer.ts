@@ -55,7 +55,7 @@ export class RestStorageInformer implements Informer {
       try {
         const resourceVersion = await this.relist(ctx);
         this.firstSynced();
-        for await (const e of await this.storage.watch(ctx, { ...listEverything, resourceVersion })) {
+        for await (const e of this.storage.watch(ctx, { ...listEverything, resourceVersion })) {
           if (e.type !== 'BOOKMARK') this.objects.apply([{ key: keyOf(e.object), type: e.type, object: e.object }]);
         }
         failures = 0;

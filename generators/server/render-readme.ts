@@ -45,7 +45,7 @@ kubectl get ${m.info.plural}
   subresource (\`kubectl patch ${first.plural} NAME --subresource=status\`): writes of the object keep its status.
 - \`src/resource-events.ts\`: each kind's stored changes, handed to its watches (\`kubectl get ${first.plural} -w\`);
   the last 1,000 are kept, so a watch resumes from a resourceVersion among them (older: 410 Gone, list again; one not
-  reached yet is waited for 3 s, then 504 "Too large resource version").
+  reached yet gets the changes after it).
 - \`src/admission.ts\`: a typed admission plugin stub (a label on create, a refused message).
 - \`src/main.ts\`: the server. Behind the front it trusts the front as an extension API server does: the front's
   proxy headers and client CA as published in \`kube-system/extension-apiserver-authentication\`, tokens reviewed at the

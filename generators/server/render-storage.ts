@@ -87,7 +87,7 @@ export function sqliteStorage(db: Database.Database, group: string, resource: st
   const replace = db.prepare('UPDATE objects SET revision = ?, object = ? WHERE resource = ? AND namespace = ? AND name = ? AND revision = ?');
   const remove = db.prepare('DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ? AND revision = ?');
   // Complete from now: a watch from a revision written before this process started is told to list again (410).
-  const events = new ResourceEvents(revisionNow(), revisionNow);
+  const events = new ResourceEvents(revisionNow());
 
   const qualified = (name: string) => ({ group, resource, name });
   const stored = (ctx: RestContext, name: string): KubeObject => {
@@ -165,9 +165,8 @@ export function renderResourceEvents(): string {
   return `/**
  * The changes of one resource, handed in this process to each of its watches. The last \`capacity\` changes are kept,
  * so that a watch from a resourceVersion (a client resuming after a cut) gets every change after it, without a gap;
- * a watch from before that is ended with kube's 410 Gone "too old resource version", and the client lists again. A
- * watch from a resourceVersion the storage has not reached waits for it 3 s, as kube's watch cache does, then is
- * refused with kube's 504 "Too large resource version".
+ * a watch from before that is ended with kube's 410 Gone "too old resource version", and the client lists again. As
+ * in kube, a watch from a resourceVersion not reached yet waits for the changes after it.
  */
 import { errors, type KubeObject, type RestContext, type RestWatchEvent } from 'kapi';
 
@@ -179,9 +178,6 @@ interface Change {
   revision: number;
 }
 
-/** How long a watch waits for a resourceVersion the storage has not reached (kube's watch cache: 3 s). */
-const futureWaitMs = 3000;
-
 export class ResourceEvents {
   /** The most recent changes, oldest first. */
   private readonly history: Change[] = [];
@@ -190,8 +186,6 @@ export class ResourceEvents {
   constructor(
     /** Every change after this revision is in the history. */
     private complete: number,
-    /** The storage's revision now (every resource's writes advance it). */
-    private readonly current: () => number,
     private readonly capacity = 1000,
   ) {}
 
@@ -205,25 +199,15 @@ export class ResourceEvents {
 
   /**
    * The changes after revision \`after\` in the namespace of \`ctx\` (all namespaces for ''), in order, until
-   * \`ctx.signal\` aborts. The selectors are kapi's to apply. Settles once the watch may start: refused before then,
-   * the client gets the error's status rather than a stream.
+   * \`ctx.signal\` aborts. The selectors are kapi's to apply.
    */
-  async watch(ctx: RestContext, after: number): Promise<AsyncIterable<RestWatchEvent>> {
-    const deadline = Date.now() + futureWaitMs;
-    while (after > this.current()) {
-      if (Date.now() >= deadline || ctx.signal.aborted) throw errors.tooLargeResourceVersion(after, this.current());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return this.follow(ctx, after);
-  }
-
-  private async *follow(ctx: RestContext, after: number): AsyncGenerator<RestWatchEvent> {
+  async *watch(ctx: RestContext, after: number): AsyncGenerator<RestWatchEvent> {
     if (after < this.complete) throw errors.expired('too old resource version: ' + after + ' (' + this.complete + ')');
-    const seen = (c: Change) => !ctx.namespace || c.object.metadata?.namespace === ctx.namespace;
-    const pending = this.history.filter((c) => c.revision > after && seen(c));
+    const wanted = (c: Change) => c.revision > after && (!ctx.namespace || c.object.metadata?.namespace === ctx.namespace);
+    const pending = this.history.filter(wanted);
     let wake = () => {};
     const watch = (c: Change) => {
-      if (!seen(c)) return;
+      if (!wanted(c)) return;
       pending.push(c);
       wake();
     };

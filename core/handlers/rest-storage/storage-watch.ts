@@ -36,8 +36,7 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   // Listed before the response starts: a list that fails answers with its Status, as kube's failed watch does.
   const initial = sendsInitialEvents(o.sendInitialEvents, options.resourceVersion) && scope.storage.list ? await initialState(scope, storageCtx, options) : undefined;
   const from = initial ? { ...options, resourceVersion: initial.resourceVersion } : options;
-  // Awaited before the response starts, as the list is: a storage that refuses the watch answers with its Status.
-  const events = (await scope.storage.watch!(storageCtx, from))[Symbol.asyncIterator]();
+  const events = scope.storage.watch!(storageCtx, from)[Symbol.asyncIterator]();
 
   ctx.respond = false;
   const res = ctx.res;
