@@ -95,8 +95,8 @@ export interface AlternatingLoad {
 }
 
 /**
- * Two or more loads, each warmed up once, then measured in `rounds` short windows taken in turn (A B A B …) that add up
- * to the configured time each: this machine's speed drifts by up to 2× within minutes, so loads measured one after the
+ * Two or more loads, each warmed up once, then measured in `rounds` short windows taken in turn (A B A B …), of the
+ * configured time ÷ `rounds` each (wrk: whole seconds): this machine's speed drifts by up to 2× within minutes, so loads measured one after the
  * other can differ by the drift alone; in turns, each window of one has a neighbour of the other. Each load's figures
  * sum its windows (latencies: those of its median window) and list the windows' rates (`windowReqPerSec`), so that a
  * ratio can be taken window by window. A profile covers all of its load's windows.

@@ -1,5 +1,6 @@
 import type { UserInfo } from './authenticator.js';
 import type { PolicyRule } from '../../lib/rbac/policy-rule.js';
+import type { ReviewSelectorRequirement } from '../../lib/k8s/authorization-selectors.js';
 
 /** What a request wants to do (authorization.k8s.io ResourceAttributes / NonResourceAttributes). */
 export interface AuthorizationAttributes {
@@ -23,12 +24,7 @@ export interface AuthorizationAttributes {
 }
 
 /** One selector requirement as SubjectAccessReviews carry it (metav1's FieldSelectorRequirement and LabelSelectorRequirement). */
-export interface SelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-  /** Absent for Exists and DoesNotExist. */
-  values?: string[];
-}
+export type SelectorRequirement = ReviewSelectorRequirement;
 
 export type Decision = 'allow' | 'deny' | 'no-opinion';
 

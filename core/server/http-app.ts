@@ -27,7 +27,7 @@ import { log } from '../../lib/log/logger.js';
 import { logRequests } from './request-log.js';
 import type { RequestLimiter } from './flowcontrol/request-limiter.js';
 import { connectionSocket } from './http2-requests.js';
-import { fieldSelectorRequirements, labelSelectorRequirements } from '../../lib/k8s/authorization-selectors.js';
+import { selectorRequirements } from '../../lib/k8s/authorization-selectors.js';
 
 export interface HttpAppDeps extends ResourceRouterDeps {
   authenticators: Authenticator[];
@@ -174,16 +174,9 @@ function authorizationAttributes(user: UserInfo, info: RequestInfo): Authorizati
     resource: info.resource,
     subresource: info.subresource,
     name: info.name,
-    ...selectorAttributes(info),
+    // a list, watch or deletecollection's selectors (kube's AuthorizeWithSelectors)
+    ...(info.fieldSelector !== undefined || info.labelSelector !== undefined ? selectorRequirements(info.fieldSelector, info.labelSelector) : {}),
   };
-}
-
-/** A list, watch or deletecollection's selectors, as far as they parse (kube's AuthorizeWithSelectors). */
-function selectorAttributes(info: RequestInfo): Pick<AuthorizationAttributes, 'fieldSelector' | 'labelSelector'> {
-  if (info.fieldSelector === undefined && info.labelSelector === undefined) return {};
-  const fieldSelector = fieldSelectorRequirements(info.fieldSelector);
-  const labelSelector = labelSelectorRequirements(info.labelSelector);
-  return { ...(fieldSelector ? { fieldSelector } : {}), ...(labelSelector ? { labelSelector } : {}) };
 }
 
 /** Throws kube's 403 unless the authorizers allowed (a 500 when one failed and none allowed, as kube). */

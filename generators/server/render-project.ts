@@ -10,7 +10,7 @@ export function renderPackageJson(m: ServerModel): string {
     version: '0.1.0',
     private: true,
     type: 'module',
-    engines: { node: '>=20' },
+    engines: { node: '>=20.12' },
     scripts: {
       build: 'kapi gen crd src/types.ts -o crds && tsc -p tsconfig.json',
       start: 'npm run build --silent && node dist/src/main.js',

@@ -55,3 +55,10 @@ export function labelSelectorRequirements(text: string | undefined): ReviewSelec
   }
   return out.length ? out : undefined;
 }
+
+/** A request's or a check's raw selectors as the requirements authorizers get (those that parse and narrow). */
+export function selectorRequirements(fieldSelector: string | undefined, labelSelector: string | undefined): { fieldSelector?: ReviewSelectorRequirement[]; labelSelector?: ReviewSelectorRequirement[] } {
+  const fields = fieldSelectorRequirements(fieldSelector);
+  const labels = labelSelectorRequirements(labelSelector);
+  return { ...(fields ? { fieldSelector: fields } : {}), ...(labels ? { labelSelector: labels } : {}) };
+}

@@ -1,6 +1,6 @@
-import type { AuthorizationAttributes, AuthorizationChain } from '../../../core/contracts/authorizer.js';
+import type { AuthorizationChain } from '../../../core/contracts/authorizer.js';
 import type { CelAuthorizationDecision, CelAuthorizationRequest, CelAuthorizer } from './authorizer-library.js';
-import { fieldSelectorRequirements, labelSelectorRequirements } from '../../../lib/k8s/authorization-selectors.js';
+import { selectorRequirements } from '../../../lib/k8s/authorization-selectors.js';
 
 /** What an evaluation is told of a check whose answer is still being asked (that evaluation is not kept). */
 const pending: CelAuthorizationDecision = { decision: 'no-opinion', reason: '', error: 'authorization check pending' };
@@ -66,15 +66,8 @@ export class AuthorizationChecks implements CelAuthorizer {
       resource: req.resource,
       subresource: req.subresource,
       name: req.name,
-      ...selectors(req),
+      ...selectorRequirements(req.fieldSelector, req.labelSelector),
     });
     return { decision, reason, ...(evaluationError !== undefined ? { error: evaluationError } : {}) };
   }
-}
-
-/** A check's `fieldSelector(…)` and `labelSelector(…)`, parsed as kube's library does (one that does not parse: none). */
-function selectors(req: CelAuthorizationRequest): Pick<AuthorizationAttributes, 'fieldSelector' | 'labelSelector'> {
-  const fieldSelector = fieldSelectorRequirements(req.fieldSelector);
-  const labelSelector = labelSelectorRequirements(req.labelSelector);
-  return { ...(fieldSelector ? { fieldSelector } : {}), ...(labelSelector ? { labelSelector } : {}) };
 }

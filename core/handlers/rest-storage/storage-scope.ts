@@ -16,7 +16,7 @@ export interface StorageScope extends ResourceScope {
 export function restContext(scope: StorageScope, dryRun: boolean): RestContext {
   return {
     namespace: scope.info.namespace,
-    name: scope.info.name,
+    name: scope.info.nameSelected ? '' : scope.info.name, // a list or watch selecting a name is still of the collection
     user: scope.user,
     signal: scope.signal,
     dryRun,

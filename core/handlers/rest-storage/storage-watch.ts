@@ -49,7 +49,8 @@ export async function storageWatch(scope: StorageScope): Promise<void> {
   }
   sendHeaders(res);
 
-  const stopped = new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+  // the client may have gone while the initial list was read: a listener added now would never hear of it
+  const stopped = stop.signal.aborted ? Promise.resolve(undefined) : new Promise<undefined>((resolve) => stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   if (initial) {
     for (const object of initial.objects) res.write(encoder.event('ADDED', { type: 'ADDED', key: '', object, revision: 0 }));
     // Clients that allow bookmarks learn where the initial events end (marked so for a watch-list, as kube does).
