@@ -1,5 +1,6 @@
 import { queryBool } from './query-bool.js';
 import { parseFieldSelector } from '../../lib/k8s/fields/field-selector.js';
+import { isValidPathSegmentName } from '../../lib/k8s/names.js';
 
 /**
  * What a request is about, parsed from its method and URL the way k8s.io/apiserver's RequestInfoFactory does:
@@ -121,12 +122,7 @@ function selectedName(query: URLSearchParams): string {
   } catch {
     return ''; // the list or watch itself answers the 400
   }
-  return name && isValidPathSegmentName(name) ? name : '';
-}
-
-/** apimachinery's path.IsValidPathSegmentName. */
-function isValidPathSegmentName(name: string): boolean {
-  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+  return name && isValidPathSegmentName(name).length === 0 ? name : '';
 }
 
 function verbFor(method: string, info: RequestInfo, query: URLSearchParams, watchPrefix: boolean): string {
