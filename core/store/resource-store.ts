@@ -175,7 +175,7 @@ export class ResourceStore {
       }
       const json = objectJson(next);
       // no-op: no new revision, unless the value was written with a key being retired (kube rewrites it then)
-      if (!stale && Buffer.compare(Buffer.from(json), Buffer.from(currentJson)) === 0) return { object: current, deleted: false };
+      if (!stale && Buffer.compare(json, currentJson) === 0) return { object: current, deleted: false };
       const bytes = this.transformer.toStorage(json, key);
       const res = await this.storage(() => this.kv.update(key, bytes, kv!.modRevision));
       if (res.succeeded) return { object: withResourceVersion(next, String(res.revision)), deleted: false };
