@@ -44,6 +44,8 @@ export interface FanoutConfig {
   updatesPerSecond: number;
   /** Length of the measured write window, seconds (env BENCH_FANOUT_SECONDS; default 10). */
   seconds: number;
+  /** The second measurement's watches are streams spread over this many HTTP/2 connections (as client-go processes multiplex theirs). */
+  http2Connections: number;
 }
 
 /** The large-list benchmark (bench/list-large.ts). */
@@ -132,6 +134,7 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       watchers: positiveInteger(env['BENCH_FANOUT_WATCHERS'], 1000, 'BENCH_FANOUT_WATCHERS'),
       updatesPerSecond: 200,
       seconds: positiveNumber(env['BENCH_FANOUT_SECONDS'], 10, 'BENCH_FANOUT_SECONDS'),
+      http2Connections: 10,
     },
     list: {
       objects: positiveInteger(env['BENCH_LIST_OBJECTS'], 10_000, 'BENCH_LIST_OBJECTS'),

@@ -128,7 +128,7 @@ export const method =
 
 const fanoutMethod =
   'Watch fan-out: a fresh kapi process (fresh data dir with the widgets CRD and w1) gets N watches from the resourceVersion of a list, ' +
-  'one TLS connection each, held by a separate child process; this process merge-patches w1 (spec.replicas) at a fixed pace set by a ' +
+  'one TLS connection each (HTTP/1.1), then again as streams spread round robin over a few HTTP/2 connections (with Go\'s transport\'s flow-control windows), held by a separate child process; this process merge-patches w1 (spec.replicas) at a fixed pace set by a ' +
   'timer, up to 8 writes in flight (a write late for its slot goes as soon as one is acknowledged), after an unmeasured warm-up. ' +
   'Latency = MODIFIED event received by a watcher − write response received, over all watcher × write pairs (process.hrtime in both ' +
   'processes). The baseline is the same with one watcher.';
@@ -170,7 +170,7 @@ export function buildResults(cfg: BenchConfig, environment: Environment, parts: 
   if (parts.watchFanout) {
     const { profiles: _, ...rest } = parts.watchFanout;
     watchFanout = rest;
-    verdicts.push(fanoutVerdict(rest.fanout));
+    verdicts.push(fanoutVerdict(rest.fanout), fanoutVerdict(rest.fanoutHttp2));
   }
   let listLarge: BenchResults['listLarge'];
   if (parts.listLarge) {
@@ -277,7 +277,7 @@ function fanoutVerdict(f: FanoutFigures): Verdict {
     ...(f.delivery.lost ? [`${f.delivery.lost} events lost`] : []),
   ];
   return {
-    name: `watch p99 (${f.watchers})`,
+    name: `watch p99 (${f.watchers}${f.http2Connections ? ' h2' : ''})`,
     value: p99,
     target: targets.watchFanoutP99MsMax,
     unit: 'ms',
@@ -374,7 +374,7 @@ export function formatResults(r: BenchResults): string {
     ...Object.values(r.figures ?? {})
       .filter((f) => (f.otherCoreShare ?? 0) >= 0.25)
       .map((f) => f.title),
-    ...(r.watchFanout ? [r.watchFanout.baseline, r.watchFanout.fanout] : []).filter((f) => f.cpu.other >= 0.25).map((f) => f.title),
+    ...(r.watchFanout ? [r.watchFanout.baseline, r.watchFanout.fanout, r.watchFanout.fanoutHttp2] : []).filter((f) => f.cpu.other >= 0.25).map((f) => f.title),
     ...(r.apply ? [r.apply.put, r.apply.noop, r.apply.change] : []).filter((f) => (f.otherCoreShare ?? 0) >= 0.25).map((f) => f.title),
   ];
   const line = (label: string, f: Figures) =>
@@ -458,9 +458,11 @@ function formatFanout(w: NonNullable<BenchResults['watchFanout']>, cfg: BenchCon
   };
   return [
     `  watch fan-out — w1 merge-patched at ${cfg.fanout.updatesPerSecond}/s (timer-paced, up to 8 writes in flight), ${cfg.warmupSeconds} s warm-up + ${cfg.fanout.seconds} s; ` +
-      'latency = MODIFIED event received − write acknowledged (< 0: the event came first), over all watcher × write pairs',
+      'latency = MODIFIED event received − write acknowledged (< 0: the event came first), over all watcher × write pairs; ' +
+      `on HTTP/2: the watches as streams of ${w.fanoutHttp2.http2Connections} connections`,
     ...line(`fan-out, 1 watch`, w.baseline),
     ...line(`fan-out, ${w.fanout.watchers} watches`, w.fanout),
+    ...line(`fan-out, ${w.fanoutHttp2.watchers} on HTTP/2`, w.fanoutHttp2),
   ];
 }
 

@@ -1,6 +1,7 @@
 /**
  * Child process: the watch clients of the fan-out benchmark (bench/watch-fanout.ts). It opens N watches, each over
- * its own TLS connection (no keep-alive, no socket limit), and notes for every MODIFIED event the resourceVersion and
+ * its own TLS connection (HTTP/1.1, no keep-alive, no socket limit) or as streams spread over a few HTTP/2
+ * connections (as client-go multiplexes a process's watches over one), and notes for every MODIFIED event the resourceVersion and
  * the time its bytes reached this process. At the end the parent sends the write acknowledgements (resourceVersion →
  * time) and the child reduces the pairs to the delivery figures, so millions of timestamps never cross the IPC
  * channel.
@@ -9,6 +10,7 @@
  * compare with the writer's in the parent.
  */
 import https from 'node:https';
+import http2 from 'node:http2';
 import type { ClientRequest } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { answerCalls } from './helper-child.js';
@@ -17,6 +19,8 @@ export interface WatchClientsSettings {
   url: string;
   caCertPem: string;
   token: string;
+  /** Open the watches as streams of this many HTTP/2 connections (round robin); absent: one HTTP/1.1 connection each. */
+  http2Connections?: number;
 }
 
 export type WatchClientsCall =
@@ -70,7 +74,7 @@ export interface DeliveryStats {
 }
 
 interface Watch {
-  req?: ClientRequest;
+  req?: ClientRequest | http2.ClientHttp2Stream;
   /** The resourceVersion and arrival time of every MODIFIED event, in arrival order. */
   rvs: number[];
   times: number[];
@@ -135,42 +139,73 @@ function onData(w: Watch, chunk: string, at: number): void {
   w.tail = text;
 }
 
+/** A watch's answer body: (for a 200) its events as UTF-8 text, until it ends or fails. */
+interface WatchBody {
+  on(event: 'data', listener: (chunk: string) => void): unknown;
+  once(event: 'end' | 'error', listener: () => void): unknown;
+}
+
+/** Reads a watch's answer: resolves with the failure's text, or undefined once it streams events. */
+function follow(w: Watch, status: number, answer: WatchBody, resolve: (failure: string | undefined) => void): void {
+  if (status !== 200) {
+    let body = '';
+    answer.on('data', (c) => (body += c));
+    answer.once('end', () => resolve(`HTTP ${status}: ${body.slice(0, 300)}`));
+    return;
+  }
+  watches.push(w);
+  answer.on('data', (c) => onData(w, c, nowMs()));
+  answer.once('end', () => {
+    if (!closing) ended++;
+  });
+  answer.once('error', () => undefined);
+  resolve(undefined);
+}
+
+function onWatchError(w: Watch, resolve: (failure: string | undefined) => void, err: Error): void {
+  if (!watches.includes(w)) resolve(String(err));
+  else if (!closing) ended++;
+}
+
+const headers = { authorization: `Bearer ${settings.token}`, accept: 'application/json' };
+
 function openOne(path: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const w: Watch = { rvs: [], times: [], tail: '' };
-    const req = https.request(
-      {
-        agent,
-        hostname: base.hostname,
-        port: base.port,
-        method: 'GET',
-        path,
-        headers: { authorization: `Bearer ${settings.token}`, accept: 'application/json' },
-      },
-      (res) => {
-        res.setEncoding('utf8');
-        if (res.statusCode !== 200) {
-          let body = '';
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve(`HTTP ${res.statusCode}: ${body.slice(0, 300)}`));
-          return;
-        }
-        watches.push(w);
-        res.on('data', (c: string) => onData(w, c, nowMs()));
-        const onEnd = () => {
-          if (!closing) ended++;
-        };
-        res.once('end', onEnd);
-        res.once('error', () => undefined);
-        resolve(undefined);
-      },
-    );
-    w.req = req;
-    req.on('error', (err) => {
-      if (!watches.includes(w)) resolve(String(err));
-      else if (!closing) ended++;
+    const req = https.request({ agent, hostname: base.hostname, port: base.port, method: 'GET', path, headers }, (res) => {
+      res.setEncoding('utf8');
+      follow(w, res.statusCode ?? 0, res, resolve);
     });
+    w.req = req;
+    req.on('error', (err) => onWatchError(w, resolve, err));
     req.end();
+  });
+}
+
+const sessions: http2.ClientHttp2Session[] = [];
+let streamsOpened = 0;
+
+/** The next HTTP/2 connection, round robin, with the flow-control windows of Go's transport (client-go's): 4 MiB a stream, 1 GiB the connection. */
+function nextSession(connections: number): http2.ClientHttp2Session {
+  const i = streamsOpened++ % connections;
+  let session = sessions[i];
+  if (!session) {
+    session = http2.connect(settings.url, { ca: settings.caCertPem, settings: { initialWindowSize: 4 << 20 } });
+    session.once('connect', (s) => s.setLocalWindowSize(1 << 30));
+    session.on('error', () => undefined); // each stream reports it
+    sessions[i] = session;
+  }
+  return session;
+}
+
+function openStream(path: string, connections: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const w: Watch = { rvs: [], times: [], tail: '' };
+    const stream = nextSession(connections).request({ ':method': 'GET', ':path': path, ...headers });
+    w.req = stream;
+    stream.setEncoding('utf8');
+    stream.once('response', (h) => follow(w, Number(h[':status']), stream, resolve));
+    stream.on('error', (err) => onWatchError(w, resolve, err));
   });
 }
 
@@ -182,7 +217,7 @@ async function open(path: string, count: number, concurrency: number): Promise<O
   const lane = async () => {
     while (next < count) {
       next++;
-      const failure = await openOne(path);
+      const failure = await (settings.http2Connections ? openStream(path, settings.http2Connections) : openOne(path));
       if (failure !== undefined) {
         failed++;
         if (failures.length < 5) failures.push(failure);
@@ -258,6 +293,7 @@ async function handle(call: WatchClientsCall): Promise<unknown> {
     case 'close':
       closing = true;
       for (const w of watches) w.req?.destroy();
+      for (const s of sessions) s.destroy();
       setImmediate(() => process.exit(0));
       return undefined;
   }

@@ -3,7 +3,8 @@
  *
  * A fresh kapi process (SQLite storage, a fresh data dir set up in a throw-away process with the widgets CRD and
  * widget w1) gets N watches of the widgets in `default` from the resourceVersion of a list, each over its own TLS
- * connection. Then w1 is merge-patched (spec.replicas = a sequence number, so every patch changes it) at a steady rate
+ * connection (HTTP/1.1), or, in a second measurement, as streams spread over a few HTTP/2 connections: client-go
+ * multiplexes a process's watches over one connection, so a fan-out to controllers looks like that. Then w1 is merge-patched (spec.replicas = a sequence number, so every patch changes it) at a steady rate
  * paced by a timer (see writeAtRate): an unmeasured warm-up, then the measured window. For every patch the time
  * its response arrived (the write acknowledgement) is recorded, and for every watcher the time the MODIFIED event with
  * that resourceVersion arrived; delivery latency = event received − write acknowledged, over all watcher × write pairs.
@@ -31,6 +32,8 @@ import { createWidgetW1, installWidgetsCrd, waitForWidgetsServed, widgetPath, wi
 export interface FanoutFigures {
   title: string;
   watchers: number;
+  /** HTTP/2 connections the watches are streams of; 0: one HTTP/1.1 connection per watch. */
+  http2Connections: number;
   /** The pace the writer aimed at. */
   targetUpdatesPerSec: number;
   /** Measured window: first write sent → last write acknowledged, seconds. */
@@ -64,7 +67,10 @@ export interface FanoutFigures {
 
 export interface WatchFanoutResults {
   baseline: FanoutFigures;
+  /** One HTTP/1.1 connection per watch. */
   fanout: FanoutFigures;
+  /** The same watches as streams of `http2Connections` HTTP/2 connections. */
+  fanoutHttp2: FanoutFigures;
   /** Names of the server CPU profiles taken (BENCH_PROFILE=1) → operations (events delivered) in their window. */
   profiles: Record<string, number>;
 }
@@ -85,12 +91,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runWatchFanout(ctx: BenchContext): Promise<WatchFanoutResults> {
   const profiles: Record<string, number> = {};
-  const baseline = await measureFanout(ctx, 1, 'watch-fanout-1', profiles);
-  const fanout = await measureFanout(ctx, ctx.cfg.fanout.watchers, `watch-fanout-${ctx.cfg.fanout.watchers}`, profiles);
-  return { baseline, fanout, profiles };
+  const { watchers, http2Connections } = ctx.cfg.fanout;
+  const baseline = await measureFanout(ctx, 1, 0, 'watch-fanout-1', profiles);
+  const fanout = await measureFanout(ctx, watchers, 0, `watch-fanout-${watchers}`, profiles);
+  const fanoutHttp2 = await measureFanout(ctx, watchers, http2Connections, `watch-fanout-${watchers}-http2`, profiles);
+  return { baseline, fanout, fanoutHttp2, profiles };
 }
 
-async function measureFanout(ctx: BenchContext, watchers: number, name: string, profiles: Record<string, number>): Promise<FanoutFigures> {
+async function measureFanout(
+  ctx: BenchContext,
+  watchers: number,
+  http2Connections: number,
+  name: string,
+  profiles: Record<string, number>,
+): Promise<FanoutFigures> {
   const { cfg, log } = ctx;
   const kapi: KapiServerSettings = { dataDir: join(ctx.root, `data-${name}`), pkiDir: ctx.pkiDir, token: ctx.token };
   await mkdir(kapi.dataDir, { recursive: true, mode: 0o700 });
@@ -104,7 +118,8 @@ async function measureFanout(ctx: BenchContext, watchers: number, name: string, 
   });
 
   const rate = cfg.fanout.updatesPerSecond;
-  log(`watch fan-out: ${watchers} watch${watchers === 1 ? '' : 'es'}, w1 patched at ${rate}/s for ${cfg.warmupSeconds} s warm-up + ${cfg.fanout.seconds} s`);
+  const over = http2Connections ? ` over ${http2Connections} HTTP/2 connections` : '';
+  log(`watch fan-out: ${watchers} watch${watchers === 1 ? '' : 'es'}${over}, w1 patched at ${rate}/s for ${cfg.warmupSeconds} s warm-up + ${cfg.fanout.seconds} s`);
   return withServer('./kapi-server.js', kapi, async (url, server) => {
     const c = client(url);
     await waitForWidgetsServed(c);
@@ -112,7 +127,7 @@ async function measureFanout(ctx: BenchContext, watchers: number, name: string, 
     expectStatus(list, [200], 'list widgets');
     const listRv = (JSON.parse(list.body.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
-    const settings: WatchClientsSettings = { url, caCertPem: ctx.caCertPem, token: ctx.token };
+    const settings: WatchClientsSettings = { url, caCertPem: ctx.caCertPem, token: ctx.token, ...(http2Connections ? { http2Connections } : {}) };
     const clients = await startHelperChild<WatchClientsCall>('./watch-clients.js', settings, { method: 'close' });
     const writer = patcher(url, ctx.caCertPem, ctx.token);
     try {
@@ -149,8 +164,9 @@ async function measureFanout(ctx: BenchContext, watchers: number, name: string, 
       const watchClients = (after.clients - before.clients) / 1e6;
       const writerCpu = (after.writer - before.writer) / 1e6;
       return {
-        title: `watch fan-out ${watchers}`,
+        title: `watch fan-out ${watchers}${over}`,
         watchers,
+        http2Connections,
         targetUpdatesPerSec: rate,
         durationSeconds,
         updates: acked.length,
