@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { IncomingMessage } from 'node:http';
-import type { Http2ServerRequest } from 'node:http2';
+import type { Socket } from 'node:net';
 import { ApiError } from '../contracts/api-error.js';
 import { StatusReason } from '../contracts/status.js';
 import type { UserInfo } from '../contracts/authenticator.js';
@@ -10,10 +10,12 @@ import type { RequestInfo } from '../request/request-info.js';
 import { answerPlainText } from './plain-text-answer.js';
 import { goCompare } from '../../lib/go/strings.js';
 import { goCause } from '../../lib/webhook/webhook-client.js';
-import { backendTransport, type BackendTransport, type ProxyClientCertificate } from '../../lib/aggregator/backend-transport.js';
+import { backendTransport, type BackendCallHandlers, type BackendTransport, type ProxyClientCertificate, type SwitchedProtocols } from '../../lib/aggregator/backend-transport.js';
 import { authProxyHeaders, forwardedHeaders, isClientIdentityHeader } from '../../lib/aggregator/auth-proxy-headers.js';
 import { log } from '../../lib/log/logger.js';
 import { requestQueryOf } from './request-info-state.js';
+import { upgradeConnectionOf, type UpgradeConnection } from './upgrade-requests.js';
+import { hasBody } from './has-body.js';
 
 /** An APIService that names a service (the registry's object, which its transport is cached by), and whether its Available condition is True. */
 export interface ProxiedApiService {
@@ -84,7 +86,10 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
   const encodedQuery = goQuery(query);
   const host = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(endpoint.port) || 443;
+  const upgrade = upgradeConnectionOf(req);
   const headers = authProxyHeaders(user, forwardedHeaders(req.headers, isNotForwardedFromClient));
+  // hop-by-hop, but what asks the backend to switch protocols, as kube's upgrade-aware proxy sends them
+  if (upgrade) Object.assign(headers, { connection: 'Upgrade', upgrade: req.headers.upgrade });
   headers['x-forwarded-for'] = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
   // The request's audit ID goes with it, as kube's aggregator sends it: the backend logs and answers under the same one.
   headers['audit-id'] = ctx.response.get('Audit-Id');
@@ -116,7 +121,7 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
         settle();
       }
     };
-    const call = transport.request(host, port, req.method ?? 'GET', path, authority, headers, hasBody(req) ? req : undefined, {
+    const handlers: BackendCallHandlers = {
       response: (answer) => {
         if (settled) return;
         ctx.respond = false;
@@ -135,7 +140,22 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
         log.error(`error while proxying request to ${serverName}: ${cause}`);
         fail({ plainText: cause });
       },
-    });
+    };
+    const method = req.method ?? 'GET';
+    const call = upgrade
+      ? transport.upgrade(host, port, method, path, authority, headers, {
+          ...handlers,
+          // Switched: the connection is the tunnel's now, and outlives the request's deadline (as a hijacked one in kube).
+          switched: (answer) => {
+            if (settled) return void answer.socket.destroy();
+            for (const t of timers) clearTimeout(t);
+            ctx.respond = false;
+            res.statusCode = 101;
+            res.detachSocket(upgrade.socket as Socket);
+            void tunnel(upgrade, answer).then(() => settle());
+          },
+        })
+      : transport.request(host, port, method, path, authority, headers, hasBody(req) ? req : undefined, handlers);
     if (deadline !== undefined) timers.push(setTimeout(() => fail({ status: requestTimeout() }), deadline));
     if (isDiscovery(info)) timers.push(setTimeout(() => fail({ plainText: 'context deadline exceeded' }), discoveryTimeoutMs));
     // The client went away: so does the request to the backend.
@@ -147,20 +167,28 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
   });
 }
 
+/** Writes the backend's 101 to the client as it came, then passes bytes both ways until either side closes. */
+function tunnel(client: UpgradeConnection, backend: SwitchedProtocols): Promise<void> {
+  const lines = [`HTTP/1.1 101 ${backend.statusMessage}`];
+  for (let i = 0; i + 1 < backend.rawHeaders.length; i += 2) lines.push(`${backend.rawHeaders[i]}: ${backend.rawHeaders[i + 1]}`);
+  client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (backend.head.length) client.socket.write(backend.head);
+  if (client.head.length) backend.socket.write(client.head);
+  return new Promise((resolve) => {
+    const end = () => {
+      client.socket.destroy();
+      backend.socket.destroy();
+      resolve();
+    };
+    for (const socket of [client.socket, backend.socket]) socket.once('close', end).on('error', end);
+    client.socket.pipe(backend.socket);
+    backend.socket.pipe(client.socket);
+  });
+}
+
 /** The client's headers that do not go to the backend besides hop-by-hop ones: Host (the backend's authority replaces it) and identity. */
 function isNotForwardedFromClient(name: string): boolean {
   return name === 'host' || isClientIdentityHeader(name);
-}
-
-/**
- * Whether the client's request has a body: over HTTP/2, unless its HEADERS frame ended the stream (it need not say a
- * Content-Length); over HTTP/1.1, when it has a Content-Length other than 0 or a Transfer-Encoding (RFC 9112 §6.3).
- */
-function hasBody(req: IncomingMessage): boolean {
-  const h2 = (req as unknown as Partial<Http2ServerRequest>).stream;
-  if (h2) return !h2.endAfterHeaders;
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** kube's timeout filter's answer when a request outlives its deadline. */

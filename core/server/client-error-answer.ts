@@ -43,6 +43,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   else socket.destroy();
 }
 
+/** Answers a request kapi will not parse as Go answers one it cannot, and closes the connection once it is read. */
+export function answerBadRequest(socket: Socket): void {
+  socket.write(badRequest);
+  lingeringClose(socket);
+}
+
 function answerFor(code: string | undefined): string | undefined {
   if (code === 'HPE_HEADER_OVERFLOW') return headerTooLarge;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout;
@@ -51,7 +57,7 @@ function answerFor(code: string | undefined): string | undefined {
 }
 
 /** The answer to an earlier request on this connection that is not sent yet, if any. */
-function answerInFlight(socket: Socket): ServerResponse | undefined {
+export function answerInFlight(socket: Socket): ServerResponse | undefined {
   // Node keeps it on the socket as `_httpMessage` (its own clientError default checks it too).
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   return inFlight && !inFlight.writableFinished ? inFlight : undefined;

@@ -15,6 +15,7 @@ import { http1HeaderLimits } from './request-header-limits.js';
 import { createSecureServer } from './secure-server.js';
 import { Http2Sessions } from './http2-sessions.js';
 import { addHeadersDistinct, isHttp2 } from './http2-requests.js';
+import { serveUpgradeRequests } from './upgrade-requests.js';
 import { answerClientError } from './client-error-answer.js';
 import { WritePipeline } from '../rest/write-pipeline.js';
 import { validationStage } from '../rest/validation-stage.js';
@@ -174,6 +175,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       };
       server = opts.tls ? createSecureServer(opts.tls, config, handler) : http.createServer({ ...connectionTimeoutOptions(config), ...http1HeaderLimits }, handler);
       server.on('clientError', answerClientError); // HTTP/1.1's; an HTTP/2 session's protocol errors are node:http2's
+      serveUpgradeRequests(server, callback);
       server.on('session', (session) => sessions.add(session));
       // Track connections so close() can end long-running watches instead of waiting for them.
       server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {

@@ -1,7 +1,7 @@
 import https from 'node:https';
 import http2 from 'node:http2';
 import tls from 'node:tls';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { requestStream } from '../http2/client-request.js';
 
@@ -44,6 +44,19 @@ export interface BackendCallHandlers {
   response(answer: BackendResponse): void;
   /** The request failed before or while answering; `socket` is the connection's, when there was one. */
   error(err: NodeJS.ErrnoException, socket: { localAddress?: string; localPort?: number } | null): void;
+}
+
+/** A backend's 101: its status line and header lines as received, the connection, and what followed the headers. */
+export interface SwitchedProtocols {
+  statusMessage: string;
+  rawHeaders: string[];
+  socket: Duplex;
+  head: Buffer;
+}
+
+export interface UpgradeCallHandlers extends BackendCallHandlers {
+  /** The backend switched protocols: the connection is the caller's now. (Any other answer goes to `response`.) */
+  switched(answer: SwitchedProtocols): void;
 }
 
 /**
@@ -149,6 +162,20 @@ export class BackendTransport {
       },
     );
     return { abort: () => abortNow() };
+  }
+
+  /**
+   * Sends a request that asks to switch protocols (its headers carry `Connection: Upgrade` and `Upgrade`) over a new
+   * HTTP/1.1 connection of its own, as kube's upgrade-aware proxy dials one: HTTP/2 cannot switch protocols.
+   */
+  upgrade(host: string, port: number, method: string, path: string, authority: string, headers: OutgoingHttpHeaders, on: UpgradeCallHandlers): BackendCall {
+    headers['host'] = authority;
+    const req = https.request({ ...this.tls, agent: false, host, port, method, path, headers }); // no ALPN offered: HTTP/1.1
+    req.once('upgrade', (res, socket, head) => on.switched({ statusMessage: res.statusMessage ?? '', rawHeaders: res.rawHeaders, socket, head }));
+    req.once('response', (res) => on.response({ status: res.statusCode ?? 502, headers: res.headers, body: res }));
+    req.on('error', (err: NodeJS.ErrnoException) => on.error(err, req.socket));
+    req.end();
+    return { abort: () => req.destroy() };
   }
 
   /** Closes every connection (requests in flight end with them). */

@@ -14,6 +14,7 @@ import net, { type Socket } from 'node:net';
 import os from 'node:os';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import { createCa, createServingCert } from '../../plugins/auth/certificates.js';
 import type { TestServer } from './test-server.js';
 
@@ -37,6 +38,8 @@ export interface BackendRequest {
 }
 
 export type BackendHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+/** For a request that asks to switch protocols: its connection, and the bytes that came after its headers. */
+export type BackendUpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export interface TestAggregatedBackend {
   /** Base64 of the PEM of the CA that signed the serving certificate (an APIService's caBundle). */
@@ -48,6 +51,8 @@ export interface TestAggregatedBackend {
   readonly http2Sessions: number;
   /** Programs a path (unprogrammed ones answer 404). */
   handle(path: string, handler: BackendHandler): void;
+  /** Programs a path for requests that ask to switch protocols (unprogrammed ones answer 404 and close). */
+  handleUpgrade(path: string, handler: BackendUpgradeHandler): void;
   /** Stops listening and ends every connection: the address refuses connections. */
   stop(): Promise<void>;
   /** Listens again on the same address. */
@@ -69,28 +74,32 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
   const ca = await createCa('kapi-test-aggregated-ca');
   const serving = await createServingCert(ca, 'kapi-test-aggregated', [`*.${backendNamespace}.svc`]);
   const handlers = new Map<string, BackendHandler>();
+  const upgradeHandlers = new Map<string, BackendUpgradeHandler>();
   const requests: BackendRequest[] = [];
   const sockets = new Set<Socket>();
   const tlsOptions = { cert: serving.certPem, key: serving.keyPem, ca: frontProxyCaPem, requestCert: true, rejectUnauthorized: false };
   let http2Sessions = 0;
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+  const record = (req: IncomingMessage, body: string) => {
     const stream = (req as unknown as Partial<http2.Http2ServerRequest>).stream;
+    const socket = req.socket as TLSSocket;
+    const peer = socket.getPeerCertificate();
+    requests.push({
+      method: req.method ?? '',
+      httpVersion: req.httpVersion,
+      url: req.url ?? '',
+      headers: req.headers,
+      headersDistinct: req.headersDistinct,
+      ...(peer?.subject ? { clientCert: { commonName: String(peer.subject.CN), authorized: socket.authorized } } : {}),
+      body,
+      ...(stream ? { endedWithHeaders: stream.endAfterHeaders } : {}),
+    });
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const socket = req.socket as TLSSocket;
-      const peer = socket.getPeerCertificate();
       const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({
-        method: req.method ?? '',
-        httpVersion: req.httpVersion,
-        url: req.url ?? '',
-        headers: req.headers,
-        headersDistinct: req.headersDistinct,
-        ...(peer?.subject ? { clientCert: { commonName: String(peer.subject.CN), authorized: socket.authorized } } : {}),
-        body,
-        ...(stream ? { endedWithHeaders: stream.endAfterHeaders } : {}),
-      });
+      record(req, body);
       const handler = handlers.get(new URL(req.url ?? '/', 'https://backend').pathname);
       if (!handler) res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       else handler(req, res, body);
@@ -101,6 +110,13 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
       http2.createSecureServer({ ...tlsOptions, allowHTTP1: true, settings: { maxHeaderListSize: (1 << 20) + 320 }, maxHeaderListPairs: 1 << 15 }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
     : https.createServer(tlsOptions, onRequest);
   server.on('session', () => http2Sessions++);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    record(req, '');
+    socket.on('error', () => socket.destroy());
+    const handler = upgradeHandlers.get(new URL(req.url ?? '/', 'https://backend').pathname);
+    if (!handler) socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 18\r\n\r\n404 page not found');
+    else handler(req, socket, head);
+  });
   server.on('secureConnection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -135,6 +151,7 @@ export async function startAggregatedBackend(frontProxyCaPem: string, opts: { ht
       return http2Sessions;
     },
     handle: (path, handler) => void handlers.set(path, handler),
+    handleUpgrade: (path, handler) => void upgradeHandlers.set(path, handler),
     stop,
     start: () => listen(port),
     async close() {

@@ -3,6 +3,10 @@
 // be reached.
 import test, { type ExecutionContext } from 'ava';
 import http2 from 'node:http2';
+import https from 'node:https';
+import tls from 'node:tls';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createCa, issueCert } from '../../plugins/auth/certificates.js';
 import { apiService, backendNamespace, routeServiceToBackend, startAggregatedBackend, type TestAggregatedBackend } from '../helpers/aggregated-backend.js';
 import { suffix, useTestServer, type TestServer } from '../helpers/test-server.js';
@@ -337,3 +341,120 @@ test('over HTTP/2 to the backend: a user with thousands of groups reaches it, an
   const seen = h2.requests.findLast((r) => r.url === path)!;
   t.is(String(seen.headers['x-remote-group']).split(', ').length, 3002, 'and system:authenticated'); // repeated HTTP/2 fields, joined by Node
 });
+
+interface UpgradeAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** A 101's connection, with what came after its headers first; or the body of any other answer. */
+  socket?: Duplex;
+  head?: Buffer;
+  body?: string;
+}
+
+/** Asks the front to switch protocols to `kapi-test-echo` on `path`, over an HTTP/1.1 connection of its own (as kubectl exec does). */
+function upgradeRequest(path: string, token = front.token): Promise<UpgradeAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(path, front.url), { ca: front.ca, agent: false, headers: { authorization: `Bearer ${token}`, connection: 'Upgrade', upgrade: 'kapi-test-echo' } });
+    req.once('upgrade', (res, socket, head) => resolve({ status: res.statusCode!, headers: res.headers, socket, head }));
+    req.once('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** What a switched connection has sent so far, and a wait for some text in it. */
+function received(socket: Duplex, head: Buffer): { until(text: string): Promise<void> } {
+  let text = head.toString('utf8');
+  const waiting = new Set<() => void>();
+  socket.on('data', (c: Buffer) => {
+    text += c.toString('utf8');
+    for (const check of waiting) check();
+  });
+  return {
+    until: (wanted) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`never received ${JSON.stringify(wanted)}; got ${JSON.stringify(text)}`)), 5000);
+        const check = () => {
+          if (!text.includes(wanted)) return;
+          clearTimeout(timer);
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
+  };
+}
+
+test('a request that switches protocols (kubectl exec, a websocket) is tunnelled to the backend as the front\'s user and outlives its deadline; one the front refuses never reaches it; a backend that does not switch is answered through', async (t) => {
+  const { group } = await registerGroup();
+  await availableWith(front, `v1.${group}`, 'Passed');
+  const path = `/apis/${group}/v1/namespaces/default/flunders/f1/console`;
+  let backendSideClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (backendSideClosed = resolve));
+  backend.handleUpgrade(path, (req, socket) => {
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${req.headers.upgrade}\r\nConnection: Upgrade\r\nX-Backend: yes\r\n\r\nhello\n`);
+    socket.on('data', (d: Buffer) => socket.write(d.toString('utf8').toUpperCase()));
+    socket.once('close', backendSideClosed);
+  });
+  const up = await upgradeRequest(`${path}?timeout=1s`);
+  t.is(up.status, 101, up.body);
+  t.like(up.headers, { upgrade: 'kapi-test-echo', connection: 'Upgrade', 'x-backend': 'yes' });
+  const tunnel = received(up.socket!, up.head!);
+  await tunnel.until('hello\n');
+  up.socket!.write('ping\n');
+  await tunnel.until('PING\n');
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // past the request's 1 s deadline
+  up.socket!.write('still there\n');
+  await tunnel.until('STILL THERE\n');
+  const seen = backend.requests.findLast((r) => r.url.startsWith(path))!;
+  t.like(seen, { method: 'GET', httpVersion: '1.1', url: `${path}?timeout=1s` });
+  t.like(seen.headers, { connection: 'Upgrade', upgrade: 'kapi-test-echo', 'x-remote-user': 'kapi-admin', authorization: undefined });
+  t.deepEqual(seen.clientCert, { commonName: 'front-proxy-client', authorized: true });
+  up.socket!.end();
+  await closed; // the client's end reaches the backend
+
+  const requestsBefore = backend.requests.length;
+  const refused = await upgradeRequest(path, 'nobody-token');
+  t.is(refused.status, 403);
+  t.like(JSON.parse(refused.body!), { kind: 'Status', reason: 'Forbidden' });
+  t.is(refused.headers.connection, 'close');
+  t.is(backend.requests.length, requestsBefore);
+
+  const attach = `/apis/${group}/v1/namespaces/default/flunders/f1/attach`;
+  backend.handleUpgrade(attach, (_req, socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 24\r\n\r\nUpgrade request required'));
+  const notSwitched = await upgradeRequest(attach);
+  t.is(notSwitched.status, 400);
+  t.is(notSwitched.body, 'Upgrade request required');
+});
+
+test('a request asking to switch protocols on a path the front serves itself is answered as any request, and its connection closed; one with a body is a plain 400', async (t) => {
+  const res = await upgradeRequest('/api/v1/namespaces/default');
+  t.is(res.status, 200, res.body);
+  t.like(JSON.parse(res.body!), { kind: 'Namespace', metadata: { name: 'default' } });
+  t.is(res.headers.connection, 'close');
+  const missing = await upgradeRequest('/api/v1/namespaces/default/pods/p/exec');
+  t.is(missing.status, 404);
+
+  // Node hands over what follows its headers as raw bytes: a body would be lost, so it is refused as Go refuses what it cannot parse
+  const withBody = await rawExchange(`POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${front.token}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Length: 2\r\n\r\n{}`);
+  t.regex(withBody, /^HTTP\/1\.1 400 Bad Request\r\n[^]*\r\n\r\n400 Bad Request$/);
+});
+
+/** Writes `request` on a TLS connection of its own and resolves with everything the server sent until it closed. */
+function rawExchange(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(front.url);
+    const socket = tls.connect({ host: url.hostname, port: Number(url.port), ca: front.ca }, () => socket.write(request));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (text += c));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
