@@ -1,6 +1,6 @@
 import type { StatusCause } from '../../core/contracts/api-error.js';
 import { fieldErrors } from '../../core/contracts/api-error.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../lib/k8s/names.js';
+import { isDNS1035Label, isDNS1123Subdomain } from '../../lib/k8s/names.js';
 import { isDeepStrictEqual } from 'node:util';
 import { allRequirements, requirementsForUpdate, validateCrdSchema, type CrdSchemaOptions, type CrdSchemaRequirements } from '../../schemas/crd-schema-rules.js';
 import { compileCrdRules } from '../../schemas/cel/crd-rules.js';
@@ -20,20 +20,17 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
   const causes: StatusCause[] = [];
   const spec = crd.spec;
   if (!spec || typeof spec !== 'object') return [fieldErrors.required('spec')];
+  const groupErrors = str(spec.group) ? isDNS1123Subdomain(spec.group) : [];
   if (!str(spec.group)) causes.push(fieldErrors.required('spec.group'));
-  else {
-    for (const msg of isDNS1123Subdomain(spec.group)) causes.push(fieldErrors.invalid('spec.group', spec.group, msg));
-    if (!spec.group.includes('.')) causes.push(fieldErrors.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  else if (groupErrors.length) causes.push(fieldErrors.invalid('spec.group', spec.group, groupErrors.join(',')));
+  else if (!spec.group.includes('.')) causes.push(fieldErrors.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  // as kube validates them: after its defaults (a CRD read from a file or passed in code may not have them yet)
+  const given = spec.names ?? ({} as Crd['spec']['names']);
+  const names = { ...given, singular: given.singular || given.kind?.toLowerCase(), listKind: given.listKind || (given.kind ? `${given.kind}List` : '') };
+  for (const name of ['plural', 'singular', 'kind', 'listKind'] as const) {
+    if (!str(names[name])) causes.push(fieldErrors.required(`spec.names.${name}`));
   }
-  const names = spec.names ?? ({} as Crd['spec']['names']);
-  if (!str(names.plural)) causes.push(fieldErrors.required('spec.names.plural'));
-  else for (const msg of isDNS1123Label(names.plural)) causes.push(fieldErrors.invalid('spec.names.plural', names.plural, msg));
-  if (names.singular) for (const msg of isDNS1123Label(names.singular)) causes.push(fieldErrors.invalid('spec.names.singular', names.singular, msg));
-  if (!str(names.kind)) causes.push(fieldErrors.required('spec.names.kind'));
-  for (const [i, s] of (names.shortNames ?? []).entries()) {
-    for (const msg of isDNS1123Label(s)) causes.push(fieldErrors.invalid(`spec.names.shortNames[${i}]`, s, msg));
-  }
-  if (str(names.kind) && names.listKind === names.kind) causes.push(fieldErrors.invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'));
+  causes.push(...validateNames(names, 'spec.names'));
   if (str(names.plural) && str(spec.group) && crd.metadata?.name !== `${names.plural}.${spec.group}`) {
     causes.push(fieldErrors.invalid('metadata.name', crd.metadata?.name ?? '', 'must be spec.names.plural+"."+spec.group'));
   }
@@ -46,6 +43,28 @@ export function validateCrd(crd: Crd, old?: Crd): StatusCause[] {
     if (old.spec?.group !== spec.group) causes.push(fieldErrors.invalid('spec.group', spec.group, 'field is immutable'));
   }
   causes.push(...validateApiApproval(crd, old));
+  return causes;
+}
+
+/**
+ * kube's rules for a CRD's names: each a DNS-1035 label, kind and listKind but for their case (messages of one name
+ * joined, as kube joins them).
+ */
+function validateNames(names: Crd['spec']['names'], path: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const check = (field: string, value: string, prefix = '', label = value) => {
+    const errs = isDNS1035Label(label);
+    if (errs.length) causes.push(fieldErrors.invalid(`${path}.${field}`, value, prefix + errs.join(',')));
+  };
+  const mixedCase = 'may have mixed case, but should otherwise match: ';
+  // an empty plural, singular, kind or listKind is left to the required checks; list items are checked as they are
+  if (str(names.plural)) check('plural', names.plural);
+  if (str(names.singular)) check('singular', names.singular);
+  if (str(names.kind)) check('kind', names.kind, mixedCase, names.kind.toLowerCase());
+  if (str(names.listKind)) check('listKind', names.listKind, mixedCase, names.listKind.toLowerCase());
+  (names.shortNames ?? []).forEach((s, i) => check(`shortNames[${i}]`, String(s ?? '')));
+  if (str(names.kind) && names.kind === names.listKind) causes.push(fieldErrors.invalid(`${path}.listKind`, names.listKind, 'kind and listKind may not be the same'));
+  (names.categories ?? []).forEach((c, i) => check(`categories[${i}]`, String(c ?? '')));
   return causes;
 }
 
@@ -80,18 +99,14 @@ function validateSchema(schema: JSONSchemaProps, path: string, options: Partial<
 function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdSchemaRequirements): StatusCause[] {
   if (!Array.isArray(versions) || versions.length === 0) return [fieldErrors.invalid('spec.versions', [], 'must have exactly one version marked as storage version')];
   const causes: StatusCause[] = [];
-  const seen = new Set<string>();
   const shared = sharedSchema(versions);
   // A version decoded from null has no name: Go's zero value, "".
   const names = versions.map((v) => v.name ?? '');
   versions.forEach((v, i) => {
     const path = `spec.versions[${i}]`;
-    if (!str(v.name)) causes.push(fieldErrors.required(`${path}.name`));
-    else {
-      for (const msg of isDNS1123Label(v.name)) causes.push(fieldErrors.invalid(`${path}.name`, v.name, msg));
-      if (seen.has(v.name)) causes.push(fieldErrors.invalid('spec.versions', names, 'must contain unique version names'));
-      seen.add(v.name);
-    }
+    // a version is a path segment and a Go identifier's start: a DNS-1035 label, as kube checks it (its messages joined)
+    const errs = isDNS1035Label(names[i]!);
+    if (errs.length) causes.push(fieldErrors.invalid(`${path}.name`, names[i], errs.join(',')));
     if (!v.schema?.openAPIV3Schema) causes.push(fieldErrors.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
     else if (!shared) {
       causes.push(...validateSchema(v.schema.openAPIV3Schema, `${path}.schema.openAPIV3Schema`, { ...requirements, statusEnabled: hasStatus(v) }));
@@ -101,6 +116,7 @@ function validateVersions(versions: CrdVersion[] | undefined, requirements: CrdS
   if (sharedOpenAPIV3Schema) {
     causes.push(...validateSchema(sharedOpenAPIV3Schema, 'spec.validation.openAPIV3Schema', { ...requirements, statusEnabled: versions.some(hasStatus) }));
   }
+  if (new Set(names).size !== names.length) causes.push(fieldErrors.invalid('spec.versions', names, 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) {
     causes.push(fieldErrors.invalid('spec.versions', names, 'must have exactly one version marked as storage version'));
   }

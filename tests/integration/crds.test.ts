@@ -153,6 +153,34 @@ test('a CRD named other than plural.group is 422 on metadata.name', async (t) =>
   t.is((await server.request('GET', `${crdsPath}/wrong.invalid.example.com`)).status, 404);
 });
 
+test('CRD versions and names are DNS-1035 labels (kind and listKind but for case), each name\'s errors in one cause, as kube checks them', async (t) => {
+  const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+  const body: any = crd('invalid.example.com', { plural: '3things', kind: '3Thing', singular: '3thing', listKind: '3ThingList' }, [
+    { name: '2', served: true, storage: true },
+    { name: 'v1', served: true, storage: false },
+    { name: 'v1', served: false, storage: false },
+  ]);
+  body.spec.names.shortNames = ['ok', '-x'];
+  body.spec.names.categories = ['all', 'Bad'];
+  const res = await server.request('POST', crdsPath, { body });
+  expectStatus(t, res, { code: 422, reason: 'Invalid' });
+  const causes = res.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+  for (const expected of [
+    `spec.versions[0].name: Invalid value: "2": ${dns1035}`,
+    'spec.versions: Invalid value: ["2","v1","v1"]: must contain unique version names',
+    `spec.names.plural: Invalid value: "3things": ${dns1035}`,
+    `spec.names.singular: Invalid value: "3thing": ${dns1035}`,
+    `spec.names.kind: Invalid value: "3Thing": may have mixed case, but should otherwise match: ${dns1035}`,
+    `spec.names.listKind: Invalid value: "3ThingList": may have mixed case, but should otherwise match: ${dns1035}`,
+    `spec.names.shortNames[1]: Invalid value: "-x": ${dns1035}`,
+    `spec.names.categories[1]: Invalid value: "Bad": ${dns1035}`,
+  ]) {
+    t.true(causes.includes(expected), `${expected}\nnot among\n${causes.join('\n')}`);
+  }
+  t.is(causes.filter((c: string) => c.includes('unique version names')).length, 1);
+  t.is(causes.filter((c: string) => c.startsWith('spec.versions[1]') || c.startsWith('spec.names.shortNames[0]') || c.startsWith('spec.names.categories[0]')).length, 0);
+});
+
 test('a CRD version without a schema is 422', async (t) => {
   const body = crd('invalid.example.com', { plural: 'things', kind: 'Thing' });
   delete (body.spec.versions[0] as { schema?: unknown }).schema;
