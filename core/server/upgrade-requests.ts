@@ -47,4 +47,3 @@ export function serveUpgradeRequests(
 export function upgradeConnectionOf(req: IncomingMessage): UpgradeConnection | undefined {
   return connections.get(req);
 }
-
