@@ -154,7 +154,10 @@ export class CrdController implements Controller {
   private async reconcile(name: string): Promise<boolean> {
     const crd = this.crds.get(name);
     if (!crd) return true;
-    if (crd.metadata?.deletionTimestamp) return this.cleanUp(crd);
+    if (crd.metadata?.deletionTimestamp) {
+      this.serveTerminating(crd);
+      return this.cleanUp(crd);
+    }
     const verdict = judgeNames(crd, this.acceptedNames.takenByOthers(crd.spec.group, name));
     const established = verdict.condition.status === 'True' || condition(crd, 'Established')?.status === 'True';
     const approval = apiApprovalCondition(crd);
@@ -187,6 +190,13 @@ export class CrdController implements Controller {
     if (served?.definedBy?.crd === name && isDeepStrictEqual(this.servedFrom.get(name), from)) return;
     this.servedFrom.set(name, from);
     this.registry.set(crdToResourceType(crd, this.services));
+  }
+
+  /** A deleting CRD's resource stays served (its objects can be read, changed and deleted) but refuses creates, as kube's. */
+  private serveTerminating(crd: Crd): void {
+    const name = crd.metadata!.name!;
+    const served = this.registry.get(crd.spec.group, crd.status?.acceptedNames?.plural || crd.spec.names.plural);
+    if (served?.definedBy?.crd === name && !served.definedBy.terminating) this.registry.set({ ...served, definedBy: { crd: name, terminating: true } });
   }
 
   /** Deletes every custom resource of a deleting CRD, then lets the CRD go by removing its cleanup finalizer. */

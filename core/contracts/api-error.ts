@@ -79,8 +79,8 @@ export const errors = {
     return new ApiError(405, StatusReason.MethodNotAllowed, message, {});
   },
   /** An action the resource's storage does not implement, where kube checks it in the handler (e.g. watch). */
-  methodNotSupported(q: Pick<Qualified, 'group' | 'resource'>, action: string): ApiError {
-    return new ApiError(405, StatusReason.MethodNotAllowed, `${action} is not supported on resources of kind ${JSON.stringify(groupResource(q))}`, details(q));
+  methodNotSupported(q: Pick<Qualified, 'group' | 'resource'>, action: string, message = `${action} is not supported on resources of kind ${JSON.stringify(groupResource(q))}`): ApiError {
+    return new ApiError(405, StatusReason.MethodNotAllowed, message, details(q));
   },
   notAcceptable(message: string): ApiError {
     return new ApiError(406, StatusReason.NotAcceptable, message);

@@ -141,8 +141,11 @@ export interface ResourceType {
   strategy?: ResourceStrategy;
   /** How object names are validated (default: DNS-1123 subdomain; `dns1035-label`: a Service's). */
   nameValidation?: 'subdomain' | 'label' | 'dns1035-label' | 'path-segment';
-  /** The CustomResourceDefinition defining this type (by its metadata.name); absent for built-ins and own storages. */
-  definedBy?: { crd: string };
+  /**
+   * The CustomResourceDefinition defining this type (by its metadata.name); absent for built-ins and own storages.
+   * `terminating`: the CRD is being deleted, and creates are refused as kube refuses them.
+   */
+  definedBy?: { crd: string; terminating?: boolean };
   /**
    * Whether a DELETE through the generic store that removes the object at once answers with the object (as kube's CRD
    * storage sets ReturnDeletedObject) rather than a Success Status (kube's built-ins). An own `storage` always answers

@@ -71,6 +71,14 @@ export async function routeResource(
     throw errors.methodNotAllowed();
   }
   if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
+  if (rt.scope === 'Namespaced' && !info.namespace && info.verb !== 'list' && info.verb !== 'watch') {
+    // Only lists and watches span all namespaces: kube's CRD handler passes anything else on (404), and a built-in's
+    // all-namespaces path takes GET alone (405).
+    throw rt.definedBy || info.name ? errors.pathNotFound() : errors.methodNotAllowed();
+  }
+  if (rt.definedBy?.terminating && info.verb === 'create' && !info.subresource) {
+    throw errors.methodNotSupported({ group: rt.group, resource: rt.names.plural }, 'create', 'create not allowed while custom resource definition is terminating');
+  }
   const accept = ctx.get('accept');
   const negotiated = isPlainJsonAccept(accept) ? deps.codecs.plainJson : negotiate(accept, deps.codecs, endpoint(rt, info));
   if (version.deprecated) addWarnings(ctx, [deprecationWarning(rt, version)]);

@@ -10,6 +10,7 @@ import {
   installWidgetsCrd,
   names,
   startTestServer,
+  suffix,
   useTestServer,
   waitForServed,
   widget,
@@ -267,6 +268,26 @@ test('deleting a CRD deletes all its custom resources, then the CRD', async (t) 
   const list = await server.request('GET', `/apis/${group}/v1/sprockets`);
   t.is(list.status, 200);
   t.deepEqual(list.body.items, []);
+});
+
+test('while its CRD is terminating, custom resources are no longer created (405), and the held one can still be read and changed', async (t) => {
+  const group = `terminating${suffix()}.example.com`;
+  await installCrd(server, crd(group, { plural: 'gears', kind: 'Gear' }));
+  const ns = await createNamespace(server, 'crd');
+  const path = `/apis/${group}/v1/namespaces/${ns}/gears`;
+  const gear = (name: string, finalizers?: string[]) => ({ apiVersion: `${group}/v1`, kind: 'Gear', metadata: { name, ...(finalizers ? { finalizers } : {}) }, spec: { size: 1 } });
+  t.is((await server.request('POST', path, { body: gear('held', ['example.com/hold']) })).status, 201);
+  t.is((await server.request('DELETE', `${crdsPath}/gears.${group}`)).status, 200);
+  const refused = await server.waitFor(async () => {
+    const res = await server.request('POST', path, { body: gear(`new-${suffix()}`) });
+    return res.status === 405 ? res : undefined;
+  }, 10_000, 'creates to be refused');
+  expectStatus(t, refused, { code: 405, reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
+  t.deepEqual(refused.body.details, { group, kind: 'gears' });
+  t.is((await server.request('GET', `${path}/held`)).status, 200);
+  const released = await server.request('PATCH', `${path}/held`, { body: { metadata: { finalizers: null } }, contentType: 'application/merge-patch+json' });
+  t.is(released.status, 200, released.text);
+  await server.waitFor(async () => (await server.request('GET', `${crdsPath}/gears.${group}`)).status === 404, 15_000, 'the CRD to be gone');
 });
 
 test('DELETE of a CRD answers 200 with the CRD marked for deletion', async (t) => {

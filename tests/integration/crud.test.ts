@@ -67,6 +67,23 @@ test('the cluster-wide list returns widgets of every namespace', async (t) => {
   t.deepEqual(ours, [`${ns1}/a`, `${ns2}/b`].sort());
 });
 
+test('only lists and watches span all namespaces: any other verb there is 404 for custom resources, 405 on a built-in\'s collection, and touches nothing', async (t) => {
+  const ns = await createNamespace(server, 'crud');
+  await createWidget(server, ns, 'kept');
+  const cm = await server.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' } } });
+  t.is(cm.status, 201);
+  const notFound = { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' };
+  const notAllowed = { code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' };
+  expectStatus(t, await server.request('DELETE', '/apis/example.com/v1/widgets'), notFound);
+  expectStatus(t, await server.request('POST', '/apis/example.com/v1/widgets', { body: widget('w') }), notFound);
+  expectStatus(t, await server.request('GET', '/apis/example.com/v1/widgets/kept'), notFound);
+  expectStatus(t, await server.request('DELETE', '/api/v1/configmaps'), notAllowed);
+  expectStatus(t, await server.request('POST', '/api/v1/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }), notAllowed);
+  expectStatus(t, await server.request('DELETE', '/api/v1/configmaps/kept'), notFound);
+  t.is((await server.request('GET', widgetsPath(ns, 'kept'))).status, 200);
+  t.is((await server.request('GET', `/api/v1/namespaces/${ns}/configmaps/kept`)).status, 200);
+});
+
 test('PUT replaces the object; generation follows spec changes only', async (t) => {
   const ns = await createNamespace(server, 'crud');
   const created = await createWidget(server, ns, 'w1');
