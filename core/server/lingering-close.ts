@@ -45,15 +45,28 @@ export function discardBodyThenClose(req: IncomingMessage): void {
 }
 
 /**
- * HTTP/2's form of `discardBodyThenClose`: the connection stays open (other streams share it); once the answer is sent,
- * the stream is reset with NO_ERROR, which tells the client to stop sending the rest of the request without failing it
- * (RFC 9113 §8.1), as Go's http2 server does.
+ * HTTP/2's form of `discardBodyThenClose`: the connection stays open (other streams share it); the rest of the
+ * request is read and thrown away, and once `lingerLimits.discardBytes` more arrived or `lingerLimits.ms` passed, the
+ * stream is reset with NO_ERROR, which tells the client to stop sending without failing the request (RFC 9113 §8.1).
+ * Resetting as soon as the answer is written is too early: nghttp2 sends a RST_STREAM ahead of the stream's queued
+ * DATA and drops them, and Go's client (kubectl) then reads no answer but a stream error.
  */
 export function refuseRestOfStream(req: Http2ServerRequest): void {
   const stream = req.stream;
-  stream.once('finish', () => {
+  let discarded = 0;
+  const reset = () => {
+    clearTimeout(timer);
+    req.off('data', discard);
     if (!stream.closed) stream.close(constants.NGHTTP2_NO_ERROR);
-  });
+  };
+  const discard = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > lingerLimits.discardBytes) reset();
+  };
+  const timer = setTimeout(reset, lingerLimits.ms);
+  stream.once('close', () => clearTimeout(timer));
+  req.on('data', discard);
+  req.resume();
 }
 
 const deadlines = new WeakSet<Socket>();

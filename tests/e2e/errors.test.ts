@@ -13,6 +13,13 @@ test.serial('get of a missing widget is NotFound', async (t) => {
   t.is(res.stderr, 'Error from server (NotFound): widgets.example.com "nope" not found\n', describe(res));
 });
 
+test.serial('a manifest over the 3 MiB body limit is RequestEntityTooLarge (over HTTP/2, as kubectl speaks it)', async (t) => {
+  const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'huge' }, data: { a: 'a'.repeat(3_200_000) } });
+  const res = await kapi.kubectl(['-n', 'demo', 'create', '-f', '-'], { stdin: manifest });
+  t.is(res.code, 1, describe(res));
+  t.is(res.stderr, 'Error from server (RequestEntityTooLarge): error when creating "STDIN": Request entity too large: limit is 3145728\n', describe(res));
+});
+
 test.serial('get of a missing namespace is NotFound', async (t) => {
   const res = await kapi.kubectl(['get', 'namespace', 'nope']);
   t.is(res.code, 1, describe(res));
