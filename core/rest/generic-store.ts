@@ -30,8 +30,11 @@ export class GenericStore implements ResourceWriter {
 
   create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
     const claim = new WriteClaim();
+    const pinned = pinsResourceVersion(obj);
     const created = async () => {
       const admitted = await admitCreate(req, obj, track, claim);
+      // kube's storage refuses it, after admission and validation, with an error that is no Status: a bare 500
+      if (pinned && !req.dryRun) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
       // Stored in the storage version: a conversion webhook that fails fails the create before anything is stored.
       const converted = toStorageVersion(req.rt, admitted);
       return this.createWithGeneratedNameRetry(converted instanceof Promise ? await converted : converted, req.dryRun);
@@ -54,7 +57,10 @@ export class GenericStore implements ResourceWriter {
       }
       await opts.authorizeCreate?.();
       try {
-        return { object: await this.create(req, structuredClone(orCreate)), deleted: false, created: true };
+        // kube's update creates through its compare-and-swap, which stores any resourceVersion the object carries as unset
+        const fresh = structuredClone(orCreate);
+        delete fresh.metadata?.resourceVersion;
+        return { object: await this.create(req, fresh), deleted: false, created: true };
       } catch (err) {
         // Another write created it in between: this one updates it, as kube's update loop would.
         if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
@@ -116,4 +122,12 @@ export class GenericStore implements ResourceWriter {
       }
     }
   }
+}
+
+/** Whether an object to be created carries a resourceVersion kube's storage reads as one (a uint64 other than 0). */
+function pinsResourceVersion(obj: KubeObject): boolean {
+  const rv = obj.metadata?.resourceVersion;
+  if (typeof rv !== 'string' || !/^\d{1,20}$/.test(rv)) return false;
+  const value = BigInt(rv);
+  return value > 0n && value < 2n ** 64n;
 }

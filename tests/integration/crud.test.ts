@@ -19,6 +19,19 @@ test('POST creates a widget: 201 with the stored object', async (t) => {
   t.deepEqual(res.body.spec, { color: 'red', replicas: 2 });
 });
 
+test('an object to be created that carries a resourceVersion is kube storage\'s bare 500, and nothing is stored; dry run and "0" pass', async (t) => {
+  const ns = await createNamespace(server, 'crud');
+  const pinned = (name: string, resourceVersion: string) => ({ ...widget(name), metadata: { name, resourceVersion } });
+  const res = await server.request('POST', widgetsPath(ns), { body: pinned('pinned', '5') });
+  t.is(res.status, 500, res.text);
+  t.deepEqual(res.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+  t.is((await server.request('GET', widgetsPath(ns, 'pinned'))).status, 404);
+  t.is((await server.request('POST', `${widgetsPath(ns)}?dryRun=All`, { body: pinned('pinned', '5') })).status, 201);
+  const zero = await server.request('POST', widgetsPath(ns), { body: pinned('zero', '0') });
+  t.is(zero.status, 201, zero.text);
+  t.not(zero.body.metadata.resourceVersion, '0');
+});
+
 test('GET returns the object as created', async (t) => {
   const ns = await createNamespace(server, 'crud');
   const created = await createWidget(server, ns, 'w1');
