@@ -5,7 +5,7 @@ import { queryBool } from '../request/query-bool.js';
 import { decodeBody } from '../contracts/body-decoding.js';
 import type { CodecSet } from '../codec/codec-set.js';
 import { readRawBody } from './request-body.js';
-import { parseDryRun, parseInt64Param } from './query-options.js';
+import { dryRunCauses, parseDryRun, parseInt64Param } from './query-options.js';
 import type { DeletePreconditions } from '../store/resource-store.js';
 import type { DeletePropagation } from '../store/deletion-propagation.js';
 
@@ -34,12 +34,13 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
     body = (parsed ?? {}) as Record<string, unknown>;
   }
   const bodyDryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : [];
-  const dryRun = parseDryRun([...query.getAll('dryRun'), ...bodyDryRun]);
+  const dryRunValues = [...query.getAll('dryRun'), ...bodyDryRun];
+  const dryRun = parseDryRun(dryRunValues);
   const policy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
   const pre = (body.preconditions ?? {}) as Record<string, unknown>;
   const gracePeriodSeconds = parseInt64Param(query, 'gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : undefined);
   const orphanDependents = queryBool(query, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
-  const propagationPolicy = validateDeleteOptions(policy, orphanDependents);
+  const propagationPolicy = validateDeleteOptions(policy, orphanDependents, dryRunValues);
   return {
     dryRun,
     preconditions: {
@@ -53,7 +54,7 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ma
 }
 
 /** kube's ValidateDeleteOptions: 422 Invalid on `DeleteOptions.meta.k8s.io ""`; returns the policy, now known valid. */
-function validateDeleteOptions(propagationPolicy: string | undefined, orphanDependents: boolean | undefined): DeletePropagation['propagationPolicy'] {
+function validateDeleteOptions(propagationPolicy: string | undefined, orphanDependents: boolean | undefined, dryRun: string[]): DeletePropagation['propagationPolicy'] {
   const causes: StatusCause[] = [];
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
     causes.push(fieldErrors.invalid('propagationPolicy', propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
@@ -61,6 +62,7 @@ function validateDeleteOptions(propagationPolicy: string | undefined, orphanDepe
   if (propagationPolicy !== undefined && !policies.includes(propagationPolicy)) {
     causes.push(fieldErrors.notSupported('propagationPolicy', propagationPolicy, [...policies, 'nil']));
   }
+  causes.push(...dryRunCauses(dryRun));
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: 'DeleteOptions', kind: 'DeleteOptions', name: '' }, causes);
   return propagationPolicy as DeletePropagation['propagationPolicy'];
 }

@@ -1,13 +1,17 @@
-import { errors } from '../contracts/api-error.js';
+import { errors, fieldErrors } from '../contracts/api-error.js';
+import type { StatusCause } from '../contracts/status.js';
 import { goQuote } from '../../lib/go/go-values.js';
 
-/** `dryRun=All` → true; absent → false; any other value → 400 as kube-apiserver answers. */
+/** `dryRun=All` → true; absent → false. Its values are checked with the write's options (`dryRunCauses`). */
 export function parseDryRun(values: string[]): boolean {
-  if (values.length === 0) return false;
-  for (const v of values) {
-    if (v !== 'All') throw errors.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
-  }
-  return true;
+  return values.length > 0;
+}
+
+/** kube's ValidateDryRun: every value must be `All`; the values printed as Go prints a []string. */
+export function dryRunCauses(values: string[]): StatusCause[] {
+  if (values.every((v) => v === 'All')) return [];
+  const value = `[]string{${values.map(goQuote).join(', ')}}`;
+  return [{ reason: 'FieldValueNotSupported', message: `Unsupported value: ${value}: supported values: "All"`, field: 'dryRun' }];
 }
 
 const int64Min = -(2n ** 63n);
@@ -30,13 +34,17 @@ export function parseInt64Param(query: URLSearchParams, name: string): number | 
   return Number(value > safe ? safe : value < -safe ? -safe : value);
 }
 
-const fieldValidationValues = new Set(['', 'Ignore', 'Warn', 'Strict']);
+/** kube's allowed fieldValidation values, sorted as its NotSupported message lists them. */
+const fieldValidationValues = ['', 'Ignore', 'Strict', 'Warn'];
 
-/** fieldValidation must be Ignore, Warn or Strict; absent means Warn. */
+/** fieldValidation: Ignore, Warn or Strict; absent means Warn. Its value is checked with the write's options (`fieldValidationCauses`). */
 export function parseFieldValidation(query: URLSearchParams): 'Ignore' | 'Warn' | 'Strict' {
   const v = query.get('fieldValidation') ?? '';
-  if (!fieldValidationValues.has(v)) {
-    throw errors.badRequest(`fieldValidation parameter unsupported: ${JSON.stringify(v)}. Supported parameters include: Ignore, Warn, Strict`);
-  }
-  return (v || 'Warn') as 'Ignore' | 'Warn' | 'Strict';
+  return (v === 'Ignore' || v === 'Strict' ? v : 'Warn');
+}
+
+/** kube's ValidateFieldValidation. */
+export function fieldValidationCauses(query: URLSearchParams): StatusCause[] {
+  const v = query.get('fieldValidation') ?? '';
+  return fieldValidationValues.includes(v) ? [] : [fieldErrors.notSupported('fieldValidation', v, fieldValidationValues)];
 }

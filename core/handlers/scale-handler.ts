@@ -3,6 +3,7 @@ import type { KubeObject, ScaleSubresource } from '../contracts/resource-type.js
 import { errors } from '../contracts/api-error.js';
 import { nestedInt64, nestedString, setNested } from '../registry/scale-paths.js';
 import { parseDryRun } from './query-options.js';
+import { validateWriteOptions } from './write-options.js';
 import { readObjectBody } from './request-body.js';
 import { encodeBody, toVersion } from './respond.js';
 import { readPatch } from './patch-handler.js';
@@ -100,6 +101,7 @@ export async function handleScale(scope: RequestScope, maxBodyBytes: number): Pr
     encodeBody(scope.ctx, scope.negotiated, 200, toScale(obj, paths));
     return;
   }
+  validateWriteOptions(scope.query, scope.info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
   const dryRun = parseDryRun(scope.query.getAll('dryRun'));
   const requested: (old: KubeObject) => KubeObject =
     scope.info.verb === 'patch'

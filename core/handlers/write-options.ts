@@ -2,6 +2,7 @@ import { errors, fieldErrors } from '../contracts/api-error.js';
 import type { StatusCause } from '../contracts/status.js';
 import { queryBool } from '../request/query-bool.js';
 import { isGoPrint } from '../../lib/go/go-values.js';
+import { dryRunCauses, fieldValidationCauses } from './query-options.js';
 
 /** kube's FieldManagerMaxLength. */
 const maxFieldManagerLength = 128;
@@ -9,7 +10,8 @@ const maxFieldManagerLength = 128;
 export type WriteOptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
 
 /**
- * `fieldManager` and `force` checked as kube's ValidateCreate/Update/PatchOptions do: 422 Invalid on
+ * `fieldManager`, `force`, `dryRun` and `fieldValidation` checked as kube's ValidateCreate/Update/PatchOptions do, before
+ * the body is read: 422 Invalid on
  * `<kind>.meta.k8s.io ""`. `apply` marks a server-side apply patch, which requires a manager and alone may force.
  */
 export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsKind, apply = false): void {
@@ -28,6 +30,7 @@ export function validateWriteOptions(query: URLSearchParams, kind: WriteOptionsK
       break;
     }
   }
+  causes.push(...dryRunCauses(query.getAll('dryRun')), ...fieldValidationCauses(query));
   if (causes.length > 0) throw errors.invalid({ group: 'meta.k8s.io', resource: kind, kind, name: '' }, causes);
 }
 

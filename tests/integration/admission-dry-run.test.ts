@@ -66,18 +66,20 @@ test('DELETE and deletecollection: the deleted objects are answered; they stay s
   await watch.quiet(t);
 });
 
-test('dryRun values other than All are refused with 400 on every write verb', async (t) => {
+test('dryRun values other than All, and fieldValidation values kube does not know, are 422 on the verb\'s options, as kube validates them', async (t) => {
   const ns = await createNamespace(server, 'dry');
   const current = await createWidget(server, ns, 'w1');
-  const message = 'dryRun: Unsupported value: "Some": supported values: "All"';
-  const q = '?dryRun=Some';
-  const answers = [
-    await server.request('POST', `${widgetsPath(ns)}${q}`, { body: widget('w2') }),
-    await server.request('PUT', `${widgetsPath(ns, 'w1')}${q}`, { body: current }),
-    await server.request('PATCH', `${widgetsPath(ns, 'w1')}${q}`, { body: {}, contentType: 'application/merge-patch+json' }),
-    await server.request('DELETE', `${widgetsPath(ns, 'w1')}${q}`),
-    await server.request('DELETE', `${widgetsPath(ns)}${q}`),
+  const cause = 'dryRun: Unsupported value: []string{"Some", "All"}: supported values: "All"';
+  const q = '?dryRun=Some&dryRun=All';
+  const answers: [string, Awaited<ReturnType<typeof server.request>>][] = [
+    ['CreateOptions', await server.request('POST', `${widgetsPath(ns)}${q}`, { body: widget('w2') })],
+    ['UpdateOptions', await server.request('PUT', `${widgetsPath(ns, 'w1')}${q}`, { body: current })],
+    ['PatchOptions', await server.request('PATCH', `${widgetsPath(ns, 'w1')}${q}`, { body: {}, contentType: 'application/merge-patch+json' })],
+    ['DeleteOptions', await server.request('DELETE', `${widgetsPath(ns, 'w1')}${q}`)],
+    ['DeleteOptions', await server.request('DELETE', `${widgetsPath(ns)}${q}`)],
   ];
-  for (const res of answers) expectStatus(t, res, { code: 400, reason: 'BadRequest', message });
+  for (const [kind, res] of answers) expectStatus(t, res, { code: 422, reason: 'Invalid', message: `${kind}.meta.k8s.io "" is invalid: ${cause}` });
+  const strict = await server.request('POST', `${widgetsPath(ns)}?fieldValidation=strict`, { body: widget('w3') });
+  expectStatus(t, strict, { code: 422, reason: 'Invalid', message: 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"' });
   t.is((await server.request('GET', widgetsPath(ns))).body.items.length, 1);
 });
