@@ -61,7 +61,8 @@ export async function routeResource(
   if (info.subresource) {
     // Every other verb on a served subresource is 405, as in kube.
     const served = servedSubresources(rt, version).find((s) => s.name === info.subresource);
-    if (!served) throw errors.pathNotFound();
+    // kube's CRD handler answers a subresource it does not serve as a missing object; a built-in has no such route
+    if (!served) throw rt.definedBy ? errors.notFound({ group: rt.group, resource: rt.names.plural, name: info.name }) : errors.pathNotFound();
     if (!served.verbs.includes(info.verb)) throw errors.methodNotAllowed();
   } else if (rt.storage && info.verb === 'watch' && !rt.storage.watch && rt.storage.list) {
     // kube's list handler answers a watch itself when the storage cannot watch.
@@ -75,6 +76,10 @@ export async function routeResource(
     // Only lists and watches span all namespaces: kube's CRD handler passes anything else on (404), and a built-in's
     // all-namespaces path takes GET alone (405).
     throw rt.definedBy || info.name ? errors.pathNotFound() : errors.methodNotAllowed();
+  }
+  if ((info.verb === 'update' || info.verb === 'patch') && !info.name) {
+    // a collection takes no PUT or PATCH: kube's CRD handler finds no name in the path, a built-in has no such route
+    throw rt.definedBy ? errors.badRequest('name must be provided') : errors.methodNotAllowed();
   }
   if (rt.definedBy?.terminating && info.verb === 'create' && !info.subresource) {
     throw errors.methodNotSupported({ group: rt.group, resource: rt.names.plural }, 'create', 'create not allowed while custom resource definition is terminating');

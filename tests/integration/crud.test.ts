@@ -97,6 +97,22 @@ test('only lists and watches span all namespaces: any other verb there is 404 fo
   t.is((await server.request('GET', `/api/v1/namespaces/${ns}/configmaps/kept`)).status, 200);
 });
 
+test('a collection takes no PUT or PATCH, and a subresource that is not served is missing: as kube answers them for custom and built-in resources', async (t) => {
+  const ns = await createNamespace(server, 'crud');
+  const kept = await createWidget(server, ns, 'kept');
+  const merge = { body: {}, contentType: 'application/merge-patch+json' };
+  const nameRequired = { code: 400, reason: 'BadRequest', message: 'name must be provided' };
+  const notAllowed = { code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' };
+  expectStatus(t, await server.request('PUT', widgetsPath(ns), { body: kept }), nameRequired);
+  expectStatus(t, await server.request('PATCH', widgetsPath(ns), merge), nameRequired);
+  expectStatus(t, await server.request('PUT', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }), notAllowed);
+  expectStatus(t, await server.request('PATCH', `/api/v1/namespaces/${ns}/configmaps`, merge), notAllowed);
+  const bogus = await server.request('GET', `${widgetsPath(ns, 'kept')}/bogus`);
+  expectStatus(t, bogus, { code: 404, reason: 'NotFound', message: 'widgets.example.com "kept" not found' });
+  t.deepEqual(bogus.body.details, { name: 'kept', group: 'example.com', kind: 'widgets' });
+  expectStatus(t, await server.request('GET', `/api/v1/namespaces/${ns}/configmaps/kept/bogus`), { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' });
+});
+
 test('PUT replaces the object; generation follows spec changes only', async (t) => {
   const ns = await createNamespace(server, 'crud');
   const created = await createWidget(server, ns, 'w1');
