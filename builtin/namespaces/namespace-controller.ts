@@ -11,6 +11,7 @@ import type { NamespaceLookup } from '../../core/contracts/namespace-lookup.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { namespaceFinalizer, namespaceResource, namespaceResourceRef, systemNamespaces } from './namespace-resource.js';
 import { log } from '../../lib/log/logger.js';
+import { countRemaining, namespaceDeletionConditions, type NamespaceCondition, type RemainingContent } from './namespace-deletion-conditions.js';
 
 /** How long to wait before looking again at a namespace whose content is still being finalized. */
 const retryMs = 500;
@@ -99,25 +100,33 @@ export class NamespaceController implements Controller, NamespaceLookup {
     });
   }
 
-  /** Deletes the namespace's content; true when it was empty and the finalizer is removed. */
+  /**
+   * Deletes the namespace's content and reports what is left in its status conditions, as kube's namespace controller
+   * does; true when it was empty and the finalizer is removed.
+   */
   private async finalize(name: string): Promise<boolean> {
-    let remaining = 0;
+    const remaining: RemainingContent = { byResource: new Map(), byFinalizer: new Map() };
     for (const rt of this.registry.all()) {
       if (rt.scope !== 'Namespaced' || rt.storage) continue; // a resource with its own storage keeps its objects there
       const client = this.objects.forResource(rt);
       for (const obj of await client.list(name)) {
-        if (obj.metadata?.deletionTimestamp) {
-          remaining++; // waiting for its finalizers
-          continue;
+        let left: KubeObject | undefined = obj; // still there after this pass: deleting, waiting for its finalizers
+        if (!obj.metadata?.deletionTimestamp) {
+          try {
+            const result = await client.delete(name, obj.metadata!.name!);
+            left = result.deleted ? undefined : result.object;
+          } catch (err) {
+            if (!(err instanceof ApiError && err.code === 404)) throw err;
+            left = undefined;
+          }
         }
-        try {
-          if (!(await client.delete(name, obj.metadata!.name!)).deleted) remaining++;
-        } catch (err) {
-          if (!(err instanceof ApiError && err.code === 404)) throw err;
-        }
+        if (!left) continue;
+        countRemaining(remaining.byResource, `${rt.names.plural}.${rt.group}`);
+        for (const finalizer of left.metadata?.finalizers ?? []) countRemaining(remaining.byFinalizer, finalizer);
       }
     }
-    if (remaining > 0) return false;
+    await this.reportRemaining(name, remaining);
+    if (remaining.byResource.size > 0) return false;
     try {
       await this.namespaces.update(
         '',
@@ -133,5 +142,26 @@ export class NamespaceController implements Controller, NamespaceLookup {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }
     return true;
+  }
+
+  /** Writes the namespace's deletion conditions when this pass changed them. */
+  private async reportRemaining(name: string, remaining: RemainingContent): Promise<void> {
+    const known = (this.informer.current().get(name)?.status ?? {}) as { conditions?: NamespaceCondition[] };
+    if (!namespaceDeletionConditions(known.conditions ?? [], remaining)) return; // as written already
+    try {
+      await this.namespaces.update(
+        '',
+        name,
+        (ns) => {
+          const status = (ns.status ?? {}) as { conditions?: NamespaceCondition[] };
+          const conditions = namespaceDeletionConditions(status.conditions ?? [], remaining);
+          if (conditions) ns.status = { ...status, conditions };
+          return ns;
+        },
+        { subresource: 'status' },
+      );
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+    }
   }
 }

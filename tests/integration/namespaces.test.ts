@@ -163,6 +163,40 @@ test('nothing can be created in a terminating namespace; it goes once its conten
   t.pass();
 });
 
+test('a terminating namespace reports what holds it in kube\'s five deletion conditions, and again once the content is gone', async (t) => {
+  const ns = await createNamespace(server, 'nsl');
+  await createWidget(server, ns, 'held', { finalizers: ['example.com/hold', 'example.com/other'] });
+  await createWidget(server, ns, 'also', { finalizers: ['example.com/hold'] });
+  const cm = await server.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', finalizers: ['example.com/hold'] } } });
+  t.is(cm.status, 201);
+  await server.request('DELETE', `/api/v1/namespaces/${ns}`);
+  const conditions = (body: any) => (body.status?.conditions ?? []).map((c: any) => `${c.type} ${c.status} ${c.reason}: ${c.message}`);
+  const held = await server.waitFor(async () => {
+    const res = await server.request('GET', `/api/v1/namespaces/${ns}`);
+    return res.body.status?.conditions?.length === 5 ? res.body : undefined;
+  }, 10_000, 'the deletion conditions');
+  t.deepEqual(conditions(held), [
+    'NamespaceDeletionDiscoveryFailure False ResourcesDiscovered: All resources successfully discovered',
+    'NamespaceDeletionGroupVersionParsingFailure False ParsedGroupVersions: All legacy kube types successfully parsed',
+    'NamespaceDeletionContentFailure False ContentDeleted: All content successfully deleted, may be waiting on finalization',
+    'NamespaceContentRemaining True SomeResourcesRemain: Some resources are remaining: configmaps. has 1 resource instances, widgets.example.com has 2 resource instances',
+    'NamespaceFinalizersRemaining True SomeFinalizersRemain: Some content in the namespace has finalizers remaining: example.com/hold in 3 resource instances, example.com/other in 1 resource instances',
+  ]);
+  t.true(held.status.conditions.every((c: any) => typeof c.lastTransitionTime === 'string'));
+
+  const release = (path: string) => server.request('PATCH', path, { body: { metadata: { finalizers: null } }, contentType: 'application/merge-patch+json' });
+  t.is((await release(widgetsPath(ns, 'also'))).status, 200);
+  t.is((await release(`/api/v1/namespaces/${ns}/configmaps/c`)).status, 200);
+  const fewer = await server.waitFor(async () => {
+    const res = await server.request('GET', `/api/v1/namespaces/${ns}`);
+    return conditions(res.body)[3]?.endsWith('widgets.example.com has 1 resource instances') ? res.body : undefined;
+  }, 10_000, 'the conditions to follow');
+  t.is(conditions(fewer)[4], 'NamespaceFinalizersRemaining True SomeFinalizersRemain: Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances, example.com/other in 1 resource instances');
+  t.is(fewer.status.conditions[0].lastTransitionTime, held.status.conditions[0].lastTransitionTime, 'unchanged conditions keep their time');
+  t.is((await release(widgetsPath(ns, 'held'))).status, 200);
+  await waitGone(`/api/v1/namespaces/${ns}`);
+});
+
 test('namespaces are selectable by status.phase (kube\'s Namespace field selectors), custom resources are not', async (t) => {
   const ns = await createNamespace(server, 'nsl');
   await createWidget(server, ns, 'held', { finalizers: ['example.com/hold'] });
