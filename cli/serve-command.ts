@@ -76,7 +76,7 @@ async function start(opts: ServeOptions, flags: Record<string, string>): Promise
   await chmod(opts.dataDir, 0o700);
   const pki = await ensurePki(join(opts.dataDir, 'pki'), { hosts: [opts.bindAddress] });
   const token = await ensureAdminToken(opts.dataDir);
-  const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts);
+  const serviceAccountTokens = await serviceAccountTokenConfig(opts.dataDir, opts.serviceAccounts, pki.caCertPem);
   const delegation = await authenticationDelegation(opts, serviceAccountTokens.audiences);
   const authenticators = await authenticationModules(opts, token, delegation);
   const frontProxy = await frontProxyConfig(opts);
@@ -239,8 +239,11 @@ function authorizer(mode: AuthorizationMode, opts: ServeOptions): Module {
   }
 }
 
-/** The token settings from the flags, with the signing key kept in the data directory unless a file is given. */
-async function serviceAccountTokenConfig(dataDir: string, o: ServiceAccountServeOptions): Promise<ServiceAccountTokenConfig> {
+/**
+ * The token settings from the flags, with the signing key kept in the data directory unless a file is given; token
+ * Secrets carry the CA of the server's certificate.
+ */
+async function serviceAccountTokenConfig(dataDir: string, o: ServiceAccountServeOptions, rootCaPem: string): Promise<ServiceAccountTokenConfig> {
   const signingKey = o.signingKeyFile ? await readServiceAccountSigningKey(o.signingKeyFile) : await ensureServiceAccountSigningKey(join(dataDir, 'pki', 'sa.key'));
   const verificationKeys = (await Promise.all(o.keyFiles.map((f) => readServiceAccountPublicKeys(f)))).flat();
   return {
@@ -250,6 +253,7 @@ async function serviceAccountTokenConfig(dataDir: string, o: ServiceAccountServe
     verificationKeys,
     maxExpirationSeconds: o.maxExpirationSeconds,
     ...(o.jwksUri ? { jwksUri: o.jwksUri } : {}),
+    rootCaPem,
   };
 }
 

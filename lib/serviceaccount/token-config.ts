@@ -16,4 +16,6 @@ export interface ServiceAccountTokenConfig {
   maxExpirationSeconds: number;
   /** The discovery document's jwks_uri (`--service-account-jwks-uri`); absent: this server's /openid/v1/jwks. */
   jwksUri?: string;
+  /** The CA a long-lived token Secret's `ca.crt` holds (kube-controller-manager's `--root-ca-file`); absent: none. */
+  rootCaPem?: string;
 }

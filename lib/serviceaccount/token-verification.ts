@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { keyIdFromPublicKey } from './key-id.js';
 import type { KubernetesClaim } from './token-claims.js';
+import { legacyIssuer, legacySubjectOf, type LegacyTokenSubject } from './legacy-token.js';
 
 /** Why a token of a known issuer was refused (kube logs these; the client only sees 401 Unauthorized). */
 export class TokenRejected extends Error {}
@@ -13,6 +14,8 @@ export interface VerifiedClaims {
   sub?: string;
   jti?: string;
   'kubernetes.io'?: Partial<KubernetesClaim>;
+  /** A legacy token's subject (its issuer `kubernetes/serviceaccount`), or undefined when its claims are incomplete. */
+  legacy?: LegacyTokenSubject;
 }
 
 export interface VerificationSettings {
@@ -94,6 +97,7 @@ function parseClaims(payload: Record<string, unknown>): VerifiedClaims {
     ...(typeof payload.sub === 'string' ? { sub: payload.sub } : {}),
     ...(typeof payload.jti === 'string' ? { jti: payload.jti } : {}),
     ...(k8s !== null && typeof k8s === 'object' ? { 'kubernetes.io': k8s as Partial<KubernetesClaim> } : {}),
+    ...(iss === legacyIssuer ? { legacy: legacySubjectOf(payload) } : {}),
   };
 }
 

@@ -7,14 +7,16 @@ import type { KubeObject } from '../../core/contracts/kube-object.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import type { ServiceAccountTokenConfig } from '../../lib/serviceaccount/token-config.js';
 import { TokenRejected, verifyServiceAccountToken, type VerifiedClaims } from '../../lib/serviceaccount/token-verification.js';
+import { legacyIssuer, type LegacyTokenSubject } from '../../lib/serviceaccount/legacy-token.js';
 import type { ClaimReference } from '../../lib/serviceaccount/token-claims.js';
 import { credentialIdExtraKey, credentialIdForJti, serviceAccountGroups, serviceAccountUsername } from '../../lib/serviceaccount/service-account-names.js';
 
 /**
  * Authenticates ServiceAccount tokens (JWTs of the configured issuers) as kube's service-account authenticator with
  * `--service-account-lookup` (its default): signature, issuer, audience and expiry, then the ServiceAccount — and the
- * Secret a token is bound to — must still exist, undeleted, with the uid the token names. Bearer tokens that are not
- * JWTs of these issuers are left to the other authenticators.
+ * Secret a token is bound to — must still exist, undeleted, with the uid the token names. Legacy tokens (issuer
+ * `kubernetes/serviceaccount`, those of token Secrets) are checked as kube's legacy validator checks them. Bearer
+ * tokens that are not JWTs of these issuers are left to the other authenticators.
  */
 export class ServiceAccountTokenAuthenticator implements Authenticator {
   readonly name = 'service-account-token';
@@ -31,13 +33,15 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (!match) return null;
     try {
-      const claims = await verifyServiceAccountToken(match[1]!, {
-        issuers: this.config.issuers,
+      const token = match[1]!;
+      const claims = await verifyServiceAccountToken(token, {
+        issuers: [...this.config.issuers, legacyIssuer],
         audiences: req.audiences ?? this.config.audiences,
         keys: this.keys,
         now: Math.floor(Date.now() / 1000),
       });
-      return claims ? await this.user(claims) : null;
+      if (!claims) return null;
+      return claims.iss === legacyIssuer ? await this.legacyUser(claims.legacy, token) : await this.user(claims);
     } catch (err) {
       if (err instanceof TokenRejected) throw new CredentialsRejected(err.message);
       throw err;
@@ -64,15 +68,39 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     };
   }
 
-  private async requireLive(resource: string, namespace: string, ref: ClaimReference): Promise<void> {
+  /**
+   * kube's legacy token validator: the token must still be the one its Secret holds (deleting the Secret revokes it),
+   * and the ServiceAccount it names must be the live one.
+   */
+  private async legacyUser(subject: LegacyTokenSubject | undefined, token: string): Promise<UserInfo> {
+    if (!subject) throw new TokenRejected('service account token claims are incomplete');
+    const { namespace, serviceAccountName, serviceAccountUid } = subject;
+    const secret = await this.live('secrets', namespace, subject.secretName);
+    if (!secret) throw new TokenRejected('service account token has been invalidated');
+    const held = (secret as { data?: Record<string, string> }).data?.token;
+    if (!held || Buffer.from(held, 'base64').toString('utf8') !== token) throw new TokenRejected("service account token does not match server's copy");
+    await this.requireLive('serviceaccounts', namespace, { name: serviceAccountName, uid: serviceAccountUid });
+    return {
+      username: serviceAccountUsername(namespace, serviceAccountName),
+      uid: serviceAccountUid,
+      groups: [...serviceAccountGroups(namespace), 'system:authenticated'],
+    };
+  }
+
+  /** The object, unless it is missing, not served or being deleted. */
+  private async live(resource: string, namespace: string, name: string): Promise<KubeObject | undefined> {
     let obj: KubeObject | undefined;
     try {
-      obj = await this.objects().forResource({ group: '', resource }).get(namespace, ref.name);
+      obj = await this.objects().forResource({ group: '', resource }).get(namespace, name);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 404) obj = undefined; // not served
-      else throw err;
+      if (!(err instanceof ApiError && err.code === 404)) throw err; // 404: not served
     }
-    if (!obj || obj.metadata?.deletionTimestamp) throw new TokenRejected(`${resource} ${namespace}/${ref.name} has been deleted`);
+    return obj && !obj.metadata?.deletionTimestamp ? obj : undefined;
+  }
+
+  private async requireLive(resource: string, namespace: string, ref: ClaimReference): Promise<void> {
+    const obj = await this.live(resource, namespace, ref.name);
+    if (!obj) throw new TokenRejected(`${resource} ${namespace}/${ref.name} has been deleted`);
     if (obj.metadata?.uid !== ref.uid) throw new TokenRejected(`${resource} ${namespace}/${ref.name} UID (${obj.metadata?.uid}) does not match claim (${ref.uid})`);
   }
 }

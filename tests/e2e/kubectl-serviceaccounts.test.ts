@@ -99,6 +99,48 @@ test.serial('a token for another audience, or of a deleted account, does not aut
   t.regex(gone.stderr, /Unauthorized/, describe(gone));
 });
 
+test.serial('a long-lived token Secret (kube\'s documented manual procedure) gets a token, ca.crt and namespace that authenticate until the Secret or the account goes', async (t) => {
+  t.is((await kapi.kubectl(['create', 'serviceaccount', 'build-robot'])).code, 0);
+  const secret = (name: string, account: string) =>
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  annotations:\n    kubernetes.io/service-account.name: ${account}\ntype: kubernetes.io/service-account-token\n`;
+  t.is((await kapi.kubectl(['apply', '-f', '-'], { stdin: secret('build-robot-secret', 'build-robot') })).code, 0);
+  const filled = await eventually(
+    () => kapi.kubectl(['get', 'secret', 'build-robot-secret', '-o', 'json']),
+    (r) => r.code === 0 && Boolean(JSON.parse(r.stdout).data?.token),
+  );
+  const obj = JSON.parse(filled.stdout);
+  const uid = JSON.parse((await kapi.kubectl(['get', 'sa', 'build-robot', '-o', 'json'])).stdout).metadata.uid;
+  t.is(obj.metadata.annotations['kubernetes.io/service-account.uid'], uid);
+  t.is(Buffer.from(obj.data.namespace, 'base64').toString(), 'default');
+  t.is(Buffer.from(obj.data['ca.crt'], 'base64').toString(), readFileSync(join(kapi.dataDir, 'pki', 'ca.crt'), 'utf8'));
+  const token = Buffer.from(obj.data.token, 'base64').toString();
+  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+  t.deepEqual(claims, {
+    iss: 'kubernetes/serviceaccount',
+    'kubernetes.io/serviceaccount/namespace': 'default',
+    'kubernetes.io/serviceaccount/secret.name': 'build-robot-secret',
+    'kubernetes.io/serviceaccount/service-account.name': 'build-robot',
+    'kubernetes.io/serviceaccount/service-account.uid': uid,
+    sub: 'system:serviceaccount:default:build-robot',
+  });
+  const kubeconfig = kubeconfigWithoutCredentials();
+  const whoami = await kapi.kubectl(['--token', token, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig });
+  t.is(whoami.stdout, 'system:serviceaccount:default:build-robot', describe(whoami));
+  t.is((await kapi.kubectl(['delete', 'secret', 'build-robot-secret'])).code, 0);
+  const revoked = await kapi.kubectl(['--token', token, 'auth', 'whoami'], { kubeconfig });
+  t.regex(revoked.stderr, /Unauthorized/, describe(revoked));
+
+  // a Secret for an account that does not exist is deleted, and so are an account's Secrets with the account
+  t.is((await kapi.kubectl(['apply', '-f', '-'], { stdin: secret('ghost-secret', 'ghost') })).code, 0);
+  t.is((await kapi.kubectl(['apply', '-f', '-'], { stdin: secret('robot-secret-2', 'build-robot') })).code, 0);
+  await eventually(() => kapi.kubectl(['get', 'secret', 'robot-secret-2', '-o', 'jsonpath={.data.token}']), (r) => r.stdout !== '');
+  t.is((await kapi.kubectl(['delete', 'sa', 'build-robot'])).code, 0);
+  for (const name of ['ghost-secret', 'robot-secret-2']) {
+    const gone = await eventually(() => kapi.kubectl(['get', 'secret', name]), (r) => r.code !== 0);
+    t.regex(gone.stderr, new RegExp(`secrets "${name}" not found`), describe(gone));
+  }
+});
+
 test.serial('create token refuses what kube refuses, with kube texts', async (t) => {
   t.is((await kapi.kubectl(['create', 'serviceaccount', 'builder'])).code, 0);
   const short = await kapi.kubectl(['create', 'token', 'builder', '--duration', '1m']);
