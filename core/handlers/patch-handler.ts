@@ -66,6 +66,10 @@ export async function readPatch(scope: ResourceScope, maxBodyBytes: number): Pro
   if (!jsonPatchTypes.includes(mediaType)) throw errors.unsupportedMediaType(jsonPatchTypes); // apply has its own handler
   const patch = decodePatch(scope, await readRawBody(scope.ctx, maxBodyBytes), mediaType);
   const operations = mediaType === 'application/json-patch+json' ? parseJsonPatch(patch) : undefined;
+  if (mediaType === mergePatch && patch !== null && (typeof patch !== 'object' || Array.isArray(patch)) && parseFieldValidation(scope.query) !== 'Ignore') {
+    // under Warn and Strict kube first decodes a merge patch strictly, into a map
+    throw errors.badRequest(`error decoding patch: ${unmarshalValueError(patch, 'map[string]interface {}')}`);
+  }
   // A JSON merge patch that is no JSON document at all is evanphx/json-patch's ErrBadJSONPatch in kube.
   if (mediaType === mergePatch && (patch === null || typeof patch !== 'object')) throw errors.badRequest('Invalid JSON Patch');
   if (mediaType === strategicMergePatch && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {

@@ -241,14 +241,17 @@ test('force is forbidden on JSON patch, merge patch and strategic merge patch', 
   t.deepEqual(get.body.metadata.labels, nsLabels(name, { a: '1' }));
 });
 
-test('a JSON merge patch that is not an object: scalars and null are "Invalid JSON Patch", a list replaces the document and cannot decode', async (t) => {
+test('a JSON merge patch that is not an object: kube decodes it into a map first (400 "error decoding patch"), but under Ignore and for null it is "Invalid JSON Patch", and a list replaces the document', async (t) => {
   const { path } = await namespaceWith({});
-  for (const body of ['"x"', '5', 'true', 'null']) {
-    const res = await server.request('PATCH', path, { rawBody: body, contentType: 'application/merge-patch+json' });
-    expectStatus(t, res, { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch' });
+  const patch = (body: string, query = '') => server.request('PATCH', `${path}${query}`, { rawBody: body, contentType: 'application/merge-patch+json' });
+  for (const [body, type] of [['"x"', 'string'], ['5', 'number'], ['true', 'bool'], ['[{"a":1}]', 'array']]) {
+    expectStatus(t, await patch(body!), { code: 400, reason: 'BadRequest', message: `error decoding patch: json: cannot unmarshal ${type} into Go value of type map[string]interface {}` });
   }
-  const list = await server.request('PATCH', path, { rawBody: '[{"a":1}]', contentType: 'application/merge-patch+json' });
-  expectStatus(t, list, {
+  expectStatus(t, await patch('null'), { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch' });
+  for (const body of ['"x"', '5', 'true', 'null']) {
+    expectStatus(t, await patch(body, '?fieldValidation=Ignore'), { code: 400, reason: 'BadRequest', message: 'Invalid JSON Patch' });
+  }
+  expectStatus(t, await patch('[{"a":1}]', '?fieldValidation=Ignore'), {
     code: 422,
     reason: 'Invalid',
     message: ' "" is invalid: patch: Invalid value: "[{\\"a\\":1}]": json: cannot unmarshal array into Go value of type map[string]interface {}',
