@@ -4,6 +4,7 @@
  * texts (`add operation does not apply: doc is missing path: "/spec/x/y": missing value`).
  */
 import { goJsonParseError } from '../../lib/go/json-errors.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 /** A patch that cannot be applied; the message is json-patch's. */
 export class JsonPatchError extends Error {}
@@ -29,8 +30,16 @@ function atoi(key: string): number {
   return Number(key);
 }
 
+/**
+ * An object's own member `key` (members are set with setOwnField): a key is plain data in Go's maps, and `__proto__`
+ * must never reach or replace a prototype here, where paths come from webhooks and policies.
+ */
+function member(con: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(con, key) ? con[key] : undefined;
+}
+
 function get(con: Container, key: string): unknown {
-  if (!Array.isArray(con)) return con[key];
+  if (!Array.isArray(con)) return member(con, key);
   let idx = atoi(key);
   if (idx < 0) {
     if (idx < -con.length) throw invalidIndex(idx);
@@ -42,7 +51,7 @@ function get(con: Container, key: string): unknown {
 
 function set(con: Container, key: string, value: unknown): void {
   if (!Array.isArray(con)) {
-    con[key] = value;
+    setOwnField(con, key, value);
     return;
   }
   let idx = atoi(key);
@@ -56,7 +65,7 @@ function set(con: Container, key: string, value: unknown): void {
 
 function add(con: Container, key: string, value: unknown): void {
   if (!Array.isArray(con)) {
-    con[key] = value;
+    setOwnField(con, key, value);
     return;
   }
   if (key === '-') {

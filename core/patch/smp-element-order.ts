@@ -1,9 +1,10 @@
 import type { MergeModel } from '../../schemas/merge-strategy.js';
 import { goValue, smpErrors } from './smp-errors.js';
-import { DIRECTIVE, ORDER_PREFIX, asList, asMap, elementKind, extractKey, isMap, newValue, setField, type JsonMap } from './smp-json.js';
+import { DIRECTIVE, ORDER_PREFIX, asList, asMap, elementKind, extractKey, isMap, newValue, type JsonMap } from './smp-json.js';
 import { mergeList, type MergeMapFn } from './smp-lists.js';
 import { fieldModel, listStrategy } from './smp-model.js';
 import { identify, normalizeOrder, positions } from './smp-order.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 /**
  * Applies a `$setElementOrder/<field>` directive (kube's mergePatchIntoOriginal): merges the field's patch list, if
@@ -34,7 +35,7 @@ export function applySetElementOrder(
   if (inPatch) merged = inOriginal ? mergeList(live, patchList, listModel, field, false, mergeMap) : (newValue(patchList) as unknown[]);
   const id = identify(kind, keys);
   if (kind === 'map') order.forEach(id);
-  setField(original, field, normalizeOrder(merged, id, positions(order, kind, keys), server));
+  setOwnField(original, field, normalizeOrder(merged, id, positions(order, kind, keys), server));
   return field;
 }
 

@@ -1,4 +1,5 @@
 import { goValue, smpErrors } from './smp-errors.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 export type JsonMap = Record<string, unknown>;
 
@@ -18,12 +19,6 @@ export function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'list';
   return typeof v === 'object' ? 'map' : typeof v;
-}
-
-/** Sets a field, also one named `__proto__` (a plain assignment would set the prototype instead). */
-export function setField(o: JsonMap, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
-  else o[key] = value;
 }
 
 /** The field a `$deleteFromPrimitiveList/<field>` or `$setElementOrder/<field>` key names. */
@@ -59,7 +54,7 @@ export function newMap(m: JsonMap, skip?: string): JsonMap {
   for (const [key, value] of Object.entries(m)) {
     if (value === null || key === skip || isDirectiveKey(key)) continue;
     const kept = newValue(value);
-    if (kept !== DROP) setField(out, key, kept);
+    if (kept !== DROP) setOwnField(out, key, kept);
   }
   return out;
 }

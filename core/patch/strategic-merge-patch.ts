@@ -12,11 +12,11 @@ import {
   kindOf,
   newMap,
   newValue,
-  setField,
   type JsonMap,
 } from './smp-json.js';
 import { mergeList } from './smp-lists.js';
 import { fieldModel } from './smp-model.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 /**
  * Applies a strategic merge patch to `doc` as kube-apiserver does (k8s.io/apimachinery strategicpatch,
@@ -79,12 +79,12 @@ function mergeField(original: JsonMap, key: string, value: unknown, model: Merge
     if (deleteList) return;
     const taken = newValue(value);
     if (taken === DROP) delete original[key];
-    else setField(original, key, taken);
+    else setOwnField(original, key, taken);
   } else if (isMap(value)) {
-    setField(original, key, mergeMap(live as JsonMap, value, fieldModel(model, key)));
+    setOwnField(original, key, mergeMap(live as JsonMap, value, fieldModel(model, key)));
   } else if (Array.isArray(value)) {
-    setField(original, key, mergeList(live as unknown[], value, fieldModel(model, key), key, deleteList, mergeMap));
+    setOwnField(original, key, mergeList(live as unknown[], value, fieldModel(model, key), key, deleteList, mergeMap));
   } else {
-    setField(original, key, value);
+    setOwnField(original, key, value);
   }
 }

@@ -8,7 +8,8 @@ import type { FieldSet } from '../../schemas/structured-merge/field-set.js';
 import { isItemError, listItemElement } from '../../schemas/structured-merge/list-items.js';
 import { fieldElement } from '../../schemas/structured-merge/path-element.js';
 import { childModel, DEDUCED, itemModel, type ListModel } from '../../schemas/structured-merge/type-model.js';
-import { isObject, setField, type JsonObject } from '../../schemas/structured-merge/json-value.js';
+import { isObject, type JsonObject } from '../../schemas/structured-merge/json-value.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 export function removeItems(object: JsonObject, set: FieldSet, model: MergeModel): JsonObject {
   if (set.isEmpty()) return object;
@@ -42,7 +43,7 @@ function removeFromMap(o: JsonObject, set: FieldSet, model: MergeModel): JsonObj
     const sub = set.children?.get(pe);
     const v = sub ? removeFrom(o[key], sub, childModel(model, key) ?? DEDUCED) : o[key];
     if (v !== o[key]) out ??= copyUpTo(o, key);
-    if (out) setField(out, key, v);
+    if (out) setOwnField(out, key, v);
     kept++;
   }
   if (kept === 0) return null;
@@ -54,7 +55,7 @@ function copyUpTo(o: JsonObject, key: string): JsonObject {
   const out: JsonObject = {};
   for (const k in o) {
     if (k === key) break;
-    setField(out, k, o[k]);
+    setOwnField(out, k, o[k]);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { formatDuration, formatRFC3339 } from './time.js';
 import { CelMap, Duration, Timestamp, UInt, isObjectValue, typeNameOf, type Value } from './values.js';
+import { setOwnField } from '../codec/own-field.js';
 
 /** A value that has no JSON form; the message is cel-go's. */
 export class NotJsonError extends Error {}
@@ -30,20 +31,15 @@ export function celToJson(v: Value): unknown {
     const out: Record<string, unknown> = {};
     for (const k of v.keys()) {
       if (typeof k !== 'string') throw new NotJsonError(`bad key type: ${typeNameOf(k)}`);
-      setKey(out, k, celToJson(v.get(k) as Value));
+      setOwnField(out, k, celToJson(v.get(k) as Value));
     }
     return out;
   }
   if (isObjectValue(v)) {
     const out: Record<string, unknown> = {};
-    for (const f of v.fieldNames()) setKey(out, f, celToJson(v.field(f)!));
+    for (const f of v.fieldNames()) setOwnField(out, f, celToJson(v.field(f)!));
     return out;
   }
   throw new NotJsonError(`type conversion error from '${typeNameOf(v)}' to 'google.protobuf.Value'`);
 }
 
-/** Sets an own key, also one named `__proto__` (which plain assignment would take as the prototype). */
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}

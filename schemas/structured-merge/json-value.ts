@@ -10,11 +10,6 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Sets an own field, also one named `__proto__` (which plain assignment would take as the prototype). */
-export function setField(o: JsonObject, key: string, v: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[key] = v;
-}
 
 /** Deep equality of two JSON values (ints and floats compare numerically, as in Go). */
 export function valuesEqual(a: unknown, b: unknown): boolean {

@@ -11,7 +11,8 @@ import { isItemError, listItemElement } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
 import { childModel, DEDUCED, isEmptyContainer, nodeKind, type ListModel } from './type-model.js';
 import { TypedValueError, validationError } from './typed-errors.js';
-import { setField, valuesEqual, type JsonObject } from './json-value.js';
+import { valuesEqual, type JsonObject } from './json-value.js';
+import { setOwnField } from '../../lib/codec/own-field.js';
 
 /** `config` must have been validated (toFieldSet strict): its lists have no duplicates and every item its keys. */
 export function mergeObjects(live: JsonObject, config: JsonObject, model: MergeModel): JsonObject {
@@ -44,7 +45,7 @@ class MergeWalker {
     for (const key in r) {
       const lv = Object.hasOwn(l, key) ? l[key] : undefined;
       const v = this.value(lv, r[key], childModel(model, key) ?? DEDUCED, fieldElement(key));
-      if (v !== lv) setField((out ??= { ...l }), key, v);
+      if (v !== lv) setOwnField((out ??= { ...l }), key, v);
     }
     return out ?? l;
   }

@@ -70,3 +70,15 @@ test("Go's JSON syntax errors", (t) => {
   t.is(goJsonSyntaxError('{"a":'), 'unexpected end of JSON input');
   t.is(goJsonSyntaxError("'x'"), "invalid character '\\'' looking for beginning of value");
 });
+
+test('__proto__ is a key like any other: a path through it finds no member, and one ending in it sets an own field, never a prototype', (t) => {
+  const doc = { metadata: { annotations: {} } };
+  const through = t.throws(() => applyWebhookPatch(doc, [{ op: 'add', path: '/metadata/annotations/__proto__/polluted', value: 'yes' }]), { instanceOf: JsonPatchError });
+  t.is(through?.message, 'add operation does not apply: doc is missing path: "/metadata/annotations/__proto__/polluted": missing value');
+  t.is(({} as Record<string, unknown>).polluted, undefined);
+  const own = applyWebhookPatch(doc, [{ op: 'add', path: '/metadata/annotations/__proto__', value: { a: 1 } }]);
+  const annotations = (own.metadata as Record<string, unknown>).annotations as Record<string, unknown>;
+  t.true(Object.hasOwn(annotations, '__proto__'));
+  t.is(Object.getPrototypeOf(annotations), Object.prototype);
+  t.deepEqual(JSON.parse(JSON.stringify(own)), { metadata: { annotations: { ['__proto__']: { a: 1 } } } });
+});
