@@ -127,20 +127,10 @@ export class NamespaceController implements Controller, NamespaceLookup {
     }
     await this.reportRemaining(name, remaining);
     if (remaining.byResource.size > 0) return false;
-    try {
-      await this.namespaces.update(
-        '',
-        name,
-        (ns) => {
-          const spec = (ns.spec ?? {}) as { finalizers?: string[] };
-          ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
-          return ns;
-        },
-        { subresource: 'finalize' },
-      );
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 404)) throw err;
-    }
+    await this.updateNamespace(name, 'finalize', (ns) => {
+      const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+      ns.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== namespaceFinalizer) };
+    });
     return true;
   }
 
@@ -148,17 +138,24 @@ export class NamespaceController implements Controller, NamespaceLookup {
   private async reportRemaining(name: string, remaining: RemainingContent): Promise<void> {
     const known = (this.informer.current().get(name)?.status ?? {}) as { conditions?: NamespaceCondition[] };
     if (!namespaceDeletionConditions(known.conditions ?? [], remaining)) return; // as written already
+    await this.updateNamespace(name, 'status', (ns) => {
+      const status = (ns.status ?? {}) as { conditions?: NamespaceCondition[] };
+      const conditions = namespaceDeletionConditions(status.conditions ?? [], remaining);
+      if (conditions) ns.status = { ...status, conditions };
+    });
+  }
+
+  /** Changes the namespace through a subresource; one already gone is left alone. */
+  private async updateNamespace(name: string, subresource: 'status' | 'finalize', change: (ns: KubeObject) => void): Promise<void> {
     try {
       await this.namespaces.update(
         '',
         name,
         (ns) => {
-          const status = (ns.status ?? {}) as { conditions?: NamespaceCondition[] };
-          const conditions = namespaceDeletionConditions(status.conditions ?? [], remaining);
-          if (conditions) ns.status = { ...status, conditions };
+          change(ns);
           return ns;
         },
-        { subresource: 'status' },
+        { subresource },
       );
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
