@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { Controller } from '../../core/contracts/controller.js';
 import type { KubeObject } from '../../core/contracts/resource-type.js';
 import type { ResourceClient } from '../../core/contracts/object-client.js';
+import type { Informer } from '../../core/contracts/informer.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { Tokens } from '../../core/contracts/tokens.js';
 import { ControllerTimers } from '../../lib/async/controller-timers.js';
@@ -16,7 +17,9 @@ export const serviceAccountTokenType = 'kubernetes.io/service-account-token';
 const nameAnnotation = 'kubernetes.io/service-account.name';
 const uidAnnotation = 'kubernetes.io/service-account.uid';
 const secretsRef = { group: '', resource: 'secrets' };
+/** A failing Secret is tried again after 1 s, then twice as long each time, at most every 5 minutes. */
 const retryMs = 1000;
+const maxRetryMs = 300_000;
 
 interface Secret extends KubeObject {
   type?: string;
@@ -36,6 +39,10 @@ export class TokenSecretController implements Controller {
   private accounts!: ResourceClient;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly working = new Set<string>();
+  /** Failures in a row, by Secret. */
+  private readonly failures = new Map<string, number>();
+  /** The ServiceAccounts as storage has them, to see a Secret whose account is gone. */
+  private accountsKnown?: Informer;
   private readonly timers = new ControllerTimers();
 
   constructor(
@@ -53,6 +60,7 @@ export class TokenSecretController implements Controller {
     const informers = this.container.resolve(Tokens.Informers);
     const secretInformer = informers.forResource(secretType);
     const accountInformer = informers.forResource(serviceAccountResource());
+    this.accountsKnown = accountInformer;
     this.unsubscribe.push(
       secretInformer.subscribe((events) => {
         for (const e of events) if (e.type !== 'DELETED') this.consider(e.object as Secret);
@@ -64,8 +72,14 @@ export class TokenSecretController implements Controller {
         }
       }),
     );
-    await secretInformer.synced();
-    for (const secret of secretInformer.current().values()) this.consider(secret as Secret);
+    // Not awaited: a Secret the server cannot read (its encryption key gone) keeps the Secrets from loading, and the
+    // server must start all the same (the Secrets' own requests then fail as kube's do).
+    Promise.all([secretInformer.synced(), accountInformer.synced()]).then(
+      () => {
+        for (const secret of secretInformer.current().values()) this.consider(secret as Secret);
+      },
+      (err: Error) => log.error(`the token Secret controller cannot read Secrets: ${err.message}`),
+    );
   }
 
   async stop(): Promise<void> {
@@ -73,9 +87,12 @@ export class TokenSecretController implements Controller {
     for (const u of this.unsubscribe) u();
   }
 
+  /** A token Secret to fill, or whose account is gone (deleted while the server was down, say). */
   private consider(secret: Secret): void {
-    if (secret.type !== serviceAccountTokenType || !accountName(secret) || secret.metadata?.deletionTimestamp) return;
-    if (this.needsFilling(secret)) this.syncLater(secret, 0);
+    const name = accountName(secret);
+    if (secret.type !== serviceAccountTokenType || !name || secret.metadata?.deletionTimestamp) return;
+    const account = this.accountsKnown?.current().get(`${secret.metadata?.namespace}/${name}`);
+    if (this.needsFilling(secret) || !account || !namesAccount(secret, account)) this.syncLater(secret, 0);
   }
 
   private needsFilling(secret: Secret): boolean {
@@ -92,11 +109,17 @@ export class TokenSecretController implements Controller {
     this.working.add(key);
     this.timers.after(ms, () => {
       this.sync(namespace, name).then(
-        () => this.working.delete(key),
+        () => {
+          this.working.delete(key);
+          this.failures.delete(key);
+        },
         (err: Error) => {
           this.working.delete(key);
-          log.error(`filling the token Secret ${key} failed (${err.message}); trying again`);
-          this.syncLater(secret, retryMs);
+          const failures = (this.failures.get(key) ?? 0) + 1;
+          this.failures.set(key, failures);
+          const delay = Math.min(maxRetryMs, retryMs * 2 ** (failures - 1));
+          log.error(`filling the token Secret ${key} failed (${err.message}); trying again in ${delay / 1000} s`);
+          this.syncLater(secret, delay);
         },
       );
     });

@@ -30,6 +30,7 @@ export class GenericStore implements ResourceWriter {
 
   create(req: WriteRequest, obj: KubeObject, track?: FieldTracker): Promise<KubeObject> {
     const claim = new WriteClaim();
+    // read before the write stages, which drop it (prepareForCreate): a mutating webhook's change to it goes unseen
     const pinned = pinsResourceVersion(obj);
     const created = async () => {
       const admitted = await admitCreate(req, obj, track, claim);

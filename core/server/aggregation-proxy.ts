@@ -169,18 +169,20 @@ function forward(ctx: Context, info: RequestInfo, user: UserInfo, deadline: numb
 
 /** Writes the backend's 101 to the client as it came, then passes bytes both ways until either side closes. */
 function tunnel(client: UpgradeConnection, backend: SwitchedProtocols): Promise<void> {
-  const lines = [`HTTP/1.1 101 ${backend.statusMessage}`];
-  for (let i = 0; i + 1 < backend.rawHeaders.length; i += 2) lines.push(`${backend.rawHeaders[i]}: ${backend.rawHeaders[i + 1]}`);
-  client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  if (backend.head.length) client.socket.write(backend.head);
-  if (client.head.length) backend.socket.write(client.head);
   return new Promise((resolve) => {
     const end = () => {
       client.socket.destroy();
       backend.socket.destroy();
       resolve();
     };
+    // a side that went away before the switch has closed already: it would never say so again
+    if (client.socket.destroyed || backend.socket.destroyed) return end();
     for (const socket of [client.socket, backend.socket]) socket.once('close', end).on('error', end);
+    const lines = [`HTTP/1.1 101 ${backend.statusMessage}`];
+    for (let i = 0; i + 1 < backend.rawHeaders.length; i += 2) lines.push(`${backend.rawHeaders[i]}: ${backend.rawHeaders[i + 1]}`);
+    client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (backend.head.length) client.socket.write(backend.head);
+    if (client.head.length) backend.socket.write(client.head);
     client.socket.pipe(backend.socket);
     backend.socket.pipe(client.socket);
   });

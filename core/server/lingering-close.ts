@@ -44,26 +44,44 @@ export function discardBodyThenClose(req: IncomingMessage): void {
   socket.destroySoon = () => lingeringClose(socket);
 }
 
+/** How long after an HTTP/2 answer is handed over its frames are taken to have been sent. */
+const answerFlushMs = 50;
+
 /**
  * HTTP/2's form of `discardBodyThenClose`: the connection stays open (other streams share it); the rest of the
- * request is read and thrown away, and once `lingerLimits.discardBytes` more arrived or `lingerLimits.ms` passed, the
- * stream is reset with NO_ERROR, which tells the client to stop sending without failing the request (RFC 9113 §8.1).
- * Resetting as soon as the answer is written is too early: nghttp2 sends a RST_STREAM ahead of the stream's queued
- * DATA and drops them, and Go's client (kubectl) then reads no answer but a stream error.
+ * request is read and thrown away, and once the answer is out and `lingerLimits.discardBytes` more arrived or
+ * `lingerLimits.ms` passed, the stream is reset with NO_ERROR, which tells the client to stop sending without failing
+ * the request (RFC 9113 §8.1). A reset as the answer is written goes out too early: nghttp2 sends a RST_STREAM ahead
+ * of the stream's queued DATA and drops them, and Go's client (kubectl) then reads no answer but a stream error.
  */
 export function refuseRestOfStream(req: Http2ServerRequest): void {
   const stream = req.stream;
   let discarded = 0;
+  let answerOut = false;
+  let enough = false;
   const reset = () => {
+    if (!answerOut || !enough) return;
     clearTimeout(timer);
     req.off('data', discard);
     if (!stream.closed) stream.close(constants.NGHTTP2_NO_ERROR);
   };
   const discard = (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > lingerLimits.discardBytes) reset();
+    if (discarded <= lingerLimits.discardBytes) return;
+    enough = true;
+    reset();
   };
-  const timer = setTimeout(reset, lingerLimits.ms);
+  const timer = setTimeout(() => {
+    enough = true;
+    reset();
+  }, lingerLimits.ms);
+  // 'finish': the answer is handed to nghttp2; a moment later its frames are on the wire
+  stream.once('finish', () =>
+    setTimeout(() => {
+      answerOut = true;
+      reset();
+    }, answerFlushMs),
+  );
   stream.once('close', () => clearTimeout(timer));
   req.on('data', discard);
   req.resume();

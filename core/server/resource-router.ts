@@ -58,6 +58,13 @@ export async function routeResource(
   if (!rt) throw errors.pathNotFound();
   markServed(ctx);
   const version = rt.versions.find((v) => v.name === info.apiVersion)!;
+  // The scope first, as kube's CRD handler checks it before subresources.
+  if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
+  if (rt.scope === 'Namespaced' && !info.namespace && info.verb !== 'list' && info.verb !== 'watch') {
+    // Only lists and watches span all namespaces: kube's CRD handler passes anything else on (404), and a built-in's
+    // all-namespaces path takes GET alone (405).
+    throw rt.definedBy || info.name ? errors.pathNotFound() : errors.methodNotAllowed();
+  }
   if (info.subresource) {
     // Every other verb on a served subresource is 405, as in kube.
     const served = servedSubresources(rt, version).find((s) => s.name === info.subresource);
@@ -70,12 +77,6 @@ export async function routeResource(
   } else if (!rt.verbs.includes(info.verb) && (info.verb !== 'watch' || rt.storage)) {
     // A resource with its own storage serves exactly the verbs it implements.
     throw errors.methodNotAllowed();
-  }
-  if (rt.scope === 'Cluster' && info.namespace) throw errors.pathNotFound();
-  if (rt.scope === 'Namespaced' && !info.namespace && info.verb !== 'list' && info.verb !== 'watch') {
-    // Only lists and watches span all namespaces: kube's CRD handler passes anything else on (404), and a built-in's
-    // all-namespaces path takes GET alone (405).
-    throw rt.definedBy || info.name ? errors.pathNotFound() : errors.methodNotAllowed();
   }
   if ((info.verb === 'update' || info.verb === 'patch') && !info.name) {
     // a collection takes no PUT or PATCH: kube's CRD handler finds no name in the path, a built-in has no such route

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { answerBadRequest, answerInFlight } from './client-error-answer.js';
 import { hasBody } from './has-body.js';
+import { lingeringClose } from './lingering-close.js';
 
 /** The connection of an HTTP/1.1 request that asks to switch protocols, and the bytes that came after its headers. */
 export interface UpgradeConnection {
@@ -32,14 +33,20 @@ export function serveUpgradeRequests(
       const res = new ServerResponse(req);
       res.shouldKeepAlive = false;
       res.assignSocket(socket as Socket);
-      res.once('finish', () => socket.end());
+      // The connection is this request's alone: closed after the answer, also when the client keeps its side open.
+      res.once('finish', () => lingeringClose(socket as Socket));
       connections.set(req, { socket, head });
       handler(req, res);
     };
-    // Pipelined behind a request still being answered: its turn comes once that answer is sent.
-    const before = answerInFlight(socket as Socket);
-    if (before) before.once('finish', serve);
-    else serve();
+    // Pipelined behind requests still being answered: its turn comes once the last of them is sent (Node hands the
+    // connection to each queued answer in turn as the one before finishes).
+    const whenIdle = () => {
+      if (socket.destroyed) return;
+      const before = answerInFlight(socket as Socket);
+      if (before) before.once('finish', whenIdle);
+      else serve();
+    };
+    whenIdle();
   });
 }
 

@@ -18,8 +18,11 @@ const claimNames = {
   serviceAccountUid: 'kubernetes.io/serviceaccount/service-account.uid',
 } as const;
 
+/** A legacy token's claims: the issuer, the subject and the four private claims. */
+export type LegacyTokenClaims = { iss: string; sub: string } & Record<string, string>;
+
 /** A legacy token's claims, keys sorted as kube's JWT library writes them; no audience and no expiry. */
-export function legacyTokenClaims(s: LegacyTokenSubject): Record<string, string> {
+export function legacyTokenClaims(s: LegacyTokenSubject): LegacyTokenClaims {
   return {
     iss: legacyIssuer,
     [claimNames.namespace]: s.namespace,
@@ -30,7 +33,10 @@ export function legacyTokenClaims(s: LegacyTokenSubject): Record<string, string>
   };
 }
 
-/** The subject of a legacy token's verified claims; undefined when one is missing (kube refuses such a token). */
+/**
+ * The subject of a legacy token's verified claims; undefined when one is missing or `sub` names another account
+ * (kube refuses such a token).
+ */
 export function legacySubjectOf(payload: Record<string, unknown>): LegacyTokenSubject | undefined {
   const subject: Partial<LegacyTokenSubject> = {};
   for (const [field, claim] of Object.entries(claimNames) as [keyof LegacyTokenSubject, string][]) {
@@ -38,5 +44,6 @@ export function legacySubjectOf(payload: Record<string, unknown>): LegacyTokenSu
     if (typeof value !== 'string' || value === '') return undefined;
     subject[field] = value;
   }
-  return subject as LegacyTokenSubject;
+  const { namespace, serviceAccountName } = subject as LegacyTokenSubject;
+  return payload.sub === serviceAccountUsername(namespace, serviceAccountName) ? (subject as LegacyTokenSubject) : undefined;
 }

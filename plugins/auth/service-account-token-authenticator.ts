@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, timingSafeEqual } from 'node:crypto';
 import { CredentialsRejected, type AuthenticationRequest, type Authenticator, type UserInfo } from '../../core/contracts/authenticator.js';
 import { ApiError } from '../../core/contracts/api-error.js';
 import { defineModule, resolveLater, type Module } from '../../core/contracts/module.js';
@@ -10,6 +10,9 @@ import { TokenRejected, verifyServiceAccountToken, type VerifiedClaims } from '.
 import { legacyIssuer, type LegacyTokenSubject } from '../../lib/serviceaccount/legacy-token.js';
 import type { ClaimReference } from '../../lib/serviceaccount/token-claims.js';
 import { credentialIdExtraKey, credentialIdForJti, serviceAccountGroups, serviceAccountUsername } from '../../lib/serviceaccount/service-account-names.js';
+
+/** kube's mark on a legacy token Secret whose token no longer authenticates (set by its legacy token cleaner, or by hand). */
+const invalidSinceLabel = 'kubernetes.io/legacy-token-invalid-since';
 
 /**
  * Authenticates ServiceAccount tokens (JWTs of the configured issuers) as kube's service-account authenticator with
@@ -76,9 +79,10 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     if (!subject) throw new TokenRejected('service account token claims are incomplete');
     const { namespace, serviceAccountName, serviceAccountUid } = subject;
     const secret = await this.live('secrets', namespace, subject.secretName);
-    if (!secret) throw new TokenRejected('service account token has been invalidated');
-    const held = (secret as { data?: Record<string, string> }).data?.token;
-    if (!held || Buffer.from(held, 'base64').toString('utf8') !== token) throw new TokenRejected("service account token does not match server's copy");
+    if (!secret || secret.metadata?.labels?.[invalidSinceLabel]) throw new TokenRejected('service account token has been invalidated');
+    const held = Buffer.from((secret as { data?: Record<string, string> }).data?.token ?? '', 'base64');
+    const presented = Buffer.from(token);
+    if (held.length !== presented.length || !timingSafeEqual(held, presented)) throw new TokenRejected("service account token does not match server's copy");
     await this.requireLive('serviceaccounts', namespace, { name: serviceAccountName, uid: serviceAccountUid });
     return {
       username: serviceAccountUsername(namespace, serviceAccountName),

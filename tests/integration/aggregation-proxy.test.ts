@@ -402,18 +402,18 @@ test('a request that switches protocols (kubectl exec, a websocket) is tunnelled
     socket.on('data', (d: Buffer) => socket.write(d.toString('utf8').toUpperCase()));
     socket.once('close', backendSideClosed);
   });
-  const up = await upgradeRequest(`${path}?timeout=1s`);
+  const up = await upgradeRequest(`${path}?timeout=3s`);
   t.is(up.status, 101, up.body);
   t.like(up.headers, { upgrade: 'kapi-test-echo', connection: 'Upgrade', 'x-backend': 'yes' });
   const tunnel = received(up.socket!, up.head!);
   await tunnel.until('hello\n');
   up.socket!.write('ping\n');
   await tunnel.until('PING\n');
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // past the request's 1 s deadline
+  await new Promise((resolve) => setTimeout(resolve, 3500)); // past the request's 3 s deadline (room for a loaded machine before the switch)
   up.socket!.write('still there\n');
   await tunnel.until('STILL THERE\n');
   const seen = backend.requests.findLast((r) => r.url.startsWith(path))!;
-  t.like(seen, { method: 'GET', httpVersion: '1.1', url: `${path}?timeout=1s` });
+  t.like(seen, { method: 'GET', httpVersion: '1.1', url: `${path}?timeout=3s` });
   t.like(seen.headers, { connection: 'Upgrade', upgrade: 'kapi-test-echo', 'x-remote-user': 'kapi-admin', authorization: undefined });
   t.deepEqual(seen.clientCert, { commonName: 'front-proxy-client', authorized: true });
   up.socket!.end();
@@ -444,6 +444,14 @@ test('a request asking to switch protocols on a path the front serves itself is 
   // Node hands over what follows its headers as raw bytes: a body would be lost, so it is refused as Go refuses what it cannot parse
   const withBody = await rawExchange(`POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${front.token}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Length: 2\r\n\r\n{}`);
   t.regex(withBody, /^HTTP\/1\.1 400 Bad Request\r\n[^]*\r\n\r\n400 Bad Request$/);
+});
+
+test('a request asking to switch protocols pipelined behind others waits for their answers, then gets its own', async (t) => {
+  const get = (path: string, upgrade = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${front.token}\r\n${upgrade}\r\n`;
+  const answers = await rawExchange(get('/version') + get('/version') + get('/api/v1/namespaces/default', 'Connection: Upgrade\r\nUpgrade: kapi-test-echo\r\n'));
+  t.deepEqual(answers.match(/HTTP\/1\.1 \d{3} /g), ['HTTP/1.1 200 ', 'HTTP/1.1 200 ', 'HTTP/1.1 200 ']);
+  t.regex(answers, /"kind":"Namespace"/);
+  t.is((await front.request('GET', '/version')).status, 200, 'the server is still up');
 });
 
 /** Writes `request` on a TLS connection of its own and resolves with everything the server sent until it closed. */
