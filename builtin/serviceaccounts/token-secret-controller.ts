@@ -44,11 +44,15 @@ export class TokenSecretController implements Controller {
   /** The ServiceAccounts as storage has them, to see a Secret whose account is gone. */
   private accountsKnown?: Informer;
   private readonly timers = new ControllerTimers();
+  /** `ca.crt` as a Secret holds it (base64), when the root CA is known. */
+  private readonly caData: string | undefined;
 
   constructor(
     private readonly container: DependencyContainer,
     private readonly config: ServiceAccountTokenConfig,
-  ) {}
+  ) {
+    this.caData = config.rootCaPem ? Buffer.from(config.rootCaPem).toString('base64') : undefined;
+  }
 
   async start(): Promise<void> {
     const registry = this.container.resolve(Tokens.Registry);
@@ -97,8 +101,7 @@ export class TokenSecretController implements Controller {
 
   private needsFilling(secret: Secret): boolean {
     const data = secret.data ?? {};
-    const ca = this.config.rootCaPem ? Buffer.from(this.config.rootCaPem).toString('base64') : undefined;
-    return !data.token || !data.namespace || (ca !== undefined && data['ca.crt'] !== ca) || !secret.metadata?.annotations?.[uidAnnotation];
+    return !data.token || !data.namespace || (this.caData !== undefined && data['ca.crt'] !== this.caData) || !secret.metadata?.annotations?.[uidAnnotation];
   }
 
   private syncLater(secret: KubeObject, ms: number): void {
@@ -149,7 +152,7 @@ export class TokenSecretController implements Controller {
       const data = { ...s.data };
       data.token ||= Buffer.from(token).toString('base64');
       data.namespace ||= Buffer.from(namespace).toString('base64');
-      if (this.config.rootCaPem) data['ca.crt'] = Buffer.from(this.config.rootCaPem).toString('base64');
+      if (this.caData) data['ca.crt'] = this.caData;
       s.data = data;
       s.metadata!.annotations = { ...s.metadata!.annotations, [nameAnnotation]: account.metadata!.name!, [uidAnnotation]: account.metadata!.uid! };
       return s;
